@@ -1,0 +1,8 @@
+//! The to(device) lab's tensor engine.
+//!
+//! It owns everything the lab shows happening inside PyTorch: devices, tensors, the seven-step
+//! transfer, autograd and the memory model (see DESIGN.md). Backends sit behind one interface in
+//! [`backend`]; the GPU one runs real WGSL kernels through wgpu, in the browser (WebGPU) and natively
+//! (Vulkan / Metal / DX12).
+
+pub mod backend;
