@@ -1,1 +1,13 @@
-//! x
+//! The lab's cell runtime and the message contract between it and the UI.
+//!
+//! The UI never reaches into the engine: it sends a [`Request`] and renders the [`Reply`] that comes
+//! back (DESIGN.md, "The way data flows"). Both are serde types, so the same messages can cross a Web
+//! Worker boundary in the browser or Tauri IPC on the desktop. Running Python cells arrives with the
+//! Cells runtime issue; today the runtime answers what the engine's GPU backend is.
+
+mod protocol;
+mod runtime;
+
+pub use protocol::{BackendReport, Reply, Request};
+pub use runtime::Runtime;
+pub use tolab_engine::backend::gpu::AdapterReport;

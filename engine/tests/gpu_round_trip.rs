@@ -3,7 +3,8 @@
 use tolab_engine::backend::gpu::GpuContext;
 
 fn open() -> GpuContext {
-    pollster::block_on(GpuContext::new()).expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)")
+    pollster::block_on(GpuContext::new())
+        .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)")
 }
 
 #[test]
@@ -31,15 +32,24 @@ fn arrays_past_one_grid_row_are_computed_everywhere() {
 #[test]
 fn empty_input_needs_no_dispatch() {
     let gpu = open();
-    assert_eq!(pollster::block_on(gpu.affine(&[], 2.0, 1.0)).unwrap(), Vec::<f32>::new());
+    assert_eq!(
+        pollster::block_on(gpu.affine(&[], 2.0, 1.0)).unwrap(),
+        Vec::<f32>::new()
+    );
 }
 
 #[test]
 fn report_names_a_native_backend_and_its_features() {
     let gpu = open();
     let report = gpu.report();
-    assert!(["Vulkan", "Metal", "Dx12", "Gl"].contains(&report.backend.as_str()), "{report:?}");
+    assert!(
+        ["Vulkan", "Metal", "Dx12", "Gl"].contains(&report.backend.as_str()),
+        "{report:?}"
+    );
     assert!(!report.name.is_empty(), "{report:?}");
-    assert!(report.max_storage_buffer_binding_size >= 128 << 20, "{report:?}");
+    assert!(
+        report.max_storage_buffer_binding_size >= 128 << 20,
+        "{report:?}"
+    );
     assert!(report.summary().contains(&report.backend));
 }

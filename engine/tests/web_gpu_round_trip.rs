@@ -9,11 +9,16 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn affine_kernel_runs_on_webgpu_and_reads_back() {
-    let gpu = GpuContext::new().await.expect("WebGPU (Chromium needs --enable-unsafe-webgpu)");
+    let gpu = GpuContext::new()
+        .await
+        .expect("WebGPU (Chromium needs --enable-unsafe-webgpu)");
     let report = gpu.report();
     assert_eq!(report.backend, "WebGPU");
     // The browser names its adapter through GPUAdapterInfo, which wgpu alone does not pass on.
-    assert!(!report.vendor.is_empty() || !report.architecture.is_empty(), "{report:?}");
+    assert!(
+        !report.vendor.is_empty() || !report.architecture.is_empty(),
+        "{report:?}"
+    );
     assert!(!report.shader_f64, "WGSL in browsers has no f64");
 
     let x: Vec<f32> = (0..1_000).map(|i| i as f32 - 500.0).collect();

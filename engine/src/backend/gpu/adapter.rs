@@ -61,13 +61,21 @@ impl AdapterReport {
     /// One line naming the adapter, e.g. "google swiftshader (WebGPU, fallback adapter)" or
     /// "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, software)".
     pub fn summary(&self) -> String {
-        let what = [self.vendor.as_str(), self.architecture.as_str(), self.name.as_str()]
-            .iter()
-            .filter(|s| !s.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join(" ");
-        let what = if what.is_empty() { "unnamed adapter" } else { what.as_str() };
+        let what = [
+            self.vendor.as_str(),
+            self.architecture.as_str(),
+            self.name.as_str(),
+        ]
+        .iter()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ");
+        let what = if what.is_empty() {
+            "unnamed adapter"
+        } else {
+            what.as_str()
+        };
         let kind = match (self.is_fallback, self.backend.as_str()) {
             (true, "WebGPU") => ", fallback adapter",
             (true, _) => ", software",
@@ -127,7 +135,11 @@ mod browser {
         let promise: Promise = request.call0(&gpu).ok()?.dyn_into().ok()?;
         let adapter = JsFuture::from(promise).await.ok()?;
         let info = get(&adapter, "info")?;
-        let text = |key| get(&info, key).and_then(|v| v.as_string()).unwrap_or_default();
+        let text = |key| {
+            get(&info, key)
+                .and_then(|v| v.as_string())
+                .unwrap_or_default()
+        };
         Some(BrowserAdapterInfo {
             vendor: text("vendor"),
             architecture: text("architecture"),

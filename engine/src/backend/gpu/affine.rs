@@ -48,12 +48,17 @@ impl GpuContext {
         }
         let bytes = std::mem::size_of_val(x) as u64;
         let limits = self.device.limits();
-        let max_bytes = u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size);
+        let max_bytes =
+            u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size);
         if bytes > max_bytes {
             return Err(GpuError::BufferTooLarge { bytes, max_bytes });
         }
         let len = x.len() as u64;
-        let grid = Grid::cover(len, WORKGROUP_SIZE, limits.max_compute_workgroups_per_dimension)?;
+        let grid = Grid::cover(
+            len,
+            WORKGROUP_SIZE,
+            limits.max_compute_workgroups_per_dimension,
+        )?;
         let params = Params {
             a,
             b,
@@ -62,16 +67,20 @@ impl GpuContext {
         };
 
         // 1. Upload: the input and the parameters go into GPU buffers.
-        let input = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("affine x"),
-            contents: bytemuck::cast_slice(x),
-            usage: wgpu::BufferUsages::STORAGE,
-        });
-        let uniforms = self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("affine params"),
-            contents: bytemuck::bytes_of(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let input = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("affine x"),
+                contents: bytemuck::cast_slice(x),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+        let uniforms = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("affine params"),
+                contents: bytemuck::bytes_of(&params),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
         // The kernel writes into a storage buffer the CPU cannot see; a second, mappable buffer
         // receives a copy of it.
         let output = self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -92,16 +101,27 @@ impl GpuContext {
             label: Some("affine bindings"),
             layout: &self.affine.pipeline.get_bind_group_layout(0),
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniforms.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: input.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: output.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: input.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: output.as_entire_binding(),
+                },
             ],
         });
 
         // 3. Dispatch and copy, recorded into one command buffer and queued without waiting.
         let mut encoder = self
             .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("affine") });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("affine"),
+            });
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("affine"),

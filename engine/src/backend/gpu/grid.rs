@@ -16,7 +16,11 @@ pub(super) struct Grid {
 }
 
 impl Grid {
-    pub fn cover(invocations: u64, workgroup_size: u32, max_per_dimension: u32) -> Result<Self, GpuError> {
+    pub fn cover(
+        invocations: u64,
+        workgroup_size: u32,
+        max_per_dimension: u32,
+    ) -> Result<Self, GpuError> {
         let too_large = || GpuError::GridTooLarge { invocations };
         let groups = invocations.div_ceil(u64::from(workgroup_size)).max(1);
         let max = u64::from(max_per_dimension);

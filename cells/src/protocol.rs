@@ -1,0 +1,39 @@
+//! The messages between the UI and the runtime: the only contract between the two sides.
+
+use serde::{Deserialize, Serialize};
+use tolab_engine::backend::gpu::AdapterReport;
+
+/// What the UI asks of the runtime.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Request {
+    /// Which backend the GPU devices (`cuda:N`, `mps`) run on.
+    DescribeBackend,
+}
+
+/// What the runtime answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Reply {
+    Backend(BackendReport),
+}
+
+/// What backs the lab's GPU devices.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BackendReport {
+    /// A real GPU adapter through wgpu.
+    Gpu { adapter: AdapterReport },
+    /// No adapter: GPU devices run on the CPU backend, and the UI must say so plainly.
+    CpuEmulated { reason: String },
+}
+
+impl BackendReport {
+    /// The one line the lab's header shows.
+    pub fn headline(&self) -> String {
+        match self {
+            BackendReport::Gpu { adapter } => format!("GPU: {}", adapter.summary()),
+            BackendReport::CpuEmulated { reason } => format!("emulated on the CPU: {reason}"),
+        }
+    }
+}

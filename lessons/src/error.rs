@@ -1,0 +1,40 @@
+//! Errors in lesson files, each pointing at a file and a line.
+
+use thiserror::Error;
+
+/// A problem in a lesson file. Displays as `path:line: what is wrong`, the way compilers do, so
+/// an instructor can jump straight to it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{path}:{line}: {kind}")]
+pub struct LessonError {
+    pub path: String,
+    /// 1-based line number.
+    pub line: usize,
+    pub kind: LessonErrorKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LessonErrorKind {
+    #[error("a lesson file must start with a front matter block opened by a `---` line")]
+    MissingFrontMatter,
+    #[error("the front matter block opened here is never closed by a `---` line")]
+    UnclosedFrontMatter,
+    #[error("expected `key: value` in the front matter, found `{text}`")]
+    MalformedLine { text: String },
+    #[error("unknown front matter key `{key}` (known keys: {known})")]
+    UnknownKey { key: String, known: &'static str },
+    #[error("front matter key `{key}` is given twice")]
+    DuplicateKey { key: String },
+    #[error("front matter key `{key}` is missing")]
+    MissingKey { key: &'static str },
+    #[error("front matter key `{key}` is empty")]
+    EmptyValue { key: String },
+    #[error("a quoted value must end with a closing `\"`: {text}")]
+    UnterminatedQuote { text: String },
+    #[error("`order` must be a whole number, found `{value}`")]
+    BadOrder { value: String },
+    #[error("`slug` may hold only lowercase letters, digits and `-`, found `{slug}`")]
+    BadSlug { slug: String },
+    #[error("slug `{slug}` is already used by {other_path}")]
+    DuplicateSlug { slug: String, other_path: String },
+}

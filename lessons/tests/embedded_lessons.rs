@@ -1,0 +1,32 @@
+//! The lesson set that ships with the lab: every file in `lessons/content/` must parse. A broken
+//! file fails here with its path and line, instead of failing in a learner's browser.
+
+use tolab_lessons::{default_catalog, embedded_files};
+
+#[test]
+fn every_embedded_lesson_file_parses() {
+    match default_catalog() {
+        Ok(catalog) => assert_eq!(catalog.lessons().len(), embedded_files().len()),
+        Err(errors) => {
+            let report: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            panic!("broken lesson files:\n{}", report.join("\n"));
+        }
+    }
+}
+
+#[test]
+fn the_default_set_holds_the_foundation_lessons_in_course_order() {
+    let catalog = default_catalog().unwrap();
+    let slugs: Vec<&str> = catalog
+        .lessons()
+        .iter()
+        .map(|l| l.meta.slug.as_str())
+        .collect();
+    assert_eq!(slugs[..2], ["what-to-returns", "devices"]);
+    let lesson = catalog.find("devices").unwrap();
+    assert_eq!(
+        lesson.meta.title,
+        "Devices: strings, torch.device and indices"
+    );
+    assert!(lesson.prose_html().contains("<h2>The current device</h2>"));
+}
