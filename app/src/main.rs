@@ -1,1 +1,15 @@
-fn main() {}
+//! The to(device) lab in the browser: a Leptos app, rendered on the client.
+//!
+//! The app shows lessons and talks to the runtime only through `tolab_cells`'s messages
+//! ([`runtime_client`]); it never reaches into the engine.
+
+mod app;
+mod catalog;
+mod header;
+mod pages;
+mod runtime_client;
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(app::App);
+}

@@ -1,4 +1,5 @@
 //! The GPU backend's round trip on a real adapter (natively: Mesa's lavapipe on the CI machines).
+#![cfg(not(target_arch = "wasm32"))]
 
 use tolab_engine::backend::gpu::GpuContext;
 

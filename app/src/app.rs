@@ -1,0 +1,28 @@
+//! The app's shell: header, routes and the page frame.
+
+use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::path;
+
+use crate::header::Header;
+use crate::pages::{HomePage, LessonPage, NotFoundPage};
+use crate::runtime_client::provide_runtime_client;
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_runtime_client();
+    view! {
+        <Router>
+            <Header/>
+            <main class="page">
+                <Routes fallback=|| view! { <NotFoundPage/> }>
+                    <Route path=path!("/") view=HomePage/>
+                    <Route path=path!("/lesson/:slug") view=LessonPage/>
+                </Routes>
+            </main>
+            <footer class="site-footer">
+                "to(device) lab: PyTorch's device semantics, run for real on WebGPU."
+            </footer>
+        </Router>
+    }
+}

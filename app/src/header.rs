@@ -1,0 +1,73 @@
+//! The top bar: the lab's name, navigation, and what backs the GPU devices on this page.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use tolab_cells::{BackendReport, Reply, Request};
+
+use crate::runtime_client::use_runtime_client;
+
+#[component]
+pub fn Header() -> impl IntoView {
+    view! {
+        <header class="site-header">
+            <A href="/" attr:class="brand">
+                <span class="brand-mark">"→"</span>
+                <span class="brand-name">"to(device) lab"</span>
+            </A>
+            <nav class="site-nav">
+                <A href="/">"Lessons"</A>
+            </nav>
+            <BackendBadge/>
+        </header>
+    }
+}
+
+/// Asks the runtime which backend the GPU devices have and shows it: the WebGPU adapter's
+/// vendor and architecture, or plainly that the CPU stands in.
+#[component]
+fn BackendBadge() -> impl IntoView {
+    let (backend, set_backend) = signal(None::<BackendReport>);
+    let client = use_runtime_client();
+    leptos::task::spawn_local(async move {
+        let Reply::Backend(report) = client.send(Request::DescribeBackend).await;
+        set_backend.set(Some(report));
+    });
+
+    move || match backend.get() {
+        None => view! {
+            <div class="backend-badge probing" data-testid="backend" data-state="probing">
+                <span class="dot"></span>"Looking for a GPU…"
+            </div>
+        }
+        .into_any(),
+        Some(report) => {
+            let (state, title) = match &report {
+                BackendReport::Gpu { adapter } => (
+                    "gpu",
+                    format!(
+                        "cuda:N and mps tensors run on this adapter. shader-f16: {}; float64: {}; largest storage binding: {} MiB",
+                        yes_no(adapter.shader_f16),
+                        yes_no(adapter.shader_f64),
+                        adapter.max_storage_buffer_binding_size >> 20
+                    ),
+                ),
+                BackendReport::CpuEmulated { .. } => (
+                    "cpu",
+                    "cuda:N and mps tensors run on the CPU backend on this page, and the lab marks every result that way."
+                        .to_owned(),
+                ),
+            };
+            view! {
+                <div class=format!("backend-badge {state}") data-testid="backend" data-state=state title=title>
+                    <span class="dot"></span>
+                    {report.headline()}
+                </div>
+            }
+            .into_any()
+        }
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}

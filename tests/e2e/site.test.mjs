@@ -1,0 +1,116 @@
+// End-to-end tests of the built site in headless Chromium (Debian's /usr/bin/chromium) with WebGPU
+// on SwiftShader. `cargo xtask test` builds the site, serves it and sets BASE_URL, SCREENSHOT_DIR
+// and CHROME_ARGS. Every page is also checked for console errors.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080';
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'target/e2e';
+const ARGS = (process.env.CHROME_ARGS ?? '--enable-unsafe-webgpu').split(/\s+/).filter(Boolean);
+
+let browser;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless=new', '--no-sandbox', ...ARGS],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Opens a page that records console errors and uncaught exceptions. */
+async function open(path) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()}`));
+  await page.goto(BASE + path);
+  return { page, errors };
+}
+
+async function backendBadge(page) {
+  const badge = page.getByTestId('backend');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=backend]')?.dataset.state !== 'probing',
+    null,
+    { timeout: 30_000 },
+  );
+  return { state: await badge.getAttribute('data-state'), text: (await badge.textContent()).trim() };
+}
+
+test('the home page lists the lessons and names the WebGPU adapter', async () => {
+  const { page, errors } = await open('/');
+  const cards = page.locator('[data-testid=lesson-list] li');
+  await cards.first().waitFor();
+  const titles = await cards.locator('.card-title').allTextContents();
+  assert.deepEqual(titles.slice(0, 2), ['What .to() returns', 'Devices: strings, torch.device and indices']);
+  const summaries = await cards.locator('.card-summary').allTextContents();
+  assert.ok(summaries.every((s) => s.length > 20), `summaries: ${summaries}`);
+
+  const badge = await backendBadge(page);
+  assert.equal(badge.state, 'gpu', badge.text);
+  assert.match(badge.text, /^GPU: .*swiftshader.*\(WebGPU/i);
+
+  await page.screenshot({ path: join(SHOTS, 'home.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a lesson opens from the list and renders its prose', async () => {
+  const { page, errors } = await open('/');
+  await page.getByRole('link', { name: /What \.to\(\) returns/ }).click();
+  await page.waitForURL(`${BASE}/lesson/what-to-returns`);
+  const prose = page.getByTestId('lesson-prose');
+  await assert.doesNotReject(prose.locator('h1', { hasText: 'What .to() returns' }).waitFor());
+  assert.ok((await prose.locator('pre code').count()) >= 3, 'code examples render as code blocks');
+  assert.equal(await page.locator('.course li.current').textContent(), 'What .to() returns');
+  await backendBadge(page);
+  await page.screenshot({ path: join(SHOTS, 'lesson.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a deep link loads the lesson directly (client-side routing)', async () => {
+  const { page, errors } = await open('/lesson/devices');
+  const prose = page.getByTestId('lesson-prose');
+  await prose.locator('h2', { hasText: 'The current device' }).waitFor();
+  assert.ok(await prose.locator('table').isVisible(), 'Markdown tables render');
+  await backendBadge(page);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an unknown lesson shows a friendly not-found page', async () => {
+  const { page, errors } = await open('/lesson/no-such-lesson');
+  const notice = page.getByTestId('not-found');
+  await notice.waitFor();
+  assert.match(await notice.textContent(), /No lesson here.*\/lesson\/no-such-lesson/s);
+  await notice.getByRole('link', { name: 'See all lessons' }).click();
+  await page.locator('[data-testid=lesson-list] li').first().waitFor();
+  await backendBadge(page);
+  await page.screenshot({ path: join(SHOTS, 'not-found.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the server sends wasm as application/wasm and 404s missing assets', async () => {
+  const html = await (await fetch(`${BASE}/`)).text();
+  const wasm = html.match(/[\w-]+_bg\.wasm/)?.[0];
+  assert.ok(wasm, 'index.html references the wasm module');
+  const response = await fetch(`${BASE}/${wasm}`);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('content-type'), 'application/wasm');
+  assert.equal((await fetch(`${BASE}/missing-asset.js`)).status, 404);
+});
