@@ -68,8 +68,11 @@ fn run(port: u16) -> Result<(), String> {
     Ok(())
 }
 
-/// The workspace root: xtask lives one level below it.
+/// The workspace root: xtask lives one level below it. `cargo run` sets CARGO_MANIFEST_DIR for
+/// the checkout being run, which matters when several clones share one target directory.
 fn repo_root() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
     manifest.parent().map(PathBuf::from).unwrap_or(manifest)
 }
