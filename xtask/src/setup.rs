@@ -153,18 +153,13 @@ fn ensure_cargo_tool(binary: &str, version: &str, extra: &[&str]) -> Result<(), 
 pub fn wasm_bindgen_version(root: &Path) -> Result<String, String> {
     let lock = std::fs::read_to_string(root.join("Cargo.lock"))
         .map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
-    let mut lines = lock.lines();
-    while let Some(line) = lines.next() {
-        if line.trim() == r#"name = "wasm-bindgen""# {
-            if let Some(version) = lines
-                .next()
-                .and_then(|l| l.trim().strip_prefix("version = "))
-            {
-                return Ok(version.trim_matches('"').to_owned());
-            }
-        }
-    }
-    Err("Cargo.lock has no wasm-bindgen package".into())
+    let lines: Vec<&str> = lock.lines().map(str::trim).collect();
+    lines
+        .windows(2)
+        .find(|pair| pair[0] == r#"name = "wasm-bindgen""#)
+        .and_then(|pair| pair[1].strip_prefix("version = "))
+        .map(|version| version.trim_matches('"').to_owned())
+        .ok_or_else(|| "Cargo.lock has no wasm-bindgen package".into())
 }
 
 /// `npm ci` when node_modules is missing or older than the lock file.
@@ -179,4 +174,20 @@ fn ensure_npm_packages(root: &Path) -> Result<(), String> {
     let mut cmd = Command::new("npm");
     cmd.args(["ci", "--no-audit", "--no-fund"]);
     run_checked(cmd, root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trunk_toml_pins_the_wasm_bindgen_version_of_cargo_lock() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let locked = wasm_bindgen_version(&root).unwrap();
+        let trunk = std::fs::read_to_string(root.join("Trunk.toml")).unwrap();
+        assert!(
+            trunk.contains(&format!("wasm_bindgen = \"{locked}\"")),
+            "Trunk.toml must pin wasm_bindgen = \"{locked}\", the version in Cargo.lock"
+        );
+    }
 }

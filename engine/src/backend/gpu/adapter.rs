@@ -53,7 +53,7 @@ impl AdapterReport {
                 .join(" "),
             shader_f16: features.contains(wgpu::Features::SHADER_F16),
             shader_f64: features.contains(wgpu::Features::SHADER_F64),
-            max_storage_buffer_binding_size: u64::from(limits.max_storage_buffer_binding_size),
+            max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
             max_buffer_size: limits.max_buffer_size,
         }
     }

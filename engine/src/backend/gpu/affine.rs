@@ -48,8 +48,9 @@ impl GpuContext {
         }
         let bytes = std::mem::size_of_val(x) as u64;
         let limits = self.device.limits();
-        let max_bytes =
-            u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size);
+        let max_bytes = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
         if bytes > max_bytes {
             return Err(GpuError::BufferTooLarge { bytes, max_bytes });
         }
