@@ -21,7 +21,7 @@ pub fn App() -> impl IntoView {
                 </Routes>
             </main>
             <footer class="site-footer">
-                "to(device) lab: PyTorch's device semantics, run for real on WebGPU."
+                "to(device) lab · how tensors move between devices, the way PyTorch does it"
             </footer>
         </Router>
     }

@@ -27,9 +27,17 @@ after(async () => {
   await browser?.close();
 });
 
-/** Opens a page that records console errors and uncaught exceptions. */
-async function open(path) {
+/**
+ * Opens a page that records console errors and uncaught exceptions. With `withoutWebGpu`, the
+ * page sees a browser that has no WebGPU at all (`navigator.gpu` is gone).
+ */
+async function open(path, { withoutWebGpu = false } = {}) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  if (withoutWebGpu) {
+    await page.addInitScript(() => {
+      delete Navigator.prototype.gpu;
+    });
+  }
   const errors = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
@@ -64,6 +72,18 @@ test('the home page lists the lessons and names the WebGPU adapter', async () =>
   assert.match(badge.text, /^GPU: .*swiftshader.*\(WebGPU/i);
 
   await page.screenshot({ path: join(SHOTS, 'home.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a browser without WebGPU is told plainly that the CPU stands in', async () => {
+  const { page, errors } = await open('/', { withoutWebGpu: true });
+  assert.equal(await page.evaluate(() => 'gpu' in navigator), false);
+  const badge = await backendBadge(page);
+  assert.equal(badge.state, 'cpu');
+  assert.equal(badge.text, 'emulated on the CPU: this browser has no WebGPU');
+  await page.locator('[data-testid=lesson-list] li').first().waitFor();
+  await page.screenshot({ path: join(SHOTS, 'no-webgpu.png') });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -16,9 +16,9 @@ pub fn HomePage() -> impl IntoView {
         <section class="hero">
             <h1>"Learn how tensors move between devices"</h1>
             <p class="lede">
-                "Every lesson runs real code on a real tensor engine, on the CPU and on your GPU through WebGPU, "
-                "and shows what " <code>"tensor.to(device)"</code> " does inside: the seven steps of a transfer, "
-                "the autograd graph, device memory and the errors PyTorch raises."
+                "What " <code>"tensor.to(device)"</code> " really does, step by step: the seven steps of a "
+                "transfer, the autograd graph across devices, device memory, sync points, and the errors "
+                "PyTorch raises, word for word."
             </p>
         </section>
         <section class="lesson-list" aria-label="Lessons">
