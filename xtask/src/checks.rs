@@ -94,38 +94,14 @@ fn run_checks(root: &Path, tally: &mut Tally) {
         cargo(&["fmt", "--all", "--", "--check"]),
         check_counts,
     );
-    step(
-        tally,
-        root,
-        "clippy (native)",
-        cargo(&[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ]),
-        check_counts,
-    );
-    step(
-        tally,
-        root,
-        "clippy (wasm32)",
-        cargo(&[
-            "clippy",
-            "--workspace",
-            "--exclude",
-            "xtask",
-            "--all-targets",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--",
-            "-D",
-            "warnings",
-        ]),
-        check_counts,
-    );
+    let clippy = |extra: &[&str]| {
+        let mut cmd = cargo(&["clippy", "--workspace", "--all-targets"]);
+        cmd.args(extra).args(["--", "-D", "warnings"]);
+        cmd
+    };
+    step(tally, root, "clippy (native)", clippy(&[]), check_counts);
+    let wasm = ["--exclude", "xtask", "--target", "wasm32-unknown-unknown"];
+    step(tally, root, "clippy (wasm32)", clippy(&wasm), check_counts);
     step(
         tally,
         root,
