@@ -6,3 +6,10 @@
 //! (Vulkan / Metal / DX12).
 
 pub mod backend;
+pub mod device;
+pub mod dtype;
+pub mod error;
+
+pub use device::{Device, DeviceType};
+pub use dtype::DType;
+pub use error::{Error, PythonType};

@@ -1,0 +1,226 @@
+//! Data types and PyTorch's type promotion.
+//!
+//! Promotion follows `c10::promoteTypes` and ATen's `ResultTypeState`: operands fall into three
+//! priority classes (tensors with dimensions, 0-dim tensors, Python scalars), and a lower class only
+//! changes the result when it is of a higher *category* (bool < integer < floating point).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A tensor's element type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DType {
+    Float32,
+    Float64,
+    Float16,
+    BFloat16,
+    Int64,
+    Int32,
+    UInt8,
+    Bool,
+}
+
+impl DType {
+    pub const ALL: [DType; 8] = [
+        DType::Float32,
+        DType::Float64,
+        DType::Float16,
+        DType::BFloat16,
+        DType::Int64,
+        DType::Int32,
+        DType::UInt8,
+        DType::Bool,
+    ];
+
+    /// The name after `torch.`: `float32`, `int64`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Float32 => "float32",
+            DType::Float64 => "float64",
+            DType::Float16 => "float16",
+            DType::BFloat16 => "bfloat16",
+            DType::Int64 => "int64",
+            DType::Int32 => "int32",
+            DType::UInt8 => "uint8",
+            DType::Bool => "bool",
+        }
+    }
+
+    /// ATen's scalar type name, used in many error texts ("expected scalar type Float but found Double").
+    pub fn scalar_type_name(self) -> &'static str {
+        match self {
+            DType::Float32 => "Float",
+            DType::Float64 => "Double",
+            DType::Float16 => "Half",
+            DType::BFloat16 => "BFloat16",
+            DType::Int64 => "Long",
+            DType::Int32 => "Int",
+            DType::UInt8 => "Byte",
+            DType::Bool => "Bool",
+        }
+    }
+
+    /// Looks a dtype up by any name `torch.<name>` accepts, aliases included (`float`, `half`,
+    /// `double`, `long`, `int`).
+    pub fn from_name(name: &str) -> Option<DType> {
+        Some(match name {
+            "float32" | "float" => DType::Float32,
+            "float64" | "double" => DType::Float64,
+            "float16" | "half" => DType::Float16,
+            "bfloat16" => DType::BFloat16,
+            "int64" | "long" => DType::Int64,
+            "int32" | "int" => DType::Int32,
+            "uint8" => DType::UInt8,
+            "bool" => DType::Bool,
+            _ => return None,
+        })
+    }
+
+    /// Bytes per element.
+    pub fn size(self) -> usize {
+        match self {
+            DType::Float64 | DType::Int64 => 8,
+            DType::Float32 | DType::Int32 => 4,
+            DType::Float16 | DType::BFloat16 => 2,
+            DType::UInt8 | DType::Bool => 1,
+        }
+    }
+
+    pub fn is_floating_point(self) -> bool {
+        self.category() == Category::Floating
+    }
+
+    /// Integer types, with `bool` counted only when asked (as `c10::isIntegralType`).
+    pub fn is_integral(self, include_bool: bool) -> bool {
+        match self.category() {
+            Category::Integral => true,
+            Category::Bool => include_bool,
+            Category::Floating => false,
+        }
+    }
+
+    fn category(self) -> Category {
+        match self {
+            DType::Bool => Category::Bool,
+            DType::UInt8 | DType::Int32 | DType::Int64 => Category::Integral,
+            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
+                Category::Floating
+            }
+        }
+    }
+
+    /// Within a category, which type can hold the other's values (uint8 < int32 < int64;
+    /// float16, bfloat16 < float32 < float64).
+    fn rank(self) -> u8 {
+        match self {
+            DType::Bool => 0,
+            DType::UInt8 => 1,
+            DType::Int32 => 2,
+            DType::Int64 => 3,
+            DType::Float16 | DType::BFloat16 => 4,
+            DType::Float32 => 5,
+            DType::Float64 => 6,
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    /// As Python prints it: `torch.float32`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "torch.{}", self.name())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Category {
+    Bool,
+    Integral,
+    Floating,
+}
+
+/// `torch.promote_types(a, b)`: the smallest type both promote to.
+pub fn promote_types(a: DType, b: DType) -> DType {
+    if a == b {
+        return a;
+    }
+    // float16 and bfloat16 cannot hold each other's values: both go to float32.
+    if matches!(
+        (a, b),
+        (DType::Float16, DType::BFloat16) | (DType::BFloat16, DType::Float16)
+    ) {
+        return DType::Float32;
+    }
+    match a.category().cmp(&b.category()) {
+        std::cmp::Ordering::Greater => a,
+        std::cmp::Ordering::Less => b,
+        std::cmp::Ordering::Equal => {
+            if a.rank() >= b.rank() {
+                a
+            } else {
+                b
+            }
+        }
+    }
+}
+
+/// A Python number given where a tensor could be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarKind {
+    Bool,
+    Int,
+    Float,
+}
+
+/// One input of an operation, as type promotion sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    /// A tensor and its number of dimensions.
+    Tensor {
+        dtype: DType,
+        dim: usize,
+    },
+    Scalar(ScalarKind),
+}
+
+/// `torch.result_type` over any number of operands, with float32 as the default dtype.
+pub fn result_type(operands: &[Operand]) -> Option<DType> {
+    let mut dimensioned: Option<DType> = None;
+    let mut zero_dim: Option<DType> = None;
+    let mut wrapped: Option<DType> = None;
+    let fold = |acc: Option<DType>, t: DType| Some(acc.map_or(t, |a| promote_types(a, t)));
+    for operand in operands {
+        match *operand {
+            Operand::Tensor { dtype, dim } if dim > 0 => dimensioned = fold(dimensioned, dtype),
+            Operand::Tensor { dtype, .. } => zero_dim = fold(zero_dim, dtype),
+            Operand::Scalar(kind) => {
+                let dtype = match kind {
+                    ScalarKind::Bool => DType::Bool,
+                    ScalarKind::Int => DType::Int64,
+                    ScalarKind::Float => DType::Float32,
+                };
+                wrapped = fold(wrapped, dtype);
+            }
+        }
+    }
+    combine_categories(dimensioned, combine_categories(zero_dim, wrapped))
+}
+
+/// ATen's `combine_categories`: the higher-priority result wins unless the lower one is of a
+/// higher category.
+fn combine_categories(higher: Option<DType>, lower: Option<DType>) -> Option<DType> {
+    match (higher, lower) {
+        (None, lower) => lower,
+        (higher, None) => higher,
+        (Some(h), Some(l)) => {
+            if h.is_floating_point() {
+                Some(h)
+            } else if h == DType::Bool || l.is_floating_point() {
+                Some(promote_types(h, l))
+            } else {
+                Some(h)
+            }
+        }
+    }
+}
