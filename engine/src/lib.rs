@@ -9,6 +9,7 @@ pub mod backend;
 pub mod device;
 pub mod dtype;
 pub mod error;
+pub mod layout;
 
 pub use device::{Device, DeviceType};
 pub use dtype::DType;

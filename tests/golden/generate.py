@@ -76,7 +76,66 @@ def promotion():
     write("promotion.json", cases)
 
 
+def layout_of(t):
+    return {"shape": list(t.shape), "stride": list(t.stride()), "offset": t.storage_offset(), "contiguous": t.is_contiguous()}
+
+
+def layouts():
+    """Views: the shape, strides and storage offset each view op gives, or its error."""
+    base = torch.arange(24.0)
+    def src(shape, how=None):
+        t = base[: torch.Size(shape).numel()].reshape(shape)
+        if how == "t":
+            t = t.t()
+        elif how == "transpose01":
+            t = t.transpose(0, 1)
+        elif how == "step2":
+            t = torch.arange(float(torch.Size(shape).numel() * 2)).reshape(*shape[:-1], shape[-1] * 2)[..., ::2]
+        elif how == "expand":
+            t = t.expand(2, *shape)
+        return t
+    cases = []
+    def case(source, how, op, args, fn):
+        t = src(source, how)
+        cases.append({"source": source, "how": how, "source_layout": layout_of(t), "op": op, "args": args,
+                      **outcome(lambda: layout_of(fn(t)))})
+    for shape, how in [([2, 3, 4], None), ([4, 6], "t"), ([2, 3, 4], "transpose01"), ([3, 4], "step2"), ([3, 4], "expand"), ([6], None), ([1, 3, 1], None), ([], None)]:
+        n = torch.Size(shape).numel() * (2 if how == "expand" else 1)
+        for view in [[-1], [n], [2, -1], [-1, 2], [n, 1], [1, -1, 1], [5, -1], [-1, -1], [3, -2], [0, -1], [7]]:
+            case(shape, how, "view", view, lambda t, v=view: t.view(*v))
+            case(shape, how, "reshape", view, lambda t, v=view: t.reshape(*v))
+        for d0, d1 in [(0, 1), (0, -1), (-1, -2), (0, 3), (-4, 0)]:
+            case(shape, how, "transpose", [d0, d1], lambda t, a=d0, b=d1: t.transpose(a, b))
+        case(shape, how, "t", [], lambda t: t.t())
+        for dims in [[0, 1, 2], [2, 0, 1], [1, 0], [0, 0, 1], [0, 1, 3], [-1, 0, 1]]:
+            case(shape, how, "permute", dims, lambda t, d=dims: t.permute(*d))
+        for dim in [0, 1, -1, 3, 4, -5]:
+            case(shape, how, "unsqueeze", [dim], lambda t, d=dim: t.unsqueeze(d))
+        for dim in [None, 0, 1, -1, 5]:
+            case(shape, how, "squeeze", [dim], lambda t, d=dim: t.squeeze() if d is None else t.squeeze(d))
+        for sizes in [[2, 3, 4], [5, 2, 3, 4], [-1, 3, 4], [2, -1, 4], [1, 3, 4], [4, 6], [3, 4, 1], [1, 1]]:
+            case(shape, how, "expand", sizes, lambda t, s=sizes: t.expand(*s))
+        for dim, index in [(0, 1), (-1, 0), (0, -1), (1, 5), (3, 0)]:
+            case(shape, how, "select", [dim, index], lambda t, d=dim, i=index: t.select(d, i))
+        for dim, start, stop, step in [(0, 0, 1, 1), (-1, 1, None, 2), (0, -2, None, 1), (1, 0, 100, 3), (0, 5, 2, 1), (0, 0, 2, 0)]:
+            def sl(t, d=dim, a=start, b=stop, c=step):
+                index = [slice(None)] * d if d >= 0 else [Ellipsis] + [slice(None)] * (-d - 1)
+                return t[tuple(index + [slice(a, b, c)])] if d >= 0 else t[tuple([Ellipsis, slice(a, b, c)] + [slice(None)] * (-d - 1))]
+            case(shape, how, "slice", [dim, start, stop, step], sl)
+        case(shape, how, "contiguous", [], lambda t: t.contiguous())
+    write("layouts.json", cases)
+
+
+def broadcasting():
+    pairs = [([3], [3]), ([2, 3], [3]), ([2, 1], [1, 4]), ([], [2, 2]), ([2, 3], [4]), ([5, 1, 3], [4, 1]), ([2, 3], [3, 3]), ([0], [1]), ([0], [2])]
+    cases = [{"a": a, "b": b, **outcome(lambda a=a, b=b: list(torch.broadcast_shapes(a, b)))} for a, b in pairs]
+    cases += [{"a": a, "b": b, "op": "add", **outcome(lambda a=a, b=b: list((torch.zeros(a) + torch.zeros(b)).shape))} for a, b in pairs]
+    write("broadcasting.json", cases)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
     promotion()
+    layouts()
+    broadcasting()
