@@ -10,6 +10,7 @@ pub mod device;
 pub mod dtype;
 pub mod error;
 pub mod layout;
+pub mod memory;
 
 pub use device::{Device, DeviceType};
 pub use dtype::DType;
