@@ -11,6 +11,7 @@ pub mod dtype;
 pub mod error;
 pub mod layout;
 pub mod memory;
+pub mod trace;
 
 pub use device::{Device, DeviceType};
 pub use dtype::DType;

@@ -1,0 +1,181 @@
+//! The trace: what happened inside the engine, as a list of events the UI animates.
+//!
+//! Every transfer step, allocation, free, kernel, copy, sync, graph node, graph break, warning and
+//! error is one [`TraceEvent`], numbered in order, tied to a device where there is one, and to the
+//! source line the cell runtime was running (it sets [`Tracer::set_span`]). Recording costs one
+//! branch when tracing is off: events are built by closures that only run when it is on.
+
+use serde::{Deserialize, Serialize};
+
+use crate::device::Device;
+
+/// A place in a learner's cell: 1-based line and column, end exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceSpan {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceEvent {
+    /// Position in the session's trace, from 0.
+    pub seq: u64,
+    pub device: Option<Device>,
+    /// The cell source being run when the event happened, when the runtime knows it.
+    pub span: Option<SourceSpan>,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// The seven steps of a transfer (DESIGN.md, "The seven steps of a transfer").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransferStep {
+    /// 1. Parse and normalise the target device (and dtype).
+    ParseDevice,
+    /// 2. Check the target supports the dtype, the index exists, the context allows it.
+    CheckCompatibility,
+    /// 3. Allocate on the target through its allocator.
+    Allocate,
+    /// 4. Add the `ToCopyBackward0` node when the source takes part in autograd.
+    RebindAutograd,
+    /// 5. Carry over metadata: dtype, shape, strides, contiguity, pinned flag.
+    SyncMetadata,
+    /// 6. Hand back a new tensor handle; the source stays alive and unchanged.
+    HandBack,
+    /// 7. Run the copy under a device guard and restore the previous current device.
+    DeviceGuard,
+}
+
+impl TransferStep {
+    pub const ALL: [TransferStep; 7] = [
+        TransferStep::ParseDevice,
+        TransferStep::CheckCompatibility,
+        TransferStep::Allocate,
+        TransferStep::RebindAutograd,
+        TransferStep::SyncMetadata,
+        TransferStep::HandBack,
+        TransferStep::DeviceGuard,
+    ];
+
+    /// 1 to 7.
+    pub fn number(self) -> u8 {
+        self as u8 + 1
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            TransferStep::ParseDevice => "parse the device",
+            TransferStep::CheckCompatibility => "check compatibility",
+            TransferStep::Allocate => "allocate on the target",
+            TransferStep::RebindAutograd => "rebind the autograd graph",
+            TransferStep::SyncMetadata => "sync metadata",
+            TransferStep::HandBack => "hand back a new tensor",
+            TransferStep::DeviceGuard => "copy under a device guard",
+        }
+    }
+}
+
+/// Which backend actually did a piece of work: the UI must never show CPU work as GPU work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Backend {
+    Cpu,
+    /// The CPU backend doing the work of a GPU device (no GPU backend for it yet, or no adapter).
+    CpuStandIn,
+    Gpu,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// One step of a transfer: what it decided, or why it failed.
+    TransferStep { transfer: u64, step: TransferStep, ok: bool, detail: String },
+    /// Memory taken from the device's allocator for a tensor's storage.
+    Alloc { bytes: u64, block_size: u64, new_segment: u64, allocated: u64, reserved: u64 },
+    /// A storage freed (its last tensor gone): the block returns to the allocator's cache.
+    Free { block_size: u64, allocated: u64, reserved: u64 },
+    /// The allocator released cached segments (`empty_cache`, or a retry before out-of-memory).
+    Release { bytes: u64, reserved: u64 },
+    /// An operation ran.
+    Kernel { op: String, backend: Backend },
+    /// Bytes copied between devices.
+    Copy { from: Device, to: Device, bytes: u64, non_blocking: bool, backend: Backend },
+    /// The host waited for a device.
+    Sync { reason: String, waited_us: u64 },
+    /// An autograd node was created.
+    GraphNode { node: u64, name: String },
+    /// A tensor left the autograd graph.
+    GraphBreak { reason: String },
+    Warning { message: String },
+    Error { message: String },
+}
+
+/// Collects events while enabled.
+#[derive(Debug, Default)]
+pub struct Tracer {
+    enabled: bool,
+    next_seq: u64,
+    span: Option<SourceSpan>,
+    events: Vec<TraceEvent>,
+}
+
+impl Tracer {
+    pub fn set_enabled(&mut self, enabled: bool) {
+        self.enabled = enabled;
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// The source the following events belong to.
+    pub fn set_span(&mut self, span: Option<SourceSpan>) {
+        self.span = span;
+    }
+
+    /// Records an event; `kind` is only built when tracing is on.
+    pub fn record(&mut self, device: Option<Device>, kind: impl FnOnce() -> EventKind) {
+        if !self.enabled {
+            return;
+        }
+        let event = TraceEvent { seq: self.next_seq, device, span: self.span, kind: kind() };
+        self.next_seq += 1;
+        self.events.push(event);
+    }
+
+    /// Hands over the events recorded so far (numbering continues).
+    pub fn take(&mut self) -> Vec<TraceEvent> {
+        std::mem::take(&mut self.events)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_is_built_while_tracing_is_off() {
+        let mut tracer = Tracer::default();
+        tracer.record(None, || unreachable!("not built when off"));
+        assert!(tracer.take().is_empty());
+    }
+
+    #[test]
+    fn events_are_numbered_and_carry_the_current_span() {
+        let mut tracer = Tracer::default();
+        tracer.set_enabled(true);
+        let span = SourceSpan { line: 3, column: 1, end_line: 3, end_column: 12 };
+        tracer.set_span(Some(span));
+        tracer.record(Some(Device::cuda(0)), || EventKind::Warning { message: "w".into() });
+        tracer.record(None, || EventKind::Error { message: "e".into() });
+        let events = tracer.take();
+        assert_eq!(events.iter().map(|e| e.seq).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(events[0].span, Some(span));
+        let json = serde_json::to_value(&events[0]).unwrap();
+        assert_eq!(json["type"], "warning");
+        assert_eq!(json["device"], "cuda:0");
+    }
+}
