@@ -4,12 +4,16 @@
 use thiserror::Error;
 
 use crate::device::DEVICE_TYPE_NAMES;
+use crate::device::{Device, DeviceType};
 use crate::layout::ShapeText;
+use crate::memory::{OutOfMemory, Size};
 
 /// The Python exception class an engine error surfaces as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PythonType {
     RuntimeError,
+    /// `torch.OutOfMemoryError`, a subclass of `RuntimeError`.
+    OutOfMemoryError,
     ValueError,
     TypeError,
     IndexError,
@@ -116,6 +120,53 @@ pub enum Error {
         "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}"
     )]
     BroadcastMismatch { a: usize, b: usize, dim: usize },
+
+    // Devices in use (c10/cuda, aten/src/ATen/mps).
+    /// cudaErrorInvalidDevice as `C10_CUDA_CHECK` reports it.
+    #[error(
+        "CUDA error: invalid device ordinal\nCUDA kernel errors might be asynchronously reported at any other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+    )]
+    CudaInvalidDevice,
+    #[error("No CUDA GPUs are available")]
+    NoCudaGpus,
+    #[error("Invalid device index for MPS: only mps:0 exists")]
+    MpsInvalidDevice,
+    /// PyTorch has these device types, but the lab runs only cpu, cuda, mps and meta.
+    #[error("the lab has no backend for device type '{device}': it runs cpu, cuda, mps and meta")]
+    NoBackendForDevice { device: &'static str },
+    #[error(
+        "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead."
+    )]
+    MpsFloat64,
+    /// c10/cuda/CUDACachingAllocator.cpp, `malloc`'s out-of-memory report.
+    #[error(
+        "CUDA out of memory. Tried to allocate {}. GPU {index} has a total capacity of {} of which {} is free. Including non-PyTorch memory, this process has {} memory in use. Of the allocated memory {} is allocated by PyTorch, and {} is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)",
+        Size(oom.tried), Size(oom.capacity), Size(oom.free), Size(oom.reserved), Size(oom.allocated), Size(oom.reserved - oom.allocated)
+    )]
+    CudaOutOfMemory { index: i8, oom: OutOfMemory },
+    /// aten/src/ATen/mps/MPSAllocator.mm.
+    #[error(
+        "MPS backend out of memory (MPS allocated: {}, other allocations: 0 bytes, max allowed: {}). Tried to allocate {} on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).",
+        Size(oom.reserved), Size(oom.capacity), Size(oom.tried)
+    )]
+    MpsOutOfMemory { oom: OutOfMemory },
+    /// c10/core/impl/alloc_cpu.cpp.
+    #[error("DefaultCPUAllocator: not enough memory: you tried to allocate {bytes} bytes.")]
+    CpuOutOfMemory { bytes: u64 },
+}
+
+impl Error {
+    /// The out-of-memory error of `device`'s allocator.
+    pub fn out_of_memory(device: Device, oom: OutOfMemory) -> Error {
+        match device.kind {
+            DeviceType::Cuda => Error::CudaOutOfMemory {
+                index: device.index.unwrap_or(0),
+                oom,
+            },
+            DeviceType::Mps => Error::MpsOutOfMemory { oom },
+            _ => Error::CpuOutOfMemory { bytes: oom.tried },
+        }
+    }
 }
 
 impl Error {
@@ -144,7 +195,16 @@ impl Error {
             | Error::ExpandLeadingInfer { .. }
             | Error::ExpandMismatch { .. }
             | Error::NumelOverflow
-            | Error::BroadcastMismatch { .. } => PythonType::RuntimeError,
+            | Error::BroadcastMismatch { .. }
+            | Error::CudaInvalidDevice
+            | Error::NoCudaGpus
+            | Error::MpsInvalidDevice
+            | Error::NoBackendForDevice { .. }
+            | Error::CpuOutOfMemory { .. } => PythonType::RuntimeError,
+            Error::MpsFloat64 => PythonType::TypeError,
+            Error::CudaOutOfMemory { .. } | Error::MpsOutOfMemory { .. } => {
+                PythonType::OutOfMemoryError
+            }
         }
     }
 }
@@ -153,6 +213,7 @@ impl PythonType {
     pub fn name(self) -> &'static str {
         match self {
             PythonType::RuntimeError => "RuntimeError",
+            PythonType::OutOfMemoryError => "torch.OutOfMemoryError",
             PythonType::ValueError => "ValueError",
             PythonType::TypeError => "TypeError",
             PythonType::IndexError => "IndexError",

@@ -8,11 +8,16 @@
 pub mod backend;
 pub mod device;
 pub mod dtype;
+pub mod element;
 pub mod error;
 pub mod layout;
 pub mod memory;
+pub mod session;
+pub mod storage;
 pub mod trace;
 
 pub use device::{Device, DeviceType};
 pub use dtype::DType;
+pub use element::Scalar;
 pub use error::{Error, PythonType};
+pub use session::{Session, SessionConfig};

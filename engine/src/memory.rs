@@ -31,6 +31,8 @@ pub struct BlockId(u64);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Allocation {
     pub block: BlockId,
+    /// Where the block starts: a simulated device address, the same for a reused cached block.
+    pub address: u64,
     /// The request rounded up to the allocator's block size: what `memory_allocated` counts.
     pub size: u64,
     /// Bytes of a new segment reserved for it; 0 when a cached block was reused.
@@ -80,6 +82,7 @@ struct Block {
 #[derive(Debug)]
 struct Segment {
     pool: Pool,
+    base: u64,
     size: u64,
     /// Blocks in address order; together they cover the segment.
     blocks: Vec<Block>,
@@ -100,27 +103,31 @@ pub struct DeviceAllocator {
     /// Where each live allocation sits: (segment, block offset).
     live: HashMap<BlockId, (usize, u64)>,
     next_id: u64,
+    /// Where the next segment is placed in the simulated address space.
+    next_base: u64,
     stats: MemoryStats,
 }
 
 impl DeviceAllocator {
     /// PyTorch's caching allocator for a GPU with `capacity` bytes.
-    pub fn caching(capacity: u64) -> Self {
-        Self::new(capacity, true)
+    /// `base_address` only shapes the simulated `data_ptr()` values.
+    pub fn caching(capacity: u64, base_address: u64) -> Self {
+        Self::new(capacity, true, base_address)
     }
 
     /// The CPU's allocator: exact sizes, nothing cached.
-    pub fn exact(capacity: u64) -> Self {
-        Self::new(capacity, false)
+    pub fn exact(capacity: u64, base_address: u64) -> Self {
+        Self::new(capacity, false, base_address)
     }
 
-    fn new(capacity: u64, caching: bool) -> Self {
+    fn new(capacity: u64, caching: bool, base_address: u64) -> Self {
         Self {
             capacity,
             caching,
             segments: Vec::new(),
             live: HashMap::new(),
             next_id: 0,
+            next_base: base_address,
             stats: MemoryStats::default(),
         }
     }
@@ -170,8 +177,10 @@ impl DeviceAllocator {
             }
         };
         let block = self.take_block(segment, offset, size);
+        let address = self.address_of(segment, offset);
         Ok(Allocation {
             block,
+            address,
             size,
             new_segment,
             released_for_retry,
@@ -185,8 +194,10 @@ impl DeviceAllocator {
         }
         let segment = self.add_segment(Pool::Large, bytes);
         let block = self.take_block(segment, 0, bytes);
+        let address = self.address_of(segment, 0);
         Ok(Allocation {
             block,
+            address,
             size: bytes,
             new_segment: bytes,
             released_for_retry: 0,
@@ -236,8 +247,12 @@ impl DeviceAllocator {
         self.stats.reserved += size;
         self.stats.max_reserved = self.stats.max_reserved.max(self.stats.reserved);
         self.stats.segments += 1;
+        let base = self.next_base;
+        // Segments are placed 2 MiB-aligned, like a driver's allocations.
+        self.next_base += size.div_ceil(SMALL_BUFFER).max(1) * SMALL_BUFFER;
         let segment = Segment {
             pool,
+            base,
             size,
             blocks: vec![Block {
                 offset: 0,
@@ -267,10 +282,10 @@ impl DeviceAllocator {
                 s.blocks
                     .iter()
                     .filter(|b| b.allocated.is_none() && b.size >= size)
-                    .map(move |b| (b.size, i, b.offset))
+                    .map(move |b| (b.size, s.base + b.offset, i, b.offset))
             })
             .min()
-            .map(|(_, i, offset)| (i, offset))
+            .map(|(_, _, i, offset)| (i, offset))
     }
 
     /// Marks the free block at (`segment`, `offset`) allocated, splitting off the rest when the
@@ -304,6 +319,12 @@ impl DeviceAllocator {
         self.stats.allocations += 1;
         self.live.insert(id, (segment_index, offset));
         id
+    }
+
+    fn address_of(&self, segment: usize, offset: u64) -> u64 {
+        self.segments[segment]
+            .as_ref()
+            .map_or(0, |s| s.base + offset)
     }
 
     fn out_of_memory(&self, tried: u64) -> OutOfMemory {
@@ -356,7 +377,7 @@ mod tests {
 
     #[test]
     fn a_tiny_tensor_takes_one_block_of_a_fresh_2_mib_segment() {
-        let mut gpu = DeviceAllocator::caching(1 << 30);
+        let mut gpu = DeviceAllocator::caching(1 << 30, 0);
         let a = gpu.allocate(4).unwrap();
         assert_eq!((a.size, a.new_segment), (512, 2 * MIB));
         assert_eq!(
@@ -388,13 +409,15 @@ mod tests {
 
     #[test]
     fn freed_memory_stays_reserved_and_is_reused() {
-        let mut gpu = DeviceAllocator::caching(1 << 30);
+        let mut gpu = DeviceAllocator::caching(1 << 30, 0);
         let a = gpu.allocate(4 * MIB).unwrap();
         assert_eq!(a.new_segment, 20 * MIB);
         gpu.free(a.block);
         assert_eq!((gpu.stats().allocated, gpu.stats().reserved), (0, 20 * MIB));
         let b = gpu.allocate(4 * MIB).unwrap();
         assert_eq!(b.new_segment, 0, "served from the cache");
+        assert_eq!(b.address, a.address, "the same memory again");
+        assert_eq!(b.address, a.address, "the same memory again");
         assert_eq!(gpu.stats().max_allocated, 4 * MIB);
         gpu.free(b.block);
         assert_eq!(gpu.empty_cache(), 20 * MIB);
@@ -403,7 +426,7 @@ mod tests {
 
     #[test]
     fn large_blocks_split_only_when_more_than_1_mib_remains() {
-        let mut gpu = DeviceAllocator::caching(1 << 30);
+        let mut gpu = DeviceAllocator::caching(1 << 30, 0);
         // 19.5 MiB out of a 20 MiB segment: the 0.5 MiB rest is not split off.
         let a = gpu.allocate(19 * MIB + MIB / 2).unwrap();
         assert_eq!(gpu.stats().allocated, 20 * MIB);
@@ -421,7 +444,7 @@ mod tests {
 
     #[test]
     fn cached_segments_are_released_before_giving_up() {
-        let mut gpu = DeviceAllocator::caching(40 * MIB);
+        let mut gpu = DeviceAllocator::caching(40 * MIB, 0);
         let a = gpu.allocate(30 * MIB).unwrap();
         gpu.free(a.block);
         // 30 MiB is cached; a 36 MiB segment only fits once the cache is released.
@@ -443,7 +466,7 @@ mod tests {
 
     #[test]
     fn the_cpu_reserves_exactly_what_it_allocates() {
-        let mut cpu = DeviceAllocator::exact(1 << 30);
+        let mut cpu = DeviceAllocator::exact(1 << 30, 0);
         let a = cpu.allocate(12).unwrap();
         assert_eq!((cpu.stats().allocated, cpu.stats().reserved), (12, 12));
         cpu.free(a.block);

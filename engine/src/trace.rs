@@ -92,25 +92,64 @@ pub enum Backend {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
     /// One step of a transfer: what it decided, or why it failed.
-    TransferStep { transfer: u64, step: TransferStep, ok: bool, detail: String },
+    TransferStep {
+        transfer: u64,
+        step: TransferStep,
+        ok: bool,
+        detail: String,
+    },
     /// Memory taken from the device's allocator for a tensor's storage.
-    Alloc { bytes: u64, block_size: u64, new_segment: u64, allocated: u64, reserved: u64 },
+    Alloc {
+        bytes: u64,
+        block_size: u64,
+        new_segment: u64,
+        allocated: u64,
+        reserved: u64,
+    },
     /// A storage freed (its last tensor gone): the block returns to the allocator's cache.
-    Free { block_size: u64, allocated: u64, reserved: u64 },
+    Free {
+        block_size: u64,
+        allocated: u64,
+        reserved: u64,
+    },
     /// The allocator released cached segments (`empty_cache`, or a retry before out-of-memory).
-    Release { bytes: u64, reserved: u64 },
+    Release {
+        bytes: u64,
+        reserved: u64,
+    },
     /// An operation ran.
-    Kernel { op: String, backend: Backend },
+    Kernel {
+        op: String,
+        backend: Backend,
+    },
     /// Bytes copied between devices.
-    Copy { from: Device, to: Device, bytes: u64, non_blocking: bool, backend: Backend },
+    Copy {
+        from: Device,
+        to: Device,
+        bytes: u64,
+        non_blocking: bool,
+        backend: Backend,
+    },
     /// The host waited for a device.
-    Sync { reason: String, waited_us: u64 },
+    Sync {
+        reason: String,
+        waited_us: u64,
+    },
     /// An autograd node was created.
-    GraphNode { node: u64, name: String },
+    GraphNode {
+        node: u64,
+        name: String,
+    },
     /// A tensor left the autograd graph.
-    GraphBreak { reason: String },
-    Warning { message: String },
-    Error { message: String },
+    GraphBreak {
+        reason: String,
+    },
+    Warning {
+        message: String,
+    },
+    Error {
+        message: String,
+    },
 }
 
 /// Collects events while enabled.
@@ -141,7 +180,12 @@ impl Tracer {
         if !self.enabled {
             return;
         }
-        let event = TraceEvent { seq: self.next_seq, device, span: self.span, kind: kind() };
+        let event = TraceEvent {
+            seq: self.next_seq,
+            device,
+            span: self.span,
+            kind: kind(),
+        };
         self.next_seq += 1;
         self.events.push(event);
     }
@@ -167,10 +211,19 @@ mod tests {
     fn events_are_numbered_and_carry_the_current_span() {
         let mut tracer = Tracer::default();
         tracer.set_enabled(true);
-        let span = SourceSpan { line: 3, column: 1, end_line: 3, end_column: 12 };
+        let span = SourceSpan {
+            line: 3,
+            column: 1,
+            end_line: 3,
+            end_column: 12,
+        };
         tracer.set_span(Some(span));
-        tracer.record(Some(Device::cuda(0)), || EventKind::Warning { message: "w".into() });
-        tracer.record(None, || EventKind::Error { message: "e".into() });
+        tracer.record(Some(Device::cuda(0)), || EventKind::Warning {
+            message: "w".into(),
+        });
+        tracer.record(None, || EventKind::Error {
+            message: "e".into(),
+        });
         let events = tracer.take();
         assert_eq!(events.iter().map(|e| e.seq).collect::<Vec<_>>(), [0, 1]);
         assert_eq!(events[0].span, Some(span));

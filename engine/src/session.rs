@@ -1,0 +1,344 @@
+//! A session: the engine state one learner's cells share, as PyTorch's process-wide state is
+//! shared by a script — the devices and their allocators, CUDA's lazy initialisation (which reads
+//! `CUDA_VISIBLE_DEVICES` once), the current CUDA device, grad mode and the trace.
+//!
+//! A `Session` is a cheap handle; tensors keep one so that freeing memory and recording events
+//! reach the right session. Resetting a lesson makes a new session.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::device::{Device, DeviceType};
+use crate::error::Error;
+use crate::memory::{BlockId, DeviceAllocator, MemoryStats};
+use crate::trace::{EventKind, TraceEvent, Tracer};
+
+const GIB: u64 = 1 << 30;
+
+/// How a session's machine looks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionConfig {
+    /// Logical CUDA devices before `CUDA_VISIBLE_DEVICES` narrows them.
+    pub gpu_count: usize,
+    /// Memory cap of each logical GPU, in bytes.
+    pub gpu_capacity: u64,
+    pub mps_capacity: u64,
+    pub cpu_capacity: u64,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        Self {
+            gpu_count: 2,
+            gpu_capacity: GIB,
+            mps_capacity: GIB,
+            cpu_capacity: 2 * GIB,
+        }
+    }
+}
+
+/// CUDA as the process sees it after initialisation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Cuda {
+    /// Physical GPU behind each logical index.
+    visible: Vec<usize>,
+    current: usize,
+}
+
+#[derive(Debug)]
+struct State {
+    config: SessionConfig,
+    env: RefCell<HashMap<String, String>>,
+    cuda: RefCell<Option<Cuda>>,
+    allocators: RefCell<HashMap<Device, DeviceAllocator>>,
+    tracer: RefCell<Tracer>,
+    grad_enabled: Cell<bool>,
+    next_id: Cell<u64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Session(Rc<State>);
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new(SessionConfig::default())
+    }
+}
+
+impl Session {
+    pub fn new(config: SessionConfig) -> Self {
+        Session(Rc::new(State {
+            config,
+            env: RefCell::default(),
+            cuda: RefCell::default(),
+            allocators: RefCell::default(),
+            tracer: RefCell::default(),
+            grad_enabled: Cell::new(true),
+            next_id: Cell::new(1),
+        }))
+    }
+
+    pub fn config(&self) -> &SessionConfig {
+        &self.0.config
+    }
+
+    /// `os.environ[key] = value`. Only read where PyTorch reads it: `CUDA_VISIBLE_DEVICES` when
+    /// CUDA initialises, so setting it afterwards changes nothing.
+    pub fn set_env(&self, key: &str, value: Option<&str>) {
+        let mut env = self.0.env.borrow_mut();
+        match value {
+            Some(v) => env.insert(key.to_owned(), v.to_owned()),
+            None => env.remove(key),
+        };
+    }
+
+    /// A fresh id for tensors and graph nodes.
+    pub fn next_id(&self) -> u64 {
+        let id = self.0.next_id.get();
+        self.0.next_id.set(id + 1);
+        id
+    }
+
+    // ---- CUDA ----
+
+    /// Initialises CUDA on first use, reading `CUDA_VISIBLE_DEVICES` as the driver does: a
+    /// comma-separated list of device numbers, cut at the first entry that is not a valid, new one.
+    fn cuda<T>(&self, f: impl FnOnce(&mut Cuda) -> T) -> T {
+        let mut cuda = self.0.cuda.borrow_mut();
+        let cuda = cuda.get_or_insert_with(|| {
+            let physical = self.0.config.gpu_count;
+            let visible = match self.0.env.borrow().get("CUDA_VISIBLE_DEVICES") {
+                None => (0..physical).collect(),
+                Some(list) => {
+                    let mut visible: Vec<usize> = Vec::new();
+                    for entry in list.split(',') {
+                        match entry.trim().parse::<usize>() {
+                            Ok(i) if i < physical && !visible.contains(&i) => visible.push(i),
+                            _ => break,
+                        }
+                    }
+                    visible
+                }
+            };
+            Cuda {
+                visible,
+                current: 0,
+            }
+        });
+        f(cuda)
+    }
+
+    /// `torch.cuda.device_count()`.
+    pub fn device_count(&self) -> usize {
+        self.cuda(|c| c.visible.len())
+    }
+
+    /// `torch.cuda.is_available()`.
+    pub fn is_available(&self) -> bool {
+        self.device_count() > 0
+    }
+
+    /// `torch.cuda.current_device()`.
+    pub fn current_device(&self) -> Result<usize, Error> {
+        self.cuda(|c| {
+            if c.visible.is_empty() {
+                Err(Error::NoCudaGpus)
+            } else {
+                Ok(c.current)
+            }
+        })
+    }
+
+    /// `torch.cuda.set_device(device)`.
+    pub fn set_device(&self, index: usize) -> Result<(), Error> {
+        self.cuda(|c| match c.visible.len() {
+            0 => Err(Error::NoCudaGpus),
+            n if index >= n => Err(Error::CudaInvalidDevice),
+            _ => {
+                c.current = index;
+                Ok(())
+            }
+        })
+    }
+
+    /// The physical GPU behind a logical CUDA index (after `CUDA_VISIBLE_DEVICES`).
+    pub fn physical_gpu(&self, index: usize) -> Option<usize> {
+        self.cuda(|c| c.visible.get(index).copied())
+    }
+
+    /// The concrete device a tensor on `device` lives on: `cuda` becomes the current CUDA device,
+    /// `mps` becomes `mps:0`, `cpu:0` becomes `cpu`; indices that do not exist are errors.
+    pub fn resolve(&self, device: Device) -> Result<Device, Error> {
+        match device.kind {
+            DeviceType::Cpu => Ok(Device::CPU),
+            DeviceType::Meta => Ok(Device::META),
+            DeviceType::Cuda => {
+                let count = self.device_count();
+                if count == 0 {
+                    return Err(Error::NoCudaGpus);
+                }
+                let index = match device.index {
+                    None => self.current_device()?,
+                    Some(i) => usize::try_from(i).map_err(|_| Error::CudaInvalidDevice)?,
+                };
+                if index >= count {
+                    return Err(Error::CudaInvalidDevice);
+                }
+                Ok(Device::cuda(index as i8))
+            }
+            DeviceType::Mps => match device.index {
+                None | Some(0) => Ok(Device {
+                    kind: DeviceType::Mps,
+                    index: Some(0),
+                }),
+                Some(_) => Err(Error::MpsInvalidDevice),
+            },
+            DeviceType::Other(_) => Err(Error::NoBackendForDevice {
+                device: device.kind.name(),
+            }),
+        }
+    }
+
+    // ---- memory ----
+
+    /// Charges `bytes` to `device`'s allocator; `None` for `meta`, which holds no data.
+    pub(crate) fn allocate(
+        &self,
+        device: Device,
+        bytes: u64,
+    ) -> Result<Option<(BlockId, u64)>, Error> {
+        if device.kind == DeviceType::Meta {
+            return Ok(None);
+        }
+        let mut allocators = self.0.allocators.borrow_mut();
+        let allocator = allocators
+            .entry(device)
+            .or_insert_with(|| self.new_allocator(device));
+        let allocation = allocator.allocate(bytes);
+        let stats = allocator.stats();
+        let mut tracer = self.0.tracer.borrow_mut();
+        match allocation {
+            Ok(a) => {
+                if a.released_for_retry > 0 {
+                    tracer.record(Some(device), || EventKind::Release {
+                        bytes: a.released_for_retry,
+                        reserved: stats.reserved,
+                    });
+                }
+                tracer.record(Some(device), || EventKind::Alloc {
+                    bytes,
+                    block_size: a.size,
+                    new_segment: a.new_segment,
+                    allocated: stats.allocated,
+                    reserved: stats.reserved,
+                });
+                Ok(Some((a.block, a.address)))
+            }
+            Err(oom) => {
+                let error = Error::out_of_memory(device, oom);
+                tracer.record(Some(device), || EventKind::Error {
+                    message: error.to_string(),
+                });
+                Err(error)
+            }
+        }
+    }
+
+    pub(crate) fn free(&self, device: Device, block: BlockId) {
+        let mut allocators = self.0.allocators.borrow_mut();
+        let Some(allocator) = allocators.get_mut(&device) else {
+            return;
+        };
+        if let Some(block_size) = allocator.free(block) {
+            let stats = allocator.stats();
+            self.0
+                .tracer
+                .borrow_mut()
+                .record(Some(device), || EventKind::Free {
+                    block_size,
+                    allocated: stats.allocated,
+                    reserved: stats.reserved,
+                });
+        }
+    }
+
+    fn new_allocator(&self, device: Device) -> DeviceAllocator {
+        let config = &self.0.config;
+        match device.kind {
+            DeviceType::Cuda => {
+                let index = device.index.unwrap_or(0).max(0) as u64;
+                DeviceAllocator::caching(config.gpu_capacity, 0x7f00_0000_0000 + (index << 40))
+            }
+            DeviceType::Mps => DeviceAllocator::caching(config.mps_capacity, 0x1_0000_0000),
+            _ => DeviceAllocator::exact(config.cpu_capacity, 0x5555_0000_0000),
+        }
+    }
+
+    /// The statistics of a concrete device (zeros for one never used).
+    pub fn memory_stats(&self, device: Device) -> MemoryStats {
+        self.0
+            .allocators
+            .borrow()
+            .get(&device)
+            .map(DeviceAllocator::stats)
+            .unwrap_or_default()
+    }
+
+    /// `torch.cuda.empty_cache()` for one device; returns the bytes released.
+    pub fn empty_cache(&self, device: Device) -> u64 {
+        let mut allocators = self.0.allocators.borrow_mut();
+        let Some(allocator) = allocators.get_mut(&device) else {
+            return 0;
+        };
+        let released = allocator.empty_cache();
+        let reserved = allocator.stats().reserved;
+        if released > 0 {
+            self.0
+                .tracer
+                .borrow_mut()
+                .record(Some(device), || EventKind::Release {
+                    bytes: released,
+                    reserved,
+                });
+        }
+        released
+    }
+
+    /// `torch.cuda.reset_peak_memory_stats` for one device.
+    pub fn reset_peak_memory_stats(&self, device: Device) {
+        if let Some(allocator) = self.0.allocators.borrow_mut().get_mut(&device) {
+            allocator.reset_peak_stats();
+        }
+    }
+
+    // ---- autograd mode ----
+
+    /// `torch.is_grad_enabled()`.
+    pub fn is_grad_enabled(&self) -> bool {
+        self.0.grad_enabled.get()
+    }
+
+    /// `torch.set_grad_enabled(mode)`; returns the previous mode, for `no_grad` to restore.
+    pub fn set_grad_enabled(&self, enabled: bool) -> bool {
+        self.0.grad_enabled.replace(enabled)
+    }
+
+    // ---- trace ----
+
+    pub fn set_tracing(&self, enabled: bool) {
+        self.0.tracer.borrow_mut().set_enabled(enabled);
+    }
+
+    pub fn record(&self, device: Option<Device>, kind: impl FnOnce() -> EventKind) {
+        self.0.tracer.borrow_mut().record(device, kind);
+    }
+
+    pub fn take_trace(&self) -> Vec<TraceEvent> {
+        self.0.tracer.borrow_mut().take()
+    }
+
+    pub fn tracer(&self) -> std::cell::RefMut<'_, Tracer> {
+        self.0.tracer.borrow_mut()
+    }
+}

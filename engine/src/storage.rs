@@ -1,0 +1,231 @@
+//! Storage: the memory behind one or more tensors (views share it), on one device, taken from that
+//! device's allocator and given back when the last tensor using it is gone.
+//!
+//! The CPU backend keeps elements in a typed vector ([`CpuStorage`], one variant per dtype). GPU
+//! devices use the same vectors until the wgpu backend takes them over (the trace says so).
+
+use std::cell::{Cell, Ref, RefCell, RefMut};
+
+use half::{bf16, f16};
+
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::element::{Element, Scalar};
+use crate::layout::Layout;
+use crate::memory::BlockId;
+use crate::session::Session;
+
+/// Elements in host memory, one variant per dtype.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CpuStorage {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    F16(Vec<f16>),
+    BF16(Vec<bf16>),
+    I64(Vec<i64>),
+    I32(Vec<i32>),
+    U8(Vec<u8>),
+    Bool(Vec<bool>),
+}
+
+/// Runs `$body` with `$v` bound to the typed vector inside a [`CpuStorage`].
+macro_rules! with_vec {
+    ($storage:expr, $v:ident => $body:expr) => {
+        match $storage {
+            CpuStorage::F32($v) => $body,
+            CpuStorage::F64($v) => $body,
+            CpuStorage::F16($v) => $body,
+            CpuStorage::BF16($v) => $body,
+            CpuStorage::I64($v) => $body,
+            CpuStorage::I32($v) => $body,
+            CpuStorage::U8($v) => $body,
+            CpuStorage::Bool($v) => $body,
+        }
+    };
+}
+
+/// Builds the [`CpuStorage`] variant of `$dtype` from an expression generic over `$t: Element`.
+macro_rules! for_dtype {
+    ($dtype:expr, $t:ident => $body:expr) => {
+        match $dtype {
+            DType::Float32 => {
+                type $t = f32;
+                CpuStorage::F32($body)
+            }
+            DType::Float64 => {
+                type $t = f64;
+                CpuStorage::F64($body)
+            }
+            DType::Float16 => {
+                type $t = f16;
+                CpuStorage::F16($body)
+            }
+            DType::BFloat16 => {
+                type $t = bf16;
+                CpuStorage::BF16($body)
+            }
+            DType::Int64 => {
+                type $t = i64;
+                CpuStorage::I64($body)
+            }
+            DType::Int32 => {
+                type $t = i32;
+                CpuStorage::I32($body)
+            }
+            DType::UInt8 => {
+                type $t = u8;
+                CpuStorage::U8($body)
+            }
+            DType::Bool => {
+                type $t = bool;
+                CpuStorage::Bool($body)
+            }
+        }
+    };
+}
+
+impl CpuStorage {
+    /// `n` elements of `value`, converted to `dtype`.
+    pub fn filled(dtype: DType, n: usize, value: Scalar) -> CpuStorage {
+        for_dtype!(dtype, T => vec![T::from_scalar(value); n])
+    }
+
+    /// Python numbers converted to `dtype`.
+    pub fn from_scalars(dtype: DType, values: &[Scalar]) -> CpuStorage {
+        for_dtype!(dtype, T => values.iter().map(|&v| T::from_scalar(v)).collect())
+    }
+
+    pub fn dtype(&self) -> DType {
+        fn of<T: Element>(_: &[T]) -> DType {
+            T::DTYPE
+        }
+        with_vec!(self, v => of(v))
+    }
+
+    pub fn len(&self) -> usize {
+        with_vec!(self, v => v.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The element at storage index `i`, as a Python number.
+    pub fn get(&self, i: usize) -> Option<Scalar> {
+        with_vec!(self, v => v.get(i).map(|x| x.to_scalar()))
+    }
+
+    /// The elements `layout` selects, in row-major order, converted to `dtype`: a contiguous copy
+    /// (what `.contiguous()`, `.to(dtype)` and device copies produce).
+    pub fn gather(&self, layout: &Layout, dtype: DType) -> CpuStorage {
+        with_vec!(self, src => for_dtype!(dtype, T => layout.indices().map(|i| cast::<_, T>(src[i])).collect()))
+    }
+
+    /// The elements `layout` selects, as Python numbers.
+    pub fn scalars(&self, layout: &Layout) -> Vec<Scalar> {
+        with_vec!(self, v => layout.indices().map(|i| v[i].to_scalar()).collect())
+    }
+}
+
+fn cast<A: Element, B: Element>(a: A) -> B {
+    B::from_scalar(a.to_scalar())
+}
+
+/// What a storage holds.
+#[derive(Debug)]
+pub enum StorageData {
+    Cpu(CpuStorage),
+    /// `meta` tensors: shape and dtype only, no elements.
+    Meta,
+}
+
+/// The memory of one or more tensors.
+#[derive(Debug)]
+pub struct Storage {
+    session: Session,
+    device: Device,
+    dtype: DType,
+    nbytes: u64,
+    block: Option<BlockId>,
+    address: u64,
+    pinned: bool,
+    data: RefCell<StorageData>,
+    /// Bumped by every in-place change; shared by all views, as PyTorch's version counter is.
+    version: Cell<u64>,
+}
+
+impl Storage {
+    /// Takes `data` onto `device`, charging the device's allocator (which may fail with its
+    /// out-of-memory error before any element exists).
+    pub fn new(
+        session: &Session,
+        device: Device,
+        dtype: DType,
+        numel: usize,
+        data: impl FnOnce() -> StorageData,
+        pinned: bool,
+    ) -> Result<Storage, crate::Error> {
+        let nbytes = (numel * dtype.size()) as u64;
+        let (block, address) = match session.allocate(device, nbytes)? {
+            Some((block, address)) => (Some(block), address),
+            None => (None, 0),
+        };
+        Ok(Storage {
+            session: session.clone(),
+            device,
+            dtype,
+            nbytes,
+            block,
+            address,
+            pinned,
+            data: RefCell::new(data()),
+            version: Cell::new(0),
+        })
+    }
+
+    pub fn device(&self) -> Device {
+        self.device
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    pub fn nbytes(&self) -> u64 {
+        self.nbytes
+    }
+
+    /// The simulated address of the first byte (what `data_ptr()` builds on).
+    pub fn address(&self) -> u64 {
+        self.address
+    }
+
+    pub fn is_pinned(&self) -> bool {
+        self.pinned
+    }
+
+    pub fn data(&self) -> Ref<'_, StorageData> {
+        self.data.borrow()
+    }
+
+    pub fn data_mut(&self) -> RefMut<'_, StorageData> {
+        self.version.set(self.version.get() + 1);
+        self.data.borrow_mut()
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version.get()
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if let Some(block) = self.block {
+            self.session.free(self.device, block);
+        }
+    }
+}
