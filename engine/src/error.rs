@@ -17,6 +17,7 @@ pub enum PythonType {
     ValueError,
     TypeError,
     IndexError,
+    NotImplementedError,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -153,6 +154,20 @@ pub enum Error {
     /// c10/core/impl/alloc_cpu.cpp.
     #[error("DefaultCPUAllocator: not enough memory: you tried to allocate {bytes} bytes.")]
     CpuOutOfMemory { bytes: u64 },
+    // Tensors and autograd (torch/csrc/autograd, aten/src/ATen/native).
+    #[error(
+        "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+    )]
+    RequiresGradOnNonLeaf,
+    /// `torch.tensor(..., requires_grad=True)` and `requires_grad_()` word it differently.
+    #[error("{}", if *at_creation { "Only Tensors of floating point and complex dtype can require gradients" } else { "only Tensors of floating point dtype can require gradients" })]
+    RequiresGradNeedsFloat { at_creation: bool },
+    #[error("Cannot copy out of meta tensor; no data!")]
+    MetaHasNoData,
+    #[error("Tensor.item() cannot be called on meta tensors")]
+    ItemOnMeta,
+    #[error("a Tensor with {numel} elements cannot be converted to Scalar")]
+    ItemNotOneElement { numel: usize },
 }
 
 impl Error {
@@ -202,6 +217,11 @@ impl Error {
             | Error::NoBackendForDevice { .. }
             | Error::CpuOutOfMemory { .. } => PythonType::RuntimeError,
             Error::MpsFloat64 => PythonType::TypeError,
+            Error::MetaHasNoData => PythonType::NotImplementedError,
+            Error::RequiresGradOnNonLeaf
+            | Error::RequiresGradNeedsFloat { .. }
+            | Error::ItemOnMeta
+            | Error::ItemNotOneElement { .. } => PythonType::RuntimeError,
             Error::CudaOutOfMemory { .. } | Error::MpsOutOfMemory { .. } => {
                 PythonType::OutOfMemoryError
             }
@@ -217,6 +237,7 @@ impl PythonType {
             PythonType::ValueError => "ValueError",
             PythonType::TypeError => "TypeError",
             PythonType::IndexError => "IndexError",
+            PythonType::NotImplementedError => "NotImplementedError",
         }
     }
 }

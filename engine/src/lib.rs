@@ -5,6 +5,7 @@
 //! [`backend`]; the GPU one runs real WGSL kernels through wgpu, in the browser (WebGPU) and natively
 //! (Vulkan / Metal / DX12).
 
+pub mod autograd;
 pub mod backend;
 pub mod device;
 pub mod dtype;
@@ -12,8 +13,10 @@ pub mod element;
 pub mod error;
 pub mod layout;
 pub mod memory;
+pub mod repr;
 pub mod session;
 pub mod storage;
+pub mod tensor;
 pub mod trace;
 
 pub use device::{Device, DeviceType};
@@ -21,3 +24,4 @@ pub use dtype::DType;
 pub use element::Scalar;
 pub use error::{Error, PythonType};
 pub use session::{Session, SessionConfig};
+pub use tensor::Tensor;

@@ -133,9 +133,74 @@ def broadcasting():
     write("broadcasting.json", cases)
 
 
+def scalar_list(t):
+    """Flat Python values (bool/int/float, with nan and inf as strings for JSON)."""
+    out = []
+    for v in t.reshape(-1).tolist():
+        if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+            out.append(str(v))
+        else:
+            out.append(v)
+    return out
+
+
+def reprs():
+    """repr(tensor) for a spread of values, shapes and dtypes (printing options at their defaults)."""
+    g = torch.Generator().manual_seed(0)
+    floats = [
+        ("ints as floats", torch.tensor([1.0, 2.0, -3.0])),
+        ("decimals", torch.tensor([0.1, 2.5, -3.25])),
+        ("0-dim", torch.tensor(3.5)),
+        ("0-dim int-valued", torch.tensor(2.0)),
+        ("matrix", torch.tensor([[1.0, 2.0], [3.0, 4.5]])),
+        ("sci large ratio", torch.tensor([1.0e-5, 1.0, 100.0])),
+        ("sci large", torch.tensor([1.5e9, 2.0])),
+        ("int mode sci", torch.tensor([1.0, 100000.0])),
+        ("nan inf", torch.tensor([float("nan"), float("inf"), -float("inf"), 1.5])),
+        ("nan inf ints", torch.tensor([float("nan"), 1.0, float("inf")])),
+        ("negative zero", torch.tensor([-0.0, 1.0])),
+        ("all zero", torch.zeros(3)),
+        ("randn 2x3", torch.randn(2, 3, generator=g)),
+        ("randn 3-d", torch.randn(2, 2, 3, generator=g)),
+        ("wrap 30", torch.linspace(-1, 1, 30)),
+        ("summarized 2000", torch.arange(2000.0)),
+        ("summarized 40x40", torch.arange(1600.0).reshape(40, 40) / 7),
+        ("empty", torch.zeros(0)),
+        ("empty 2x0", torch.zeros(2, 0)),
+        ("tiny", torch.tensor([1e-8, 2e-8])),
+        ("mixed width", torch.tensor([-100.5, 2.25, 3.125])),
+    ]
+    cases = []
+    for name, t in floats:
+        for dtype in ["float32", "float64", "float16", "bfloat16"]:
+            x = t.to(getattr(torch, dtype))
+            cases.append({"name": name, "values": scalar_list(x), "shape": list(x.shape), "dtype": dtype, "repr": repr(x)})
+    ints = [
+        ("ints", torch.tensor([1, -20, 300])),
+        ("int matrix", torch.tensor([[1, 2, 3], [40, 50, 60]])),
+        ("int 0-dim", torch.tensor(7)),
+        ("arange 100", torch.arange(100)),
+        ("summarized ints", torch.arange(3000).reshape(3, 1000)),
+        ("empty ints", torch.zeros(0, dtype=torch.int64)),
+    ]
+    for name, t in ints:
+        for dtype in ["int64", "int32", "uint8"]:
+            x = t.abs().to(getattr(torch, dtype)) if dtype == "uint8" else t.to(getattr(torch, dtype))
+            cases.append({"name": name, "values": scalar_list(x), "shape": list(x.shape), "dtype": dtype, "repr": repr(x)})
+    for name, t in [("bools", torch.tensor([True, False, True])), ("bool 0-dim", torch.tensor(False)), ("bool matrix", torch.tensor([[True], [False]]))]:
+        cases.append({"name": name, "values": scalar_list(t), "shape": list(t.shape), "dtype": "bool", "repr": repr(t)})
+    for name, t in [("requires grad", torch.tensor([1.0, 2.0], requires_grad=True)), ("requires grad f64", torch.tensor([[1.5]], dtype=torch.float64, requires_grad=True))]:
+        cases.append({"name": name, "values": scalar_list(t), "shape": list(t.shape), "dtype": str(t.dtype).removeprefix("torch."), "requires_grad": True, "repr": repr(t)})
+    for name, shape, dtype in [("meta", [2, 3], torch.float32), ("meta f64", [4], torch.float64), ("meta int", [], torch.int64)]:
+        t = torch.empty(shape, dtype=dtype, device="meta")
+        cases.append({"name": name, "values": [], "shape": shape, "dtype": str(dtype).removeprefix("torch."), "device": "meta", "repr": repr(t)})
+    write("reprs.json", cases)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
     promotion()
     layouts()
     broadcasting()
+    reprs()

@@ -1,0 +1,241 @@
+//! Printing tensors exactly as PyTorch does (torch/_tensor_str.py with the default print options:
+//! precision 4, line width 80, summarising past 1000 elements with 3 edge items).
+//!
+//! One formatter is chosen for the whole tensor (from the elements that will be shown): integers
+//! print as they are; floats print in "int mode" (`1.`) when every finite value is whole,
+//! in scientific notation when the magnitudes span more than 1000× or pass 1e8 (or, outside int
+//! mode, drop below 1e-4), and with 4 decimals otherwise. Every element is padded to one width.
+
+use crate::element::Scalar;
+
+const PRECISION: usize = 4;
+const LINE_WIDTH: usize = 80;
+const THRESHOLD: usize = 1000;
+const EDGE_ITEMS: usize = 3;
+
+/// The text between `tensor(` and the suffixes: `[[1., 2.],\n        [3., 4.]]`. `values` are the
+/// elements in row-major order; `indent` is the column the text starts at.
+pub fn format_values(values: &[Scalar], shape: &[usize], indent: usize) -> String {
+    if values.is_empty() {
+        return "[]".into();
+    }
+    let summarize = values.len() > THRESHOLD;
+    let shown: Vec<Scalar> = if summarize {
+        summarized_indices(shape)
+            .into_iter()
+            .map(|i| values[i])
+            .collect()
+    } else {
+        values.to_vec()
+    };
+    let formatter = Formatter::new(&shown);
+    let strides = crate::layout::contiguous_strides(shape);
+    let block = Block {
+        values,
+        shape,
+        strides: &strides,
+        summarize,
+        formatter: &formatter,
+    };
+    block.format(0, 0, indent)
+}
+
+/// Row-major indices of the elements a summarised print shows (ATen's `get_summarized_data`).
+fn summarized_indices(shape: &[usize]) -> Vec<usize> {
+    fn walk(shape: &[usize], stride_base: usize, out: &mut Vec<usize>) {
+        let Some((&first, rest)) = shape.split_first() else {
+            out.push(stride_base);
+            return;
+        };
+        let inner: usize = rest.iter().product();
+        for i in edge_positions(first) {
+            walk(rest, stride_base + i * inner, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(shape, 0, &mut out);
+    out
+}
+
+/// The positions along one dimension a summarised print shows.
+fn edge_positions(size: usize) -> Vec<usize> {
+    if size > 2 * EDGE_ITEMS {
+        (0..EDGE_ITEMS).chain(size - EDGE_ITEMS..size).collect()
+    } else {
+        (0..size).collect()
+    }
+}
+
+struct Formatter {
+    floating: bool,
+    int_mode: bool,
+    sci_mode: bool,
+    width: usize,
+}
+
+impl Formatter {
+    fn new(values: &[Scalar]) -> Self {
+        let floating = values.iter().any(|v| matches!(v, Scalar::Float(_)));
+        let mut f = Formatter {
+            floating,
+            int_mode: true,
+            sci_mode: false,
+            width: 1,
+        };
+        if !floating {
+            f.width = values.iter().map(|v| plain(*v).len()).max().unwrap_or(1);
+            return f;
+        }
+        let finite: Vec<f64> = values
+            .iter()
+            .map(|v| v.as_f64())
+            .filter(|x| x.is_finite() && *x != 0.0)
+            .collect();
+        if finite.is_empty() {
+            return f;
+        }
+        let min = finite.iter().fold(f64::INFINITY, |m, x| m.min(x.abs()));
+        let max = finite.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        f.int_mode = finite.iter().all(|x| x.ceil() == *x);
+        f.sci_mode = max / min > 1000.0 || max > 1.0e8 || (!f.int_mode && min < 1.0e-4);
+        f.width = finite
+            .iter()
+            .map(|&x| match (f.sci_mode, f.int_mode) {
+                (true, _) => sci(x).len(),
+                (false, true) => format!("{x:.0}").len() + 1,
+                (false, false) => format!("{x:.PRECISION$}").len(),
+            })
+            .max()
+            .unwrap_or(1);
+        f
+    }
+
+    fn format(&self, value: Scalar) -> String {
+        let text = match value {
+            Scalar::Float(x) if self.floating => {
+                if !x.is_finite() {
+                    non_finite(x)
+                } else if self.sci_mode {
+                    sci(x)
+                } else if self.int_mode {
+                    format!("{x:.0}.")
+                } else {
+                    format!("{x:.PRECISION$}")
+                }
+            }
+            other => plain(other),
+        };
+        format!("{text:>width$}", width = self.width)
+    }
+}
+
+/// Python's `str()` of a non-float element.
+fn plain(value: Scalar) -> String {
+    match value {
+        Scalar::Bool(true) => "True".into(),
+        Scalar::Bool(false) => "False".into(),
+        Scalar::Int(i) => i.to_string(),
+        Scalar::Float(x) if !x.is_finite() => non_finite(x),
+        Scalar::Float(x) => format!("{x}"),
+    }
+}
+
+fn non_finite(x: f64) -> String {
+    if x.is_nan() {
+        "nan".into()
+    } else if x > 0.0 {
+        "inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// Python's `'{:.4e}'.format(x)`: a two-digit, signed exponent.
+fn sci(x: f64) -> String {
+    let text = format!("{x:.PRECISION$e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    let (sign, digits) = match exponent.strip_prefix('-') {
+        Some(d) => ('-', d),
+        None => ('+', exponent),
+    };
+    format!("{mantissa}e{sign}{digits:0>2}")
+}
+
+struct Block<'a> {
+    values: &'a [Scalar],
+    shape: &'a [usize],
+    strides: &'a [usize],
+    summarize: bool,
+    formatter: &'a Formatter,
+}
+
+impl Block<'_> {
+    /// Formats the sub-tensor at `dim` starting at flat index `base`.
+    fn format(&self, dim: usize, base: usize, indent: usize) -> String {
+        let rank = self.shape.len();
+        if rank == 0 {
+            return self.formatter.format(self.values[0]);
+        }
+        let size = self.shape[dim];
+        let positions: Vec<Option<usize>> = if self.summarize && size > 2 * EDGE_ITEMS {
+            let edges = edge_positions(size);
+            edges[..EDGE_ITEMS]
+                .iter()
+                .map(|&i| Some(i))
+                .chain([None])
+                .chain(edges[EDGE_ITEMS..].iter().map(|&i| Some(i)))
+                .collect()
+        } else {
+            (0..size).map(Some).collect()
+        };
+        if dim + 1 == rank {
+            let items: Vec<String> = positions
+                .iter()
+                .map(|p| match p {
+                    Some(i) => self
+                        .formatter
+                        .format(self.values[base + i * self.strides[dim]]),
+                    None => " ...".into(),
+                })
+                .collect();
+            let per_line =
+                ((LINE_WIDTH.saturating_sub(indent)) / (self.formatter.width + 2)).max(1);
+            let lines: Vec<String> = items.chunks(per_line).map(|c| c.join(", ")).collect();
+            return format!(
+                "[{}]",
+                lines.join(&format!(",\n{}", " ".repeat(indent + 1)))
+            );
+        }
+        let rows: Vec<String> = positions
+            .iter()
+            .map(|p| match p {
+                Some(i) => self.format(dim + 1, base + i * self.strides[dim], indent + 1),
+                None => "...".into(),
+            })
+            .collect();
+        let separator = format!(",{}{}", "\n".repeat(rank - dim - 1), " ".repeat(indent + 1));
+        format!("[{}]", rows.join(&separator))
+    }
+}
+
+/// Appends `, suffix` items after the tensor text, wrapping onto a new line (indented) when a line
+/// would pass the line width, then closes the parenthesis (`_add_suffixes`).
+pub fn add_suffixes(text: &str, suffixes: &[String], indent: usize) -> String {
+    let mut out = String::from(text);
+    // Python's `len(s) - s.rfind("\n") + 1`, where rfind gives -1 for a single line.
+    let mut last_line_len = match text.rfind('\n') {
+        Some(i) => text.len() - i + 1,
+        None => text.len() + 2,
+    };
+    for suffix in suffixes {
+        if last_line_len + suffix.len() + 2 > LINE_WIDTH {
+            out.push_str(&format!(",\n{}{suffix}", " ".repeat(indent)));
+            last_line_len = indent + suffix.len();
+        } else {
+            out.push_str(&format!(", {suffix}"));
+            last_line_len += suffix.len() + 2;
+        }
+    }
+    out.push(')');
+    out
+}

@@ -1,0 +1,451 @@
+//! `Tensor`: a handle on storage seen through a layout, with its autograd state.
+//!
+//! Cloning a `Tensor` clones the handle (Python's `b = a`): both are the same tensor, as
+//! [`Tensor::is`] tells. Views share storage (and its version counter) but are new tensors.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::autograd::{self, AutogradMeta, GradFn};
+use crate::device::{Device, DeviceType};
+use crate::dtype::DType;
+use crate::element::Scalar;
+use crate::error::Error;
+use crate::layout::{Layout, Reshape};
+use crate::repr::{add_suffixes, format_values};
+use crate::session::Session;
+use crate::storage::{CpuStorage, Storage, StorageData};
+
+#[derive(Debug, Clone)]
+pub struct Tensor(Rc<TensorImpl>);
+
+#[derive(Debug)]
+pub(crate) struct TensorImpl {
+    id: u64,
+    storage: Rc<Storage>,
+    layout: Layout,
+    autograd: RefCell<AutogradMeta>,
+}
+
+impl Tensor {
+    pub(crate) fn from_impl(inner: Rc<TensorImpl>) -> Tensor {
+        Tensor(inner)
+    }
+
+    pub(crate) fn downgrade(&self) -> std::rc::Weak<TensorImpl> {
+        Rc::downgrade(&self.0)
+    }
+
+    /// A new tensor over `storage`.
+    pub(crate) fn from_storage(
+        storage: Rc<Storage>,
+        layout: Layout,
+        autograd: AutogradMeta,
+    ) -> Tensor {
+        let id = storage.session().next_id();
+        Tensor(Rc::new(TensorImpl {
+            id,
+            storage,
+            layout,
+            autograd: RefCell::new(autograd),
+        }))
+    }
+
+    /// A tensor holding `data` (row-major, already of the right dtype) on a resolved `device`.
+    pub(crate) fn from_cpu_data(
+        session: &Session,
+        data: CpuStorage,
+        shape: &[usize],
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        let dtype = data.dtype();
+        let numel = data.len();
+        check_device_dtype(device, dtype)?;
+        let storage = Storage::new(
+            session,
+            device,
+            dtype,
+            numel,
+            || match device.kind {
+                DeviceType::Meta => StorageData::Meta,
+                _ => StorageData::Cpu(data),
+            },
+            false,
+        )?;
+        Ok(Tensor::from_storage(
+            Rc::new(storage),
+            Layout::contiguous(shape),
+            AutogradMeta::default(),
+        ))
+    }
+
+    /// `torch.tensor(data, dtype=…, device=…, requires_grad=…)` from flattened Python numbers. Without
+    /// a dtype, it is inferred as PyTorch does: bool if every value is, float32 if any is a float,
+    /// int64 otherwise.
+    pub fn from_scalars(
+        session: &Session,
+        values: &[Scalar],
+        shape: &[usize],
+        dtype: Option<DType>,
+        device: Device,
+        requires_grad: bool,
+    ) -> Result<Tensor, Error> {
+        let dtype = dtype.unwrap_or_else(|| infer_dtype(values));
+        let device = session.resolve(device)?;
+        if requires_grad && !dtype.is_floating_point() {
+            return Err(Error::RequiresGradNeedsFloat { at_creation: true });
+        }
+        let tensor = Tensor::from_cpu_data(
+            session,
+            CpuStorage::from_scalars(dtype, values),
+            shape,
+            device,
+        )?;
+        tensor.0.autograd.borrow_mut().requires_grad = requires_grad;
+        Ok(tensor)
+    }
+
+    /// `torch.full(shape, value, dtype=…, device=…)`; `zeros`/`ones` are fills of 0 and 1.
+    pub fn full(
+        session: &Session,
+        shape: &[usize],
+        value: Scalar,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        let device = session.resolve(device)?;
+        let numel = shape.iter().product();
+        check_device_dtype(device, dtype)?;
+        // The elements are made only once the device's allocator has admitted them.
+        let storage = Storage::new(
+            session,
+            device,
+            dtype,
+            numel,
+            || match device.kind {
+                DeviceType::Meta => StorageData::Meta,
+                _ => StorageData::Cpu(CpuStorage::filled(dtype, numel, value)),
+            },
+            false,
+        )?;
+        Ok(Tensor::from_storage(
+            Rc::new(storage),
+            Layout::contiguous(shape),
+            AutogradMeta::default(),
+        ))
+    }
+
+    // ---- identity and metadata ----
+
+    /// Python's `a is b`.
+    pub fn is(&self, other: &Tensor) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// A number naming this tensor in traces and graphs.
+    pub fn id(&self) -> u64 {
+        self.0.id
+    }
+
+    pub fn session(&self) -> &Session {
+        self.0.storage.session()
+    }
+
+    pub(crate) fn storage(&self) -> &Rc<Storage> {
+        &self.0.storage
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.0.layout
+    }
+
+    pub fn shape(&self) -> &[usize] {
+        &self.0.layout.shape
+    }
+
+    pub fn stride(&self) -> &[usize] {
+        &self.0.layout.strides
+    }
+
+    pub fn storage_offset(&self) -> usize {
+        self.0.layout.offset
+    }
+
+    pub fn dim(&self) -> usize {
+        self.0.layout.dim()
+    }
+
+    pub fn numel(&self) -> usize {
+        self.0.layout.numel()
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.0.storage.dtype()
+    }
+
+    pub fn device(&self) -> Device {
+        self.0.storage.device()
+    }
+
+    pub fn is_contiguous(&self) -> bool {
+        self.0.layout.is_contiguous()
+    }
+
+    pub fn is_pinned(&self) -> bool {
+        self.0.storage.is_pinned()
+    }
+
+    pub fn element_size(&self) -> usize {
+        self.dtype().size()
+    }
+
+    /// `data_ptr()`: the simulated address of the first element (views of one storage differ by
+    /// their offset; a cached block reused on a GPU gives the same address again).
+    pub fn data_ptr(&self) -> u64 {
+        self.0.storage.address() + (self.0.layout.offset * self.element_size()) as u64
+    }
+
+    /// `tensor._version`: in-place changes made through this tensor or any view of its storage.
+    pub fn version(&self) -> u64 {
+        self.0.storage.version()
+    }
+
+    /// `x.type()`: `torch.FloatTensor`, `torch.cuda.LongTensor`, …
+    pub fn type_name(&self) -> String {
+        let kind = match self.dtype() {
+            DType::Float32 => "Float",
+            DType::Float64 => "Double",
+            DType::Float16 => "Half",
+            DType::BFloat16 => "BFloat16",
+            DType::Int64 => "Long",
+            DType::Int32 => "Int",
+            DType::UInt8 => "Byte",
+            DType::Bool => "Bool",
+        };
+        match self.device().kind {
+            DeviceType::Cpu => format!("torch.{kind}Tensor"),
+            other => format!("torch.{}.{kind}Tensor", other.name()),
+        }
+    }
+
+    // ---- autograd state ----
+
+    pub fn requires_grad(&self) -> bool {
+        self.0.autograd.borrow().requires_grad()
+    }
+
+    /// `requires_grad_()`: only leaves may change it, and only floating-point tensors may require grad.
+    pub fn set_requires_grad(&self, requires_grad: bool) -> Result<(), Error> {
+        let mut meta = self.0.autograd.borrow_mut();
+        if meta.grad_fn.is_some() && !requires_grad {
+            return Err(Error::RequiresGradOnNonLeaf);
+        }
+        if requires_grad && !self.dtype().is_floating_point() {
+            return Err(Error::RequiresGradNeedsFloat { at_creation: false });
+        }
+        meta.requires_grad = requires_grad;
+        Ok(())
+    }
+
+    pub fn grad_fn(&self) -> Option<GradFn> {
+        self.0.autograd.borrow().grad_fn.clone()
+    }
+
+    pub fn is_leaf(&self) -> bool {
+        self.0.autograd.borrow().grad_fn.is_none()
+    }
+
+    pub(crate) fn autograd(&self) -> std::cell::Ref<'_, AutogradMeta> {
+        self.0.autograd.borrow()
+    }
+
+    // ---- views ----
+
+    /// A view of this tensor's storage; `grad_fn` is the node PyTorch records for the view op.
+    fn view_of(&self, layout: Layout, grad_fn: &'static str) -> Tensor {
+        Tensor::from_storage(
+            self.0.storage.clone(),
+            layout,
+            autograd::record(grad_fn, &[self]),
+        )
+    }
+
+    pub fn view(&self, shape: &[i64]) -> Result<Tensor, Error> {
+        Ok(self.view_of(self.layout().view(shape)?, "ViewBackward0"))
+    }
+
+    /// `reshape()`: a view when the strides allow one, else a copy (`CloneBackward0` under
+    /// `UnsafeViewBackward0`, as PyTorch records it).
+    pub fn reshape(&self, shape: &[i64]) -> Result<Tensor, Error> {
+        match self.layout().reshape(shape)? {
+            Reshape::View(layout) => Ok(self.view_of(layout, "ViewBackward0")),
+            Reshape::Copy(new_shape) => {
+                let copy = self.copy_contiguous("CloneBackward0")?;
+                Ok(copy.view_of(Layout::contiguous(&new_shape), "UnsafeViewBackward0"))
+            }
+        }
+    }
+
+    pub fn transpose(&self, dim0: i64, dim1: i64) -> Result<Tensor, Error> {
+        Ok(self.view_of(self.layout().transpose(dim0, dim1)?, "TransposeBackward0"))
+    }
+
+    pub fn t(&self) -> Result<Tensor, Error> {
+        Ok(self.view_of(self.layout().t()?, "TBackward0"))
+    }
+
+    pub fn permute(&self, dims: &[i64]) -> Result<Tensor, Error> {
+        Ok(self.view_of(self.layout().permute(dims)?, "PermuteBackward0"))
+    }
+
+    pub fn unsqueeze(&self, dim: i64) -> Result<Tensor, Error> {
+        Ok(self.view_of(self.layout().unsqueeze(dim)?, "UnsqueezeBackward0"))
+    }
+
+    /// `squeeze()` records `SqueezeBackward0`; `squeeze(dim)` records `SqueezeBackward1`.
+    pub fn squeeze(&self, dim: Option<i64>) -> Result<Tensor, Error> {
+        let name = if dim.is_some() {
+            "SqueezeBackward1"
+        } else {
+            "SqueezeBackward0"
+        };
+        Ok(self.view_of(self.layout().squeeze(dim)?, name))
+    }
+
+    pub fn expand(&self, sizes: &[i64]) -> Result<Tensor, Error> {
+        Ok(self.view_of(
+            self.layout().expand(sizes, &self.type_name())?,
+            "ExpandBackward0",
+        ))
+    }
+
+    pub fn select(&self, dim: i64, index: i64) -> Result<Tensor, Error> {
+        Ok(self.view_of(self.layout().select(dim, index)?, "SelectBackward0"))
+    }
+
+    pub fn slice(
+        &self,
+        dim: i64,
+        start: Option<i64>,
+        stop: Option<i64>,
+        step: i64,
+    ) -> Result<Tensor, Error> {
+        Ok(self.view_of(
+            self.layout().slice(dim, start, stop, step)?,
+            "SliceBackward0",
+        ))
+    }
+
+    /// `contiguous()`: the tensor itself when already contiguous, else a row-major copy.
+    pub fn contiguous(&self) -> Result<Tensor, Error> {
+        if self.is_contiguous() {
+            return Ok(self.clone());
+        }
+        self.copy_contiguous("CloneBackward0")
+    }
+
+    fn copy_contiguous(&self, grad_fn: &'static str) -> Result<Tensor, Error> {
+        let data = self.read(|cpu| cpu.gather(self.layout(), self.dtype()))?;
+        let copy = Tensor::from_cpu_data(self.session(), data, self.shape(), self.device())?;
+        *copy.0.autograd.borrow_mut() = autograd::record(grad_fn, &[self]);
+        Ok(copy)
+    }
+
+    // ---- values ----
+
+    /// Runs `f` on the elements in host memory, or fails for `meta` tensors, which have none.
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&CpuStorage) -> T) -> Result<T, Error> {
+        match &*self.0.storage.data() {
+            StorageData::Cpu(cpu) => Ok(f(cpu)),
+            StorageData::Meta => Err(Error::MetaHasNoData),
+        }
+    }
+
+    /// The elements in row-major order, as Python numbers (`tolist()` flattened).
+    pub fn scalars(&self) -> Result<Vec<Scalar>, Error> {
+        self.read(|cpu| cpu.scalars(self.layout()))
+    }
+
+    /// `item()`: the one element of a one-element tensor.
+    pub fn item(&self) -> Result<Scalar, Error> {
+        if self.device().kind == DeviceType::Meta {
+            return Err(Error::ItemOnMeta);
+        }
+        if self.numel() != 1 {
+            return Err(Error::ItemNotOneElement {
+                numel: self.numel(),
+            });
+        }
+        Ok(self.scalars()?[0])
+    }
+
+    /// `repr(tensor)`, word for word as PyTorch prints it.
+    pub fn repr(&self) -> Result<String, Error> {
+        const PREFIX: &str = "tensor(";
+        let indent = PREFIX.len();
+        let dtype = self.dtype();
+        let mut suffixes = Vec::new();
+        if !self.device().is_cpu() {
+            suffixes.push(format!("device='{}'", self.device()));
+        }
+        let body = if self.device().kind == DeviceType::Meta {
+            suffixes.push(format!("size={}", python_tuple(self.shape())));
+            if dtype != DType::Float32 {
+                suffixes.push(format!("dtype={dtype}"));
+            }
+            "...".to_owned()
+        } else if self.numel() == 0 {
+            if self.dim() != 1 {
+                suffixes.push(format!("size={}", python_tuple(self.shape())));
+            }
+            if dtype != DType::Float32 {
+                suffixes.push(format!("dtype={dtype}"));
+            }
+            "[]".to_owned()
+        } else {
+            if !matches!(dtype, DType::Float32 | DType::Int64 | DType::Bool) {
+                suffixes.push(format!("dtype={dtype}"));
+            }
+            format_values(&self.scalars()?, self.shape(), indent)
+        };
+        if let Some(grad_fn) = self.grad_fn() {
+            suffixes.push(format!("grad_fn=<{}>", grad_fn.name()));
+        } else if self.requires_grad() {
+            suffixes.push("requires_grad=True".into());
+        }
+        Ok(add_suffixes(&format!("{PREFIX}{body}"), &suffixes, indent))
+    }
+}
+
+/// Python's `str(tuple(shape))`: `(2, 3)`, `(4,)`, `()`.
+pub fn python_tuple(shape: &[usize]) -> String {
+    match shape {
+        [one] => format!("({one},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn infer_dtype(values: &[Scalar]) -> DType {
+    if !values.is_empty() && values.iter().all(|v| matches!(v, Scalar::Bool(_))) {
+        DType::Bool
+    } else if values.is_empty() || values.iter().any(|v| matches!(v, Scalar::Float(_))) {
+        DType::Float32
+    } else {
+        DType::Int64
+    }
+}
+
+/// Dtypes a device cannot hold (`mps` has no float64).
+pub(crate) fn check_device_dtype(device: Device, dtype: DType) -> Result<(), Error> {
+    if device.kind == DeviceType::Mps && dtype == DType::Float64 {
+        return Err(Error::MpsFloat64);
+    }
+    Ok(())
+}
