@@ -168,6 +168,15 @@ pub enum Error {
     ItemOnMeta,
     #[error("a Tensor with {numel} elements cannot be converted to Scalar")]
     ItemNotOneElement { numel: usize },
+    #[error("cannot pin '{type_name}' only dense CPU tensors can be pinned")]
+    PinNonCpu { type_name: String },
+
+    /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
+    #[error("{source}")]
+    Transfer {
+        step: crate::trace::TransferStep,
+        source: Box<Error>,
+    },
 }
 
 impl Error {
@@ -221,7 +230,9 @@ impl Error {
             Error::RequiresGradOnNonLeaf
             | Error::RequiresGradNeedsFloat { .. }
             | Error::ItemOnMeta
-            | Error::ItemNotOneElement { .. } => PythonType::RuntimeError,
+            | Error::ItemNotOneElement { .. }
+            | Error::PinNonCpu { .. } => PythonType::RuntimeError,
+            Error::Transfer { source, .. } => source.python_type(),
             Error::CudaOutOfMemory { .. } | Error::MpsOutOfMemory { .. } => {
                 PythonType::OutOfMemoryError
             }

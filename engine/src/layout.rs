@@ -366,6 +366,37 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// Whether the elements fill a block of storage exactly once, in some order of dimensions
+    /// (ATen's `is_non_overlapping_and_dense`): then copies keep the strides.
+    pub fn is_non_overlapping_and_dense(&self) -> bool {
+        let mut dims: Vec<usize> = (0..self.dim()).filter(|&d| self.shape[d] != 1).collect();
+        dims.sort_by_key(|&d| self.strides[d]);
+        let mut expected = 1;
+        for d in dims {
+            if self.strides[d] != expected {
+                return false;
+            }
+            expected *= self.shape[d];
+        }
+        true
+    }
+
+    /// The layout a copy gets with `memory_format=torch.preserve_format` (what `.to()` uses): the
+    /// same strides for a dense tensor, row-major otherwise; at offset 0 either way.
+    pub fn preserved_for_copy(&self) -> Layout {
+        if self.is_non_overlapping_and_dense() {
+            Layout {
+                shape: self.shape.clone(),
+                strides: self.strides.clone(),
+                offset: 0,
+            }
+        } else {
+            Layout::contiguous(&self.shape)
+        }
+    }
+}
+
 /// Row-major strides for `shape`.
 pub fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
     let mut strides = vec![1; shape.len()];

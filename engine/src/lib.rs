@@ -18,6 +18,7 @@ pub mod session;
 pub mod storage;
 pub mod tensor;
 pub mod trace;
+pub mod transfer;
 
 pub use device::{Device, DeviceType};
 pub use dtype::DType;
@@ -25,3 +26,4 @@ pub use element::Scalar;
 pub use error::{Error, PythonType};
 pub use session::{Session, SessionConfig};
 pub use tensor::Tensor;
+pub use transfer::{Target, To};

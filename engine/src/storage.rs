@@ -121,6 +121,21 @@ impl CpuStorage {
         with_vec!(self, src => for_dtype!(dtype, T => layout.indices().map(|i| cast::<_, T>(src[i])).collect()))
     }
 
+    /// A copy of the elements `from` selects, converted to `dtype` and laid out as `to` (a dense
+    /// layout at offset 0): element *k* of `from` lands where element *k* of `to` lives.
+    pub fn copy_into_layout(&self, from: &Layout, dtype: DType, to: &Layout) -> CpuStorage {
+        if to.is_contiguous() {
+            return self.gather(from, dtype);
+        }
+        with_vec!(self, src => for_dtype!(dtype, T => {
+            let mut out = vec![T::default(); to.numel()];
+            for (s, d) in from.indices().zip(to.indices()) {
+                out[d] = cast::<_, T>(src[s]);
+            }
+            out
+        }))
+    }
+
     /// The elements `layout` selects, as Python numbers.
     pub fn scalars(&self, layout: &Layout) -> Vec<Scalar> {
         with_vec!(self, v => layout.indices().map(|i| v[i].to_scalar()).collect())
@@ -211,6 +226,12 @@ impl Storage {
     pub fn data_mut(&self) -> RefMut<'_, StorageData> {
         self.version.set(self.version.get() + 1);
         self.data.borrow_mut()
+    }
+
+    /// The first write into a fresh storage (a copy's destination): not an in-place change, so the
+    /// version counter stays at 0.
+    pub(crate) fn initialize(&self, data: StorageData) {
+        *self.data.borrow_mut() = data;
     }
 
     pub fn version(&self) -> u64 {
