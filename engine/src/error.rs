@@ -170,6 +170,13 @@ pub enum Error {
     ItemNotOneElement { numel: usize },
     #[error("cannot pin '{type_name}' only dense CPU tensors can be pinned")]
     PinNonCpu { type_name: String },
+    #[error("\"{op}_cpu\" not implemented for '{}'", dtype.scalar_type_name())]
+    UnsupportedDtypeFor {
+        op: &'static str,
+        dtype: crate::dtype::DType,
+    },
+    #[error("random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")]
+    RandintEmptyRange { low: i64, high: i64 },
 
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
     #[error("{source}")]
@@ -231,7 +238,9 @@ impl Error {
             | Error::RequiresGradNeedsFloat { .. }
             | Error::ItemOnMeta
             | Error::ItemNotOneElement { .. }
-            | Error::PinNonCpu { .. } => PythonType::RuntimeError,
+            | Error::PinNonCpu { .. }
+            | Error::UnsupportedDtypeFor { .. }
+            | Error::RandintEmptyRange { .. } => PythonType::RuntimeError,
             Error::Transfer { source, .. } => source.python_type(),
             Error::CudaOutOfMemory { .. } | Error::MpsOutOfMemory { .. } => {
                 PythonType::OutOfMemoryError

@@ -13,6 +13,7 @@ pub mod element;
 pub mod error;
 pub mod layout;
 pub mod memory;
+pub mod random;
 pub mod repr;
 pub mod session;
 pub mod storage;

@@ -12,6 +12,7 @@ use std::rc::Rc;
 use crate::device::{Device, DeviceType};
 use crate::error::Error;
 use crate::memory::{BlockId, DeviceAllocator, MemoryStats};
+use crate::random::Generator;
 use crate::trace::{EventKind, TraceEvent, Tracer};
 
 const GIB: u64 = 1 << 30;
@@ -55,6 +56,9 @@ struct State {
     tracer: RefCell<Tracer>,
     grad_enabled: Cell<bool>,
     next_id: Cell<u64>,
+    /// One generator per device type and index: PyTorch's default CPU generator and, standing in
+    /// for CUDA's Philox generators, one Mersenne Twister per GPU (their values differ from CUDA's).
+    generators: RefCell<HashMap<Device, Generator>>,
 }
 
 #[derive(Debug, Clone)]
@@ -76,6 +80,7 @@ impl Session {
             tracer: RefCell::default(),
             grad_enabled: Cell::new(true),
             next_id: Cell::new(1),
+            generators: RefCell::default(),
         }))
     }
 
@@ -310,6 +315,31 @@ impl Session {
         if let Some(allocator) = self.0.allocators.borrow_mut().get_mut(&device) {
             allocator.reset_peak_stats();
         }
+    }
+
+    // ---- random numbers ----
+
+    /// `torch.manual_seed(seed)`: reseeds every device's generator.
+    pub fn manual_seed(&self, seed: u64) {
+        let mut generators = self.0.generators.borrow_mut();
+        generators.clear();
+        generators.insert(Device::CPU, Generator::new(seed));
+    }
+
+    /// `torch.initial_seed()`.
+    pub fn initial_seed(&self) -> u64 {
+        self.with_generator(Device::CPU, |g| g.seed())
+    }
+
+    /// Runs `f` with the generator of a concrete device, created from the last seed on first use.
+    pub fn with_generator<T>(&self, device: Device, f: impl FnOnce(&mut Generator) -> T) -> T {
+        let mut generators = self.0.generators.borrow_mut();
+        let seed = generators
+            .get(&Device::CPU)
+            .map_or(crate::random::DEFAULT_SEED, Generator::seed);
+        f(generators
+            .entry(device)
+            .or_insert_with(|| Generator::new(seed)))
     }
 
     // ---- autograd mode ----

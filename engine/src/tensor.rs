@@ -135,6 +135,128 @@ impl Tensor {
         ))
     }
 
+    /// A tensor of `shape` whose elements `make` produces once the device's allocator has admitted
+    /// them (a huge request fails as out-of-memory before any element exists).
+    fn generated(
+        session: &Session,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        make: impl FnOnce(usize) -> CpuStorage,
+    ) -> Result<Tensor, Error> {
+        let device = session.resolve(device)?;
+        check_device_dtype(device, dtype)?;
+        let numel = shape.iter().product();
+        let storage = Storage::new(
+            session,
+            device,
+            dtype,
+            numel,
+            || match device.kind {
+                DeviceType::Meta => StorageData::Meta,
+                _ => StorageData::Cpu(make(numel)),
+            },
+            false,
+        )?;
+        Ok(Tensor::from_storage(
+            Rc::new(storage),
+            Layout::contiguous(shape),
+            AutogradMeta::default(),
+        ))
+    }
+
+    /// `torch.rand(*shape)`: uniform in [0, 1) from the device's generator.
+    pub fn rand(
+        session: &Session,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        Tensor::uniform(session, shape, dtype, device, 0.0, 1.0)
+    }
+
+    /// `torch.empty(*shape).uniform_(from, to)`.
+    pub fn uniform(
+        session: &Session,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        from: f64,
+        to: f64,
+    ) -> Result<Tensor, Error> {
+        if !dtype.is_floating_point() {
+            return Err(Error::UnsupportedDtypeFor {
+                op: "uniform_",
+                dtype,
+            });
+        }
+        let target = session.resolve(device)?;
+        Tensor::generated(session, shape, dtype, device, |n| {
+            session
+                .with_generator(target, |g| g.uniform(dtype, n, from, to))
+                .unwrap_or_else(|| CpuStorage::filled(dtype, n, Scalar::Int(0)))
+        })
+    }
+
+    /// `torch.randn(*shape)` and `normal_(mean, std)`: normal values from the device's generator.
+    pub fn normal(
+        session: &Session,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        mean: f64,
+        std: f64,
+    ) -> Result<Tensor, Error> {
+        if !dtype.is_floating_point() {
+            return Err(Error::UnsupportedDtypeFor {
+                op: "normal_",
+                dtype,
+            });
+        }
+        let target = session.resolve(device)?;
+        Tensor::generated(session, shape, dtype, device, |n| {
+            session
+                .with_generator(target, |g| g.normal(dtype, n, mean, std))
+                .unwrap_or_else(|| CpuStorage::filled(dtype, n, Scalar::Int(0)))
+        })
+    }
+
+    /// `torch.randint(low, high, shape)`.
+    pub fn randint(
+        session: &Session,
+        low: i64,
+        high: i64,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        if high <= low {
+            return Err(Error::RandintEmptyRange { low, high });
+        }
+        let target = session.resolve(device)?;
+        Tensor::generated(session, shape, dtype, device, |n| {
+            session.with_generator(target, |g| g.randint(dtype, n, low, high))
+        })
+    }
+
+    /// `torch.randperm(n)`.
+    pub fn randperm(
+        session: &Session,
+        n: usize,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        let target = session.resolve(device)?;
+        Tensor::generated(session, &[n], dtype, device, |n| {
+            let values: Vec<Scalar> = session
+                .with_generator(target, |g| g.randperm(n))
+                .into_iter()
+                .map(Scalar::Int)
+                .collect();
+            CpuStorage::from_scalars(dtype, &values)
+        })
+    }
+
     // ---- identity and metadata ----
 
     /// Python's `a is b`.

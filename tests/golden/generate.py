@@ -197,6 +197,43 @@ def reprs():
     write("reprs.json", cases)
 
 
+def random_numbers():
+    """Exact values of the CPU generator after manual_seed, op by op (sequences share the generator)."""
+    def run(steps):
+        torch.manual_seed(steps[0])
+        out = []
+        for op, args in steps[1]:
+            if op == "rand":
+                t = torch.rand(args[0], dtype=getattr(torch, args[1]))
+            elif op == "randn":
+                t = torch.randn(args[0], dtype=getattr(torch, args[1]))
+            elif op == "randint":
+                t = torch.randint(args[0], args[1], (args[2],), dtype=getattr(torch, args[3]))
+            elif op == "randperm":
+                t = torch.randperm(args[0])
+            elif op == "uniform_":
+                t = torch.empty(args[0]).uniform_(args[1], args[2])
+            elif op == "normal_":
+                t = torch.empty(args[0], dtype=getattr(torch, args[3])).normal_(args[1], args[2])
+            out.append({"op": op, "args": args, "values": t.tolist()})
+        return out
+    sequences = []
+    for seed in [0, 42, 2**40 + 7]:
+        for dtype in ["float32", "float64", "float16", "bfloat16"]:
+            for n in [1, 3, 15, 16, 17, 40, 100]:
+                sequences.append((seed, [("rand", [n, dtype])]))
+                sequences.append((seed, [("randn", [n, dtype])]))
+    sequences += [
+        (0, [("randn", [3, "float32"]), ("randn", [3, "float32"]), ("randn", [1, "float64"])]),
+        (1, [("rand", [5, "float32"]), ("randn", [20, "float32"]), ("rand", [2, "float64"])]),
+        (3, [("randint", [0, 10, 20, "int64"]), ("randint", [-5, 5, 7, "int32"]), ("randint", [0, 2**40, 5, "int64"])]),
+        (4, [("randperm", [10]), ("randperm", [1]), ("randperm", [0]), ("randperm", [100])]),
+        (5, [("uniform_", [6, -2.0, 3.0]), ("normal_", [20, 1.5, 0.5, "float32"]), ("normal_", [4, -1.0, 2.0, "float64"]), ("normal_", [33, 0.5, 2.0, "float64"])]),
+        (6, [("randint", [0, 3, 10, "float32"]), ("randint", [0, 100, 4, "uint8"])]),
+    ]
+    write("random.json", [{"seed": seed, "steps": run((seed, steps))} for seed, steps in sequences])
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -204,3 +241,4 @@ if __name__ == "__main__":
     layouts()
     broadcasting()
     reprs()
+    random_numbers()
