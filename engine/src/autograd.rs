@@ -1,26 +1,42 @@
-//! Autograd's graph: nodes named as PyTorch names them (`ToCopyBackward0`, `ViewBackward0`,
-//! `AccumulateGrad`, …), their edges (`next_functions`), and each tensor's autograd state.
+//! Autograd: the backward graph and the engine that runs it.
 //!
-//! A node is recorded when grad mode is on and an input requires grad; its edges point at the
-//! inputs' own nodes, or, for leaves, at their `AccumulateGrad` node (one per leaf, kept while the
-//! graph holds it, whose `variable` is the leaf).
+//! A node (`grad_fn`) is recorded when grad mode is on and an input requires grad; it is named as
+//! PyTorch names it (`ToCopyBackward0`, `MulBackward0`, …) and its edges (`next_functions`) point at
+//! the inputs' own nodes or, for leaves, at their `AccumulateGrad` node (one per leaf while a graph
+//! holds it; its `variable` is the leaf). `backward()` walks the graph from the output in
+//! dependency order, summing the gradients that meet at a node, and accumulates into leaves'
+//! `.grad`. Nodes that saved tensors free them after one pass unless `retain_graph=True`, so a
+//! second pass fails with PyTorch's message.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
+use crate::error::Error;
 use crate::tensor::{Tensor, TensorImpl};
 
+/// Gradients for a node's inputs from the gradient of its output.
+pub(crate) type BackwardFn = Box<dyn Fn(&Tensor) -> Result<Vec<Option<Tensor>>, Error>>;
+
 /// A `grad_fn`: one node of the backward graph.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct GradFn(Rc<Node>);
 
-#[derive(Debug)]
 struct Node {
     id: u64,
     name: &'static str,
     next: Vec<Option<GradFn>>,
     /// The leaf an `AccumulateGrad` node accumulates into.
     variable: Option<Weak<TensorImpl>>,
+    /// `None` once a node that saved tensors has run without `retain_graph`.
+    backward: RefCell<Option<BackwardFn>>,
+    saves_tensors: bool,
+}
+
+impl std::fmt::Debug for GradFn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "<{} #{}>", self.0.name, self.0.id)
+    }
 }
 
 impl GradFn {
@@ -61,6 +77,8 @@ pub(crate) struct AutogradMeta {
     /// they have a `grad_fn`.
     pub requires_grad: bool,
     pub grad_fn: Option<GradFn>,
+    /// `.grad`, on leaves.
+    pub grad: Option<Tensor>,
     /// The leaf's `AccumulateGrad` node, while some graph holds it.
     accumulator: RefCell<Weak<Node>>,
 }
@@ -68,14 +86,6 @@ pub(crate) struct AutogradMeta {
 impl AutogradMeta {
     pub fn requires_grad(&self) -> bool {
         self.requires_grad || self.grad_fn.is_some()
-    }
-
-    pub fn with_grad_fn(grad_fn: GradFn) -> Self {
-        AutogradMeta {
-            requires_grad: false,
-            grad_fn: Some(grad_fn),
-            accumulator: RefCell::default(),
-        }
     }
 }
 
@@ -97,14 +107,48 @@ fn edge_to(input: &Tensor) -> Option<GradFn> {
         name: "AccumulateGrad",
         next: Vec::new(),
         variable: Some(input.downgrade()),
+        backward: RefCell::new(None),
+        saves_tensors: false,
     });
     *meta.accumulator.borrow_mut() = Rc::downgrade(&node);
     Some(GradFn(node))
 }
 
-/// The autograd state of an op's output: a new `name` node over `inputs` when grad mode is on and
-/// some input requires grad, else a plain tensor's.
-pub(crate) fn record(name: &'static str, inputs: &[&Tensor]) -> AutogradMeta {
+/// How an op's backward is recorded.
+pub(crate) struct Backward {
+    pub name: &'static str,
+    /// Whether the closure holds input tensors (freed after one pass without `retain_graph`).
+    pub saves_tensors: bool,
+    pub apply: BackwardFn,
+}
+
+impl Backward {
+    pub fn new(
+        name: &'static str,
+        apply: impl Fn(&Tensor) -> Result<Vec<Option<Tensor>>, Error> + 'static,
+    ) -> Self {
+        Backward {
+            name,
+            saves_tensors: false,
+            apply: Box::new(apply),
+        }
+    }
+
+    pub fn saving(
+        name: &'static str,
+        apply: impl Fn(&Tensor) -> Result<Vec<Option<Tensor>>, Error> + 'static,
+    ) -> Self {
+        Backward {
+            name,
+            saves_tensors: true,
+            apply: Box::new(apply),
+        }
+    }
+}
+
+/// The autograd state of an op's output: a new node over `inputs` when grad mode is on and some
+/// input requires grad, else a plain tensor's. `backward` is only built when a node is recorded.
+pub(crate) fn record(inputs: &[&Tensor], backward: impl FnOnce() -> Backward) -> AutogradMeta {
     let Some(first) = inputs.first() else {
         return AutogradMeta::default();
     };
@@ -112,15 +156,120 @@ pub(crate) fn record(name: &'static str, inputs: &[&Tensor]) -> AutogradMeta {
     if !session.is_grad_enabled() || !inputs.iter().any(|t| t.requires_grad()) {
         return AutogradMeta::default();
     }
+    let backward = backward();
     let node = GradFn(Rc::new(Node {
         id: session.next_id(),
-        name,
+        name: backward.name,
         next: inputs.iter().map(|t| edge_to(t)).collect(),
         variable: None,
+        backward: RefCell::new(Some(backward.apply)),
+        saves_tensors: backward.saves_tensors,
     }));
+    let name = backward.name;
     session.record(None, || crate::trace::EventKind::GraphNode {
         node: node.id(),
         name: name.to_owned(),
     });
-    AutogradMeta::with_grad_fn(node)
+    AutogradMeta {
+        requires_grad: false,
+        grad_fn: Some(node),
+        grad: None,
+        accumulator: RefCell::default(),
+    }
+}
+
+/// `tensor.backward(gradient, retain_graph)`.
+pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Result<(), Error> {
+    if !root.requires_grad() {
+        return Err(Error::BackwardWithoutGrad);
+    }
+    let grad = match gradient {
+        Some(g) if g.shape() != root.shape() => {
+            return Err(Error::BackwardGradShape {
+                grad: g.shape().to_vec(),
+                output: root.shape().to_vec(),
+            });
+        }
+        Some(g) => g.clone(),
+        None if root.numel() != 1 => return Err(Error::ImplicitGradNonScalar),
+        None => Tensor::full(
+            root.session(),
+            root.shape(),
+            crate::Scalar::Float(1.0),
+            root.dtype(),
+            root.device(),
+        )?,
+    };
+    let session = root.session().clone();
+    let previous = session.set_grad_enabled(false);
+    let result = match root.grad_fn() {
+        None => accumulate(root, grad),
+        Some(node) => run(node, grad, retain_graph),
+    };
+    session.set_grad_enabled(previous);
+    result
+}
+
+fn run(root: GradFn, grad: Tensor, retain_graph: bool) -> Result<(), Error> {
+    // How many edges from reachable nodes point at each node.
+    let mut dependencies: HashMap<u64, usize> = HashMap::new();
+    let mut stack = vec![root.clone()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(node) = stack.pop() {
+        if !seen.insert(node.id()) {
+            continue;
+        }
+        for next in node.next_functions().iter().flatten() {
+            *dependencies.entry(next.id()).or_insert(0) += 1;
+            stack.push(next.clone());
+        }
+    }
+    let mut buffers: HashMap<u64, Tensor> = HashMap::from([(root.id(), grad)]);
+    let mut ready = vec![root];
+    while let Some(node) = ready.pop() {
+        let Some(grad) = buffers.remove(&node.id()) else {
+            continue;
+        };
+        if node.name() == "AccumulateGrad" {
+            if let Some(leaf) = node.variable() {
+                accumulate(&leaf, grad)?;
+            }
+            continue;
+        }
+        let grads = {
+            let backward = node.0.backward.borrow();
+            let apply = backward.as_ref().ok_or(Error::BackwardTwice)?;
+            apply(&grad)?
+        };
+        if !retain_graph && node.0.saves_tensors {
+            node.0.backward.borrow_mut().take();
+        }
+        for (next, grad) in node.next_functions().iter().zip(grads) {
+            let Some(next) = next else { continue };
+            if let Some(grad) = grad {
+                let summed = match buffers.remove(&next.id()) {
+                    Some(existing) => existing.add(&grad)?,
+                    None => grad,
+                };
+                buffers.insert(next.id(), summed);
+            }
+            let remaining = dependencies.entry(next.id()).or_insert(1);
+            *remaining -= 1;
+            if *remaining == 0 {
+                ready.push(next.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Adds `grad` into a leaf's `.grad` (or sets it).
+fn accumulate(leaf: &Tensor, grad: Tensor) -> Result<(), Error> {
+    let existing = leaf.autograd().grad.clone();
+    let updated = match existing {
+        Some(g) => g.add(&grad)?,
+        None => grad,
+    };
+    leaf.set_grad(Some(updated));
+    Ok(())
 }

@@ -8,6 +8,9 @@ use crate::device::{Device, DeviceType};
 use crate::layout::ShapeText;
 use crate::memory::{OutOfMemory, Size};
 
+/// PyTorch's `UserWarning` when `.grad` of a non-leaf is read (aten/src/ATen/core/TensorBody.h).
+pub const NON_LEAF_GRAD_WARNING: &str = "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.";
+
 /// The Python exception class an engine error surfaces as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PythonType {
@@ -178,6 +181,51 @@ pub enum Error {
     #[error("random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")]
     RandintEmptyRange { low: i64, high: i64 },
 
+    // Operations (aten/src/ATen/TensorIterator.cpp, native/BinaryOps.cpp, ReduceOps.cpp).
+    #[error(
+        "Expected all tensors to be on the same device, but found at least two devices, {first} and {second}!"
+    )]
+    DeviceMismatch {
+        first: crate::device::Device,
+        second: crate::device::Device,
+    },
+    #[error("an operation needs at least one tensor operand")]
+    NoTensorOperand,
+    #[error(
+        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."
+    )]
+    BoolSubtraction,
+    #[error(
+        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+    )]
+    BoolNegation,
+    #[error("not a comparison operator")]
+    NotAComparison,
+    #[error(
+        "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+        dtype.scalar_type_name()
+    )]
+    MeanNeedsFloat { dtype: crate::dtype::DType },
+
+    // Autograd (torch/csrc/autograd/engine.cpp, python_engine.cpp, autograd/__init__.py).
+    #[error("element 0 of tensors does not require grad and does not have a grad_fn")]
+    BackwardWithoutGrad,
+    #[error("grad can be implicitly created only for scalar outputs")]
+    ImplicitGradNonScalar,
+    #[error(
+        "Mismatch in shape: grad_output[0] has a shape of torch.Size({}) and output[0] has a shape of torch.Size({}).",
+        ShapeText(grad),
+        ShapeText(output)
+    )]
+    BackwardGradShape {
+        grad: Vec<usize>,
+        output: Vec<usize>,
+    },
+    #[error(
+        "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward."
+    )]
+    BackwardTwice,
+
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
     #[error("{source}")]
     Transfer {
@@ -242,6 +290,16 @@ impl Error {
             | Error::UnsupportedDtypeFor { .. }
             | Error::RandintEmptyRange { .. } => PythonType::RuntimeError,
             Error::Transfer { source, .. } => source.python_type(),
+            Error::BoolSubtraction | Error::BoolNegation | Error::MeanNeedsFloat { .. } => {
+                PythonType::NotImplementedError
+            }
+            Error::DeviceMismatch { .. }
+            | Error::NoTensorOperand
+            | Error::NotAComparison
+            | Error::BackwardWithoutGrad
+            | Error::ImplicitGradNonScalar
+            | Error::BackwardGradShape { .. }
+            | Error::BackwardTwice => PythonType::RuntimeError,
             Error::CudaOutOfMemory { .. } | Error::MpsOutOfMemory { .. } => {
                 PythonType::OutOfMemoryError
             }

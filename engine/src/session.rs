@@ -59,6 +59,8 @@ struct State {
     /// One generator per device type and index: PyTorch's default CPU generator and, standing in
     /// for CUDA's Philox generators, one Mersenne Twister per GPU (their values differ from CUDA's).
     generators: RefCell<HashMap<Device, Generator>>,
+    /// `UserWarning`s raised since the runtime last collected them.
+    warnings: RefCell<Vec<String>>,
 }
 
 #[derive(Debug, Clone)]
@@ -81,6 +83,7 @@ impl Session {
             grad_enabled: Cell::new(true),
             next_id: Cell::new(1),
             generators: RefCell::default(),
+            warnings: RefCell::default(),
         }))
     }
 
@@ -352,6 +355,21 @@ impl Session {
     /// `torch.set_grad_enabled(mode)`; returns the previous mode, for `no_grad` to restore.
     pub fn set_grad_enabled(&self, enabled: bool) -> bool {
         self.0.grad_enabled.replace(enabled)
+    }
+
+    // ---- warnings ----
+
+    /// Raises a PyTorch `UserWarning`: recorded in the trace and kept for the runtime to print.
+    pub fn warn(&self, message: &str) {
+        self.record(None, || EventKind::Warning {
+            message: message.to_owned(),
+        });
+        self.0.warnings.borrow_mut().push(message.to_owned());
+    }
+
+    /// The warnings raised since the last call.
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut self.0.warnings.borrow_mut())
     }
 
     // ---- trace ----

@@ -136,6 +136,29 @@ impl CpuStorage {
         }))
     }
 
+    /// Writes row-major `values` (converted to this storage's dtype) at the positions `layout`
+    /// selects.
+    pub fn scatter(&mut self, layout: &Layout, values: &CpuStorage) {
+        let values = values.gather(&Layout::contiguous(&[values.len()]), self.dtype());
+        fn put<T: Copy>(dst: &mut [T], src: &[T], layout: &Layout) {
+            for (i, &v) in layout.indices().zip(src) {
+                dst[i] = v;
+            }
+        }
+        match (self, &values) {
+            (CpuStorage::F32(d), CpuStorage::F32(s)) => put(d, s, layout),
+            (CpuStorage::F64(d), CpuStorage::F64(s)) => put(d, s, layout),
+            (CpuStorage::F16(d), CpuStorage::F16(s)) => put(d, s, layout),
+            (CpuStorage::BF16(d), CpuStorage::BF16(s)) => put(d, s, layout),
+            (CpuStorage::I64(d), CpuStorage::I64(s)) => put(d, s, layout),
+            (CpuStorage::I32(d), CpuStorage::I32(s)) => put(d, s, layout),
+            (CpuStorage::U8(d), CpuStorage::U8(s)) => put(d, s, layout),
+            (CpuStorage::Bool(d), CpuStorage::Bool(s)) => put(d, s, layout),
+            // `values` was converted to this storage's dtype above.
+            _ => {}
+        }
+    }
+
     /// The elements `layout` selects, as Python numbers.
     pub fn scalars(&self, layout: &Layout) -> Vec<Scalar> {
         with_vec!(self, v => layout.indices().map(|i| v[i].to_scalar()).collect())

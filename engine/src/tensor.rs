@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::autograd::{self, AutogradMeta, GradFn};
+use crate::autograd::{self, AutogradMeta, Backward, GradFn};
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::element::Scalar;
@@ -383,45 +383,108 @@ impl Tensor {
 
     // ---- views ----
 
-    /// A view of this tensor's storage; `grad_fn` is the node PyTorch records for the view op.
-    fn view_of(&self, layout: Layout, grad_fn: &'static str) -> Tensor {
+    /// A view of this tensor's storage, recording the view op's backward node.
+    fn view_of(&self, layout: Layout, backward: impl FnOnce() -> Backward) -> Tensor {
         Tensor::from_storage(
             self.0.storage.clone(),
             layout,
-            autograd::record(grad_fn, &[self]),
+            autograd::record(&[self], backward),
         )
     }
 
+    /// The backward of a view that only changes the shape: the gradient reshaped back.
+    fn reshape_back(name: &'static str, shape: &[usize]) -> impl FnOnce() -> Backward {
+        let shape: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+        move || Backward::new(name, move |grad| Ok(vec![Some(grad.reshape(&shape)?)]))
+    }
+
+    /// The backward of a view that picks some elements (`select`, slicing): the gradient placed
+    /// where they were, zeros elsewhere.
+    fn embed_back(
+        name: &'static str,
+        shape: &[usize],
+        pick: impl Fn(&Layout) -> Result<Layout, Error> + 'static,
+    ) -> impl FnOnce() -> Backward {
+        let shape = shape.to_vec();
+        move || {
+            Backward::new(name, move |grad| {
+                let zeros = Tensor::full(
+                    grad.session(),
+                    &shape,
+                    Scalar::Int(0),
+                    grad.dtype(),
+                    grad.device(),
+                )?;
+                let target = pick(zeros.layout())?;
+                let values = grad.read(|cpu| cpu.gather(grad.layout(), grad.dtype()))?;
+                zeros.write_at(&target, &values)?;
+                Ok(vec![Some(zeros)])
+            })
+        }
+    }
+
     pub fn view(&self, shape: &[i64]) -> Result<Tensor, Error> {
-        Ok(self.view_of(self.layout().view(shape)?, "ViewBackward0"))
+        Ok(self.view_of(
+            self.layout().view(shape)?,
+            Tensor::reshape_back("ViewBackward0", self.shape()),
+        ))
     }
 
     /// `reshape()`: a view when the strides allow one, else a copy (`CloneBackward0` under
     /// `UnsafeViewBackward0`, as PyTorch records it).
     pub fn reshape(&self, shape: &[i64]) -> Result<Tensor, Error> {
         match self.layout().reshape(shape)? {
-            Reshape::View(layout) => Ok(self.view_of(layout, "ViewBackward0")),
+            Reshape::View(layout) => {
+                Ok(self.view_of(layout, Tensor::reshape_back("ViewBackward0", self.shape())))
+            }
             Reshape::Copy(new_shape) => {
-                let copy = self.copy_contiguous("CloneBackward0")?;
-                Ok(copy.view_of(Layout::contiguous(&new_shape), "UnsafeViewBackward0"))
+                let copy = self.copy_contiguous()?;
+                Ok(copy.view_of(
+                    Layout::contiguous(&new_shape),
+                    Tensor::reshape_back("UnsafeViewBackward0", self.shape()),
+                ))
             }
         }
     }
 
     pub fn transpose(&self, dim0: i64, dim1: i64) -> Result<Tensor, Error> {
-        Ok(self.view_of(self.layout().transpose(dim0, dim1)?, "TransposeBackward0"))
+        let layout = self.layout().transpose(dim0, dim1)?;
+        Ok(self.view_of(layout, move || {
+            Backward::new("TransposeBackward0", move |grad| {
+                Ok(vec![Some(grad.transpose(dim0, dim1)?)])
+            })
+        }))
     }
 
     pub fn t(&self) -> Result<Tensor, Error> {
-        Ok(self.view_of(self.layout().t()?, "TBackward0"))
+        Ok(self.view_of(self.layout().t()?, || {
+            Backward::new("TBackward0", |grad| Ok(vec![Some(grad.t()?)]))
+        }))
     }
 
     pub fn permute(&self, dims: &[i64]) -> Result<Tensor, Error> {
-        Ok(self.view_of(self.layout().permute(dims)?, "PermuteBackward0"))
+        let layout = self.layout().permute(dims)?;
+        let n = self.dim();
+        let mut inverse = vec![0i64; n];
+        for (i, &d) in dims.iter().enumerate() {
+            inverse[crate::layout::wrap_dim(d, n)?] = i as i64;
+        }
+        Ok(self.view_of(layout, move || {
+            Backward::new("PermuteBackward0", move |grad| {
+                Ok(vec![Some(grad.permute(&inverse)?)])
+            })
+        }))
     }
 
     pub fn unsqueeze(&self, dim: i64) -> Result<Tensor, Error> {
-        Ok(self.view_of(self.layout().unsqueeze(dim)?, "UnsqueezeBackward0"))
+        let layout = self.layout().unsqueeze(dim)?;
+        let shape = self.shape().to_vec();
+        Ok(self.view_of(layout, move || {
+            Backward::new("UnsqueezeBackward0", move |grad| {
+                let back: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+                Ok(vec![Some(grad.reshape(&back)?)])
+            })
+        }))
     }
 
     /// `squeeze()` records `SqueezeBackward0`; `squeeze(dim)` records `SqueezeBackward1`.
@@ -431,18 +494,30 @@ impl Tensor {
         } else {
             "SqueezeBackward0"
         };
-        Ok(self.view_of(self.layout().squeeze(dim)?, name))
-    }
-
-    pub fn expand(&self, sizes: &[i64]) -> Result<Tensor, Error> {
         Ok(self.view_of(
-            self.layout().expand(sizes, &self.type_name())?,
-            "ExpandBackward0",
+            self.layout().squeeze(dim)?,
+            Tensor::reshape_back(name, self.shape()),
         ))
     }
 
+    pub fn expand(&self, sizes: &[i64]) -> Result<Tensor, Error> {
+        let layout = self.layout().expand(sizes, &self.type_name())?;
+        let shape = self.shape().to_vec();
+        Ok(self.view_of(layout, move || {
+            Backward::new("ExpandBackward0", move |grad| {
+                Ok(vec![Some(grad.sum_to_shape(&shape)?)])
+            })
+        }))
+    }
+
     pub fn select(&self, dim: i64, index: i64) -> Result<Tensor, Error> {
-        Ok(self.view_of(self.layout().select(dim, index)?, "SelectBackward0"))
+        let layout = self.layout().select(dim, index)?;
+        Ok(self.view_of(
+            layout,
+            Tensor::embed_back("SelectBackward0", self.shape(), move |l| {
+                l.select(dim, index)
+            }),
+        ))
     }
 
     pub fn slice(
@@ -452,9 +527,12 @@ impl Tensor {
         stop: Option<i64>,
         step: i64,
     ) -> Result<Tensor, Error> {
+        let layout = self.layout().slice(dim, start, stop, step)?;
         Ok(self.view_of(
-            self.layout().slice(dim, start, stop, step)?,
-            "SliceBackward0",
+            layout,
+            Tensor::embed_back("SliceBackward0", self.shape(), move |l| {
+                l.slice(dim, start, stop, step)
+            }),
         ))
     }
 
@@ -463,14 +541,56 @@ impl Tensor {
         if self.is_contiguous() {
             return Ok(self.clone());
         }
-        self.copy_contiguous("CloneBackward0")
+        self.copy_contiguous()
     }
 
-    fn copy_contiguous(&self, grad_fn: &'static str) -> Result<Tensor, Error> {
+    /// A row-major copy, recorded as `CloneBackward0`.
+    fn copy_contiguous(&self) -> Result<Tensor, Error> {
         let data = self.read(|cpu| cpu.gather(self.layout(), self.dtype()))?;
         let copy = Tensor::from_cpu_data(self.session(), data, self.shape(), self.device())?;
-        *copy.0.autograd.borrow_mut() = autograd::record(grad_fn, &[self]);
-        Ok(copy)
+        Ok(copy.with_autograd(autograd::record(&[self], || {
+            Backward::new("CloneBackward0", |grad| Ok(vec![Some(grad.clone())]))
+        })))
+    }
+
+    /// Writes row-major `values` at the storage positions `layout` selects (a fresh tensor's
+    /// first write, used by backward passes).
+    fn write_at(&self, layout: &Layout, values: &CpuStorage) -> Result<(), Error> {
+        let mut data = self.0.storage.data_mut();
+        match &mut *data {
+            StorageData::Cpu(cpu) => {
+                cpu.scatter(layout, values);
+                Ok(())
+            }
+            StorageData::Meta => Err(Error::MetaHasNoData),
+        }
+    }
+
+    /// The same tensor with its autograd state replaced (an op's freshly made output).
+    pub(crate) fn with_autograd(self, meta: AutogradMeta) -> Tensor {
+        *self.0.autograd.borrow_mut() = meta;
+        self
+    }
+
+    // ---- gradients ----
+
+    /// `.grad`. On a non-leaf it is always `None`, and PyTorch warns (the session records the
+    /// warning for the runtime to show).
+    pub fn grad(&self) -> Option<Tensor> {
+        let meta = self.0.autograd.borrow();
+        if meta.grad_fn.is_some() {
+            self.session().warn(crate::error::NON_LEAF_GRAD_WARNING);
+        }
+        meta.grad.clone()
+    }
+
+    pub(crate) fn set_grad(&self, grad: Option<Tensor>) {
+        self.0.autograd.borrow_mut().grad = grad;
+    }
+
+    /// `tensor.backward(gradient=None, retain_graph=False)`.
+    pub fn backward(&self, gradient: Option<&Tensor>, retain_graph: bool) -> Result<(), Error> {
+        autograd::backward(self, gradient, retain_graph)
     }
 
     // ---- values ----

@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use crate::autograd::{self, AutogradMeta};
+use crate::autograd::{self, AutogradMeta, Backward};
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::error::Error;
@@ -131,7 +131,7 @@ impl Tensor {
         Ok(Tensor::from_storage(
             Rc::new(storage),
             layout,
-            autograd::record("ToCopyBackward0", &[self]),
+            to_copy_backward(self),
         ))
     }
 }
@@ -283,7 +283,7 @@ impl Transfer<'_> {
                 ),
             )
         } else {
-            let meta = autograd::record("ToCopyBackward0", &[source]);
+            let meta = to_copy_backward(source);
             let to = meta
                 .grad_fn
                 .as_ref()
@@ -446,4 +446,19 @@ fn normalise(source: &Tensor, device: Device) -> Result<Device, Error> {
         }),
         _ => Ok(device),
     }
+}
+
+/// `ToCopyBackward0`: the gradient goes back to the source's device and dtype.
+fn to_copy_backward(source: &Tensor) -> AutogradMeta {
+    let (device, dtype) = (source.device(), source.dtype());
+    autograd::record(&[source], || {
+        Backward::new("ToCopyBackward0", move |grad| {
+            let back = grad.to(To {
+                device: Some(Target::Device(device)),
+                dtype: Some(dtype),
+                ..To::default()
+            })?;
+            Ok(vec![Some(back)])
+        })
+    })
 }

@@ -1,6 +1,7 @@
 //! Backends: where tensor data lives and where kernels run.
 //!
-//! Today this is the wgpu backend's first real compute path; the CPU backend and the shared
-//! backend interface arrive with the engine core.
+//! `cpu` runs every op today (for GPU devices too, marked in the trace as a stand-in); `gpu` is the
+//! wgpu backend, so far proven by one real compute round trip.
 
+pub mod cpu;
 pub mod gpu;

@@ -1,0 +1,277 @@
+//! Elementwise kernels: binary arithmetic and comparisons, and unary math, on lanes.
+
+use crate::dtype::DType;
+use crate::element::Scalar;
+use crate::layout::Layout;
+use crate::storage::CpuStorage;
+
+/// The elements of one operand, in the type the arithmetic runs in.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lanes {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    I64(Vec<i64>),
+    Bool(Vec<bool>),
+}
+
+/// Which lane type a dtype computes in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaneKind {
+    F32,
+    F64,
+    I64,
+    Bool,
+}
+
+impl LaneKind {
+    pub fn of(dtype: DType) -> LaneKind {
+        match dtype {
+            DType::Float32 | DType::Float16 | DType::BFloat16 => LaneKind::F32,
+            DType::Float64 => LaneKind::F64,
+            DType::Int64 | DType::Int32 | DType::UInt8 => LaneKind::I64,
+            DType::Bool => LaneKind::Bool,
+        }
+    }
+
+    fn dtype(self) -> DType {
+        match self {
+            LaneKind::F32 => DType::Float32,
+            LaneKind::F64 => DType::Float64,
+            LaneKind::I64 => DType::Int64,
+            LaneKind::Bool => DType::Bool,
+        }
+    }
+}
+
+impl Lanes {
+    /// The elements `layout` selects from `storage`, widened to `kind`.
+    pub fn gather(storage: &CpuStorage, layout: &Layout, kind: LaneKind) -> Lanes {
+        Lanes::from_storage(storage.gather(layout, kind.dtype()))
+    }
+
+    /// `n` copies of a Python number, as `kind`.
+    pub fn splat(value: Scalar, n: usize, kind: LaneKind) -> Lanes {
+        Lanes::from_storage(CpuStorage::filled(kind.dtype(), n, value))
+    }
+
+    fn from_storage(storage: CpuStorage) -> Lanes {
+        match storage {
+            CpuStorage::F32(v) => Lanes::F32(v),
+            CpuStorage::F64(v) => Lanes::F64(v),
+            CpuStorage::I64(v) => Lanes::I64(v),
+            CpuStorage::Bool(v) => Lanes::Bool(v),
+            other => Lanes::from_storage(
+                other.gather(&Layout::contiguous(&[other.len()]), DType::Float32),
+            ),
+        }
+    }
+
+    /// Stores the lanes as `dtype` (rounding 16-bit floats, wrapping narrow integers).
+    pub fn into_storage(self, dtype: DType) -> CpuStorage {
+        let storage = match self {
+            Lanes::F32(v) => CpuStorage::F32(v),
+            Lanes::F64(v) => CpuStorage::F64(v),
+            Lanes::I64(v) => CpuStorage::I64(v),
+            Lanes::Bool(v) => CpuStorage::Bool(v),
+        };
+        if storage.dtype() == dtype {
+            storage
+        } else {
+            storage.gather(&Layout::contiguous(&[storage.len()]), dtype)
+        }
+    }
+}
+
+/// A binary elementwise operation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Binary {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Maximum,
+    Minimum,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Binary {
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            Binary::Eq | Binary::Ne | Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge
+        )
+    }
+}
+
+macro_rules! zip_map {
+    ($a:expr, $b:expr, $f:expr) => {
+        $a.iter().zip($b.iter()).map(|(&x, &y)| $f(x, y)).collect()
+    };
+}
+
+/// Applies `op` lane by lane; both operands must be of the same kind and length.
+pub fn binary(op: Binary, a: &Lanes, b: &Lanes) -> Lanes {
+    macro_rules! float_op {
+        ($x:expr, $y:expr, $variant:ident) => {
+            match op {
+                Binary::Add => Lanes::$variant(zip_map!($x, $y, |p, q| p + q)),
+                Binary::Sub => Lanes::$variant(zip_map!($x, $y, |p, q| p - q)),
+                Binary::Mul => Lanes::$variant(zip_map!($x, $y, |p, q| p * q)),
+                Binary::Div => Lanes::$variant(zip_map!($x, $y, |p, q| p / q)),
+                Binary::Pow => Lanes::$variant(zip_map!($x, $y, |p: _, q| num_pow(p, q))),
+                Binary::Maximum => Lanes::$variant(zip_map!($x, $y, |p: _, q| nan_max(p, q))),
+                Binary::Minimum => Lanes::$variant(zip_map!($x, $y, |p: _, q| nan_min(p, q))),
+                Binary::Eq => Lanes::Bool(zip_map!($x, $y, |p, q| p == q)),
+                Binary::Ne => Lanes::Bool(zip_map!($x, $y, |p, q| p != q)),
+                Binary::Lt => Lanes::Bool(zip_map!($x, $y, |p, q| p < q)),
+                Binary::Le => Lanes::Bool(zip_map!($x, $y, |p, q| p <= q)),
+                Binary::Gt => Lanes::Bool(zip_map!($x, $y, |p, q| p > q)),
+                Binary::Ge => Lanes::Bool(zip_map!($x, $y, |p, q| p >= q)),
+            }
+        };
+    }
+    match (a, b) {
+        (Lanes::F32(x), Lanes::F32(y)) => float_op!(x, y, F32),
+        (Lanes::F64(x), Lanes::F64(y)) => float_op!(x, y, F64),
+        (Lanes::I64(x), Lanes::I64(y)) => match op {
+            Binary::Add => Lanes::I64(zip_map!(x, y, |p: i64, q| p.wrapping_add(q))),
+            Binary::Sub => Lanes::I64(zip_map!(x, y, |p: i64, q| p.wrapping_sub(q))),
+            Binary::Mul => Lanes::I64(zip_map!(x, y, |p: i64, q| p.wrapping_mul(q))),
+            // True division never reaches integer lanes (it promotes to float first).
+            Binary::Div => Lanes::I64(zip_map!(x, y, |p: i64, q| p.checked_div(q).unwrap_or(0))),
+            Binary::Pow => Lanes::I64(zip_map!(x, y, |p: i64, q: i64| int_pow(p, q))),
+            Binary::Maximum => Lanes::I64(zip_map!(x, y, |p: i64, q| p.max(q))),
+            Binary::Minimum => Lanes::I64(zip_map!(x, y, |p: i64, q| p.min(q))),
+            Binary::Eq => Lanes::Bool(zip_map!(x, y, |p, q| p == q)),
+            Binary::Ne => Lanes::Bool(zip_map!(x, y, |p, q| p != q)),
+            Binary::Lt => Lanes::Bool(zip_map!(x, y, |p, q| p < q)),
+            Binary::Le => Lanes::Bool(zip_map!(x, y, |p, q| p <= q)),
+            Binary::Gt => Lanes::Bool(zip_map!(x, y, |p, q| p > q)),
+            Binary::Ge => Lanes::Bool(zip_map!(x, y, |p, q| p >= q)),
+        },
+        (Lanes::Bool(x), Lanes::Bool(y)) => match op {
+            Binary::Add | Binary::Maximum => Lanes::Bool(zip_map!(x, y, |p, q| p || q)),
+            Binary::Mul | Binary::Minimum => Lanes::Bool(zip_map!(x, y, |p, q| p && q)),
+            Binary::Eq => Lanes::Bool(zip_map!(x, y, |p, q| p == q)),
+            Binary::Ne | Binary::Sub => Lanes::Bool(zip_map!(x, y, |p, q| p != q)),
+            Binary::Lt => Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| !p & q)),
+            Binary::Le => Lanes::Bool(zip_map!(x, y, |p: bool, q| p <= q)),
+            Binary::Gt => Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p & !q)),
+            Binary::Ge => Lanes::Bool(zip_map!(x, y, |p: bool, q| p >= q)),
+            Binary::Div | Binary::Pow => Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p || !q)),
+        },
+        // Callers widen both operands to one kind first.
+        _ => a.clone(),
+    }
+}
+
+trait Float: Copy + PartialOrd {
+    fn is_nan(self) -> bool;
+    fn powf(self, e: Self) -> Self;
+}
+
+impl Float for f32 {
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
+    }
+    fn powf(self, e: Self) -> Self {
+        f32::powf(self, e)
+    }
+}
+
+impl Float for f64 {
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+    fn powf(self, e: Self) -> Self {
+        f64::powf(self, e)
+    }
+}
+
+fn num_pow<T: Float>(x: T, e: T) -> T {
+    x.powf(e)
+}
+
+/// `torch.maximum` propagates NaN.
+fn nan_max<T: Float>(x: T, y: T) -> T {
+    if x.is_nan() || x > y { x } else { y }
+}
+
+fn nan_min<T: Float>(x: T, y: T) -> T {
+    if x.is_nan() || x < y { x } else { y }
+}
+
+fn int_pow(base: i64, exponent: i64) -> i64 {
+    match u32::try_from(exponent) {
+        Ok(e) => base.wrapping_pow(e),
+        // Negative exponents: only 1 and -1 have integer reciprocals.
+        Err(_) => match base {
+            1 => 1,
+            -1 if exponent % 2 == 0 => 1,
+            -1 => -1,
+            _ => 0,
+        },
+    }
+}
+
+/// A unary elementwise operation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Unary {
+    Neg,
+    Abs,
+    Exp,
+    Log,
+    Sqrt,
+    Relu,
+    Sigmoid,
+    Tanh,
+}
+
+/// Applies `op` to every lane (floating lanes for the transcendental ones).
+pub fn unary(op: Unary, x: &Lanes) -> Lanes {
+    macro_rules! float_unary {
+        ($v:expr, $variant:ident, $t:ty) => {
+            Lanes::$variant(
+                $v.iter()
+                    .map(|&x: &$t| match op {
+                        Unary::Neg => -x,
+                        Unary::Abs => x.abs(),
+                        Unary::Exp => x.exp(),
+                        Unary::Log => x.ln(),
+                        Unary::Sqrt => x.sqrt(),
+                        Unary::Relu => {
+                            if x > 0.0 || x.is_nan() {
+                                x
+                            } else {
+                                0.0
+                            }
+                        }
+                        Unary::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+                        Unary::Tanh => x.tanh(),
+                    })
+                    .collect(),
+            )
+        };
+    }
+    match x {
+        Lanes::F32(v) => float_unary!(v, F32, f32),
+        Lanes::F64(v) => float_unary!(v, F64, f64),
+        Lanes::I64(v) => Lanes::I64(
+            v.iter()
+                .map(|&x| match op {
+                    Unary::Neg => x.wrapping_neg(),
+                    Unary::Abs => x.wrapping_abs(),
+                    Unary::Relu => x.max(0),
+                    _ => x,
+                })
+                .collect(),
+        ),
+        Lanes::Bool(v) => Lanes::Bool(v.clone()),
+    }
+}

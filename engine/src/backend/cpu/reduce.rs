@@ -1,0 +1,126 @@
+//! Reductions over some dimensions (`sum`, `mean`, `amax`, `amin`, `prod`), on lanes.
+//!
+//! Floating sums accumulate in f64 and round once at the end, so they are at least as accurate as
+//! PyTorch's cascade summation (they can differ from it in the last bit of a float32).
+
+use super::elementwise::Lanes;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduction {
+    Sum,
+    Prod,
+    Max,
+    Min,
+}
+
+/// Reduces `x` (row-major over `shape`) over `dims`; the result is row-major over the remaining
+/// dimensions (reduced ones kept as size 1).
+pub fn reduce(op: Reduction, x: &Lanes, shape: &[usize], dims: &[usize]) -> Lanes {
+    let out_shape: Vec<usize> = shape
+        .iter()
+        .enumerate()
+        .map(|(d, &s)| if dims.contains(&d) { 1 } else { s })
+        .collect();
+    let out_len: usize = out_shape.iter().product();
+    let out_strides = crate::layout::contiguous_strides(&out_shape);
+    // Where each input element lands: its coordinates with the reduced ones zeroed.
+    let targets: Vec<usize> = {
+        let mut position = vec![0usize; shape.len()];
+        let n: usize = shape.iter().product();
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(
+                position
+                    .iter()
+                    .zip(&out_strides)
+                    .enumerate()
+                    .map(|(d, (&p, &s))| if dims.contains(&d) { 0 } else { p * s })
+                    .sum(),
+            );
+            for d in (0..shape.len()).rev() {
+                position[d] += 1;
+                if position[d] < shape[d] {
+                    break;
+                }
+                position[d] = 0;
+            }
+        }
+        out
+    };
+    macro_rules! fold {
+        ($v:expr, $acc:ty, $init:expr, $f:expr, $wrap:expr) => {{
+            let mut acc: Vec<$acc> = vec![$init; out_len];
+            for (&value, &t) in $v.iter().zip(&targets) {
+                acc[t] = $f(acc[t], value);
+            }
+            $wrap(acc)
+        }};
+    }
+    match (x, op) {
+        (Lanes::F32(v), Reduction::Sum) => fold!(
+            v,
+            f64,
+            0.0,
+            |a: f64, x: f32| a + f64::from(x),
+            |a: Vec<f64>| Lanes::F32(a.into_iter().map(|s| s as f32).collect())
+        ),
+        (Lanes::F32(v), Reduction::Prod) => fold!(
+            v,
+            f64,
+            1.0,
+            |a: f64, x: f32| a * f64::from(x),
+            |a: Vec<f64>| Lanes::F32(a.into_iter().map(|s| s as f32).collect())
+        ),
+        (Lanes::F32(v), Reduction::Max) => fold!(
+            v,
+            f32,
+            f32::NEG_INFINITY,
+            |a: f32, x: f32| if x.is_nan() || x > a { x } else { a },
+            Lanes::F32
+        ),
+        (Lanes::F32(v), Reduction::Min) => fold!(
+            v,
+            f32,
+            f32::INFINITY,
+            |a: f32, x: f32| if x.is_nan() || x < a { x } else { a },
+            Lanes::F32
+        ),
+        (Lanes::F64(v), Reduction::Sum) => fold!(v, f64, 0.0, |a: f64, x: f64| a + x, Lanes::F64),
+        (Lanes::F64(v), Reduction::Prod) => fold!(v, f64, 1.0, |a: f64, x: f64| a * x, Lanes::F64),
+        (Lanes::F64(v), Reduction::Max) => fold!(
+            v,
+            f64,
+            f64::NEG_INFINITY,
+            |a: f64, x: f64| if x.is_nan() || x > a { x } else { a },
+            Lanes::F64
+        ),
+        (Lanes::F64(v), Reduction::Min) => fold!(
+            v,
+            f64,
+            f64::INFINITY,
+            |a: f64, x: f64| if x.is_nan() || x < a { x } else { a },
+            Lanes::F64
+        ),
+        (Lanes::I64(v), Reduction::Sum) => {
+            fold!(v, i64, 0, |a: i64, x: i64| a.wrapping_add(x), Lanes::I64)
+        }
+        (Lanes::I64(v), Reduction::Prod) => {
+            fold!(v, i64, 1, |a: i64, x: i64| a.wrapping_mul(x), Lanes::I64)
+        }
+        (Lanes::I64(v), Reduction::Max) => {
+            fold!(v, i64, i64::MIN, |a: i64, x: i64| a.max(x), Lanes::I64)
+        }
+        (Lanes::I64(v), Reduction::Min) => {
+            fold!(v, i64, i64::MAX, |a: i64, x: i64| a.min(x), Lanes::I64)
+        }
+        (Lanes::Bool(v), Reduction::Sum) => {
+            fold!(v, i64, 0, |a: i64, x: bool| a + i64::from(x), Lanes::I64)
+        }
+        (Lanes::Bool(v), Reduction::Prod | Reduction::Min) => {
+            fold!(v, bool, true, |a: bool, x: bool| a && x, Lanes::Bool)
+        }
+        (Lanes::Bool(v), Reduction::Max) => {
+            fold!(v, bool, false, |a: bool, x: bool| a || x, Lanes::Bool)
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! Elementwise arithmetic, comparisons and unary math.
+
+use crate::autograd::{self, Backward};
+use crate::backend::cpu::elementwise::{self as kernel, Binary, LaneKind, Lanes, Unary};
+use crate::device::Device;
+use crate::dtype::{self, DType, Operand as PromotionOperand, ScalarKind};
+use crate::element::Scalar;
+use crate::error::Error;
+use crate::layout::{Layout, broadcast_shapes};
+use crate::session::Session;
+use crate::tensor::Tensor;
+use crate::trace::{Backend, EventKind};
+
+/// A tensor, or a Python number standing in its place.
+#[derive(Debug, Clone, Copy)]
+pub enum Operand<'a> {
+    Tensor(&'a Tensor),
+    Scalar(Scalar),
+}
+
+impl<'a> From<&'a Tensor> for Operand<'a> {
+    fn from(t: &'a Tensor) -> Self {
+        Operand::Tensor(t)
+    }
+}
+
+impl From<Scalar> for Operand<'_> {
+    fn from(s: Scalar) -> Self {
+        Operand::Scalar(s)
+    }
+}
+
+impl Operand<'_> {
+    fn promotion(&self) -> PromotionOperand {
+        match self {
+            Operand::Tensor(t) => PromotionOperand::Tensor {
+                dtype: t.dtype(),
+                dim: t.dim(),
+            },
+            Operand::Scalar(Scalar::Bool(_)) => PromotionOperand::Scalar(ScalarKind::Bool),
+            Operand::Scalar(Scalar::Int(_)) => PromotionOperand::Scalar(ScalarKind::Int),
+            Operand::Scalar(Scalar::Float(_)) => PromotionOperand::Scalar(ScalarKind::Float),
+        }
+    }
+
+    fn tensor(&self) -> Option<&Tensor> {
+        match self {
+            Operand::Tensor(t) => Some(t),
+            Operand::Scalar(_) => None,
+        }
+    }
+
+    fn shape(&self) -> &[usize] {
+        self.tensor().map_or(&[], |t| t.shape())
+    }
+
+    /// The operand's elements broadcast to `shape`, as `kind` lanes.
+    fn lanes(&self, shape: &[usize], kind: LaneKind) -> Result<Lanes, Error> {
+        let n = shape.iter().product();
+        match self {
+            Operand::Scalar(s) => Ok(Lanes::splat(*s, n, kind)),
+            Operand::Tensor(t) => {
+                let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+                let layout: Layout = t.layout().expand(&sizes, &t.type_name())?;
+                t.read(|cpu| Lanes::gather(cpu, &layout, kind))
+            }
+        }
+    }
+}
+
+/// Runs a binary kernel: devices checked, dtypes promoted, shapes broadcast. No autograd.
+pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor, Error> {
+    let tensors: Vec<&Tensor> = [a.tensor(), b.tensor()].into_iter().flatten().collect();
+    let session = tensors
+        .first()
+        .map(|t| t.session().clone())
+        .ok_or(Error::NoTensorOperand)?;
+    let device = super::common_device(&tensors)?;
+    let common = dtype::result_type(&[a.promotion(), b.promotion()]).unwrap_or(DType::Float32);
+    if op == Binary::Sub && common == DType::Bool {
+        return Err(Error::BoolSubtraction);
+    }
+    // True division of integers gives floats.
+    let compute = if op == Binary::Div && !common.is_floating_point() {
+        DType::Float32
+    } else {
+        common
+    };
+    let out_dtype = if op.is_comparison() {
+        DType::Bool
+    } else {
+        compute
+    };
+    let shape = broadcast_shapes(a.shape(), b.shape())?;
+    let kind = LaneKind::of(compute);
+    let result = kernel::binary(op, &a.lanes(&shape, kind)?, &b.lanes(&shape, kind)?);
+    record_kernel(&session, device, op_name(op));
+    Tensor::from_cpu_data(&session, result.into_storage(out_dtype), &shape, device)
+}
+
+/// Runs a unary kernel (integer inputs of transcendental functions are promoted to float32).
+pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
+    let transcendental = !matches!(op, Unary::Neg | Unary::Abs | Unary::Relu);
+    let dtype = if transcendental && !x.dtype().is_floating_point() {
+        DType::Float32
+    } else {
+        x.dtype()
+    };
+    if op == Unary::Neg && dtype == DType::Bool {
+        return Err(Error::BoolNegation);
+    }
+    let lanes = x.read(|cpu| Lanes::gather(cpu, x.layout(), LaneKind::of(dtype)))?;
+    record_kernel(x.session(), x.device(), &format!("{op:?}").to_lowercase());
+    Tensor::from_cpu_data(
+        x.session(),
+        kernel::unary(op, &lanes).into_storage(dtype),
+        x.shape(),
+        x.device(),
+    )
+}
+
+/// Records that a kernel ran, and on what: GPU devices have no GPU kernels yet, so the CPU backend
+/// stands in for them and the trace says so.
+pub(crate) fn record_kernel(session: &Session, device: Device, op: &str) {
+    let backend = if device.is_cpu() {
+        Backend::Cpu
+    } else {
+        Backend::CpuStandIn
+    };
+    session.record(Some(device), || EventKind::Kernel {
+        op: op.to_owned(),
+        backend,
+    });
+}
+
+fn op_name(op: Binary) -> &'static str {
+    match op {
+        Binary::Add => "add",
+        Binary::Sub => "sub",
+        Binary::Mul => "mul",
+        Binary::Div => "div",
+        Binary::Pow => "pow",
+        Binary::Maximum => "maximum",
+        Binary::Minimum => "minimum",
+        Binary::Eq => "eq",
+        Binary::Ne => "ne",
+        Binary::Lt => "lt",
+        Binary::Le => "le",
+        Binary::Gt => "gt",
+        Binary::Ge => "ge",
+    }
+}
+
+/// The tensors among the operands (for recording autograd nodes).
+fn tensors<'a>(operands: &[Operand<'a>]) -> Vec<&'a Tensor> {
+    operands
+        .iter()
+        .filter_map(|o| match o {
+            Operand::Tensor(t) => Some(*t),
+            Operand::Scalar(_) => None,
+        })
+        .collect()
+}
+
+/// A gradient summed down to `shape` (undoing broadcasting) and cast to `dtype`.
+pub(crate) fn reduce_grad(grad: &Tensor, shape: &[usize], dtype: DType) -> Result<Tensor, Error> {
+    let summed = grad.sum_to_shape(shape)?;
+    if summed.dtype() == dtype {
+        Ok(summed)
+    } else {
+        summed.to_dtype(dtype)
+    }
+}
+
+impl Tensor {
+    /// `self + alpha * other`.
+    pub fn add_scaled<'a>(
+        &self,
+        other: impl Into<Operand<'a>>,
+        alpha: Scalar,
+    ) -> Result<Tensor, Error> {
+        let other = other.into();
+        let scaled = match (other, alpha) {
+            (o, Scalar::Int(1)) => binary_values(Binary::Add, Operand::Tensor(self), o)?,
+            (o, alpha) => {
+                let scaled_other = binary_values(Binary::Mul, o, Operand::Scalar(alpha))?;
+                binary_values(
+                    Binary::Add,
+                    Operand::Tensor(self),
+                    Operand::Tensor(&scaled_other),
+                )?
+            }
+        };
+        let inputs = tensors(&[Operand::Tensor(self), other]);
+        let (a_shape, a_dtype) = (self.shape().to_vec(), self.dtype());
+        let b = other.tensor().map(|t| (t.shape().to_vec(), t.dtype()));
+        let meta = autograd::record(&inputs, || {
+            Backward::new("AddBackward0", move |grad| {
+                let mut grads = vec![Some(reduce_grad(grad, &a_shape, a_dtype)?)];
+                if let Some((shape, dtype)) = &b {
+                    let g = if alpha == Scalar::Int(1) {
+                        grad.clone()
+                    } else {
+                        binary_values(Binary::Mul, grad.into(), Operand::Scalar(alpha))?
+                    };
+                    grads.push(Some(reduce_grad(&g, shape, *dtype)?));
+                }
+                Ok(grads)
+            })
+        });
+        Ok(scaled.with_autograd(meta))
+    }
+
+    /// `self + other`.
+    pub fn add<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
+        self.add_scaled(other, Scalar::Int(1))
+    }
+
+    /// `self - other`.
+    pub fn sub<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
+        let other = other.into();
+        let out = binary_values(Binary::Sub, Operand::Tensor(self), other)?;
+        let (a_shape, a_dtype) = (self.shape().to_vec(), self.dtype());
+        let b = other.tensor().map(|t| (t.shape().to_vec(), t.dtype()));
+        let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
+            Backward::new("SubBackward0", move |grad| {
+                let mut grads = vec![Some(reduce_grad(grad, &a_shape, a_dtype)?)];
+                if let Some((shape, dtype)) = &b {
+                    grads.push(Some(reduce_grad(&grad.neg()?, shape, *dtype)?));
+                }
+                Ok(grads)
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `scalar - self` (Python's `2 - x`).
+    pub fn rsub(&self, scalar: Scalar) -> Result<Tensor, Error> {
+        let out = binary_values(Binary::Sub, Operand::Scalar(scalar), Operand::Tensor(self))?;
+        let dtype = self.dtype();
+        let meta = autograd::record(&[self], || {
+            Backward::new("RsubBackward1", move |grad| {
+                Ok(vec![Some(grad.neg()?.to_dtype_if_needed(dtype)?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `self * other`.
+    pub fn mul<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
+        let other = other.into();
+        let out = binary_values(Binary::Mul, Operand::Tensor(self), other)?;
+        let a = self.clone();
+        let b_tensor = other.tensor().cloned();
+        let b_scalar = match other {
+            Operand::Scalar(s) => Some(s),
+            Operand::Tensor(_) => None,
+        };
+        let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
+            Backward::saving("MulBackward0", move |grad| {
+                let grad_a = match (&b_tensor, b_scalar) {
+                    (Some(b), _) => binary_values(Binary::Mul, grad.into(), b.into())?,
+                    (None, Some(s)) => binary_values(Binary::Mul, grad.into(), Operand::Scalar(s))?,
+                    (None, None) => grad.clone(),
+                };
+                let mut grads = vec![Some(reduce_grad(&grad_a, a.shape(), a.dtype())?)];
+                if let Some(b) = &b_tensor {
+                    let grad_b = binary_values(Binary::Mul, grad.into(), (&a).into())?;
+                    grads.push(Some(reduce_grad(&grad_b, b.shape(), b.dtype())?));
+                }
+                Ok(grads)
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `self / other` (true division).
+    pub fn div<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
+        let other = other.into();
+        let out = binary_values(Binary::Div, Operand::Tensor(self), other)?;
+        let a = self.clone();
+        let b_tensor = other.tensor().cloned();
+        let b_scalar = match other {
+            Operand::Scalar(s) => Some(s),
+            Operand::Tensor(_) => None,
+        };
+        let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
+            Backward::saving("DivBackward0", move |grad| {
+                let grad_a = match (&b_tensor, b_scalar) {
+                    (Some(b), _) => binary_values(Binary::Div, grad.into(), b.into())?,
+                    (None, Some(s)) => binary_values(Binary::Div, grad.into(), Operand::Scalar(s))?,
+                    (None, None) => grad.clone(),
+                };
+                let mut grads = vec![Some(reduce_grad(&grad_a, a.shape(), a.dtype())?)];
+                if let Some(b) = &b_tensor {
+                    // d(a/b)/db = -a / b²
+                    let b2 = binary_values(Binary::Mul, b.into(), b.into())?;
+                    let ratio = binary_values(Binary::Div, (&a).into(), (&b2).into())?;
+                    let grad_b = binary_values(Binary::Mul, grad.into(), (&ratio).into())?.neg()?;
+                    grads.push(Some(reduce_grad(&grad_b, b.shape(), b.dtype())?));
+                }
+                Ok(grads)
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `self ** exponent` for a Python number.
+    pub fn pow_scalar(&self, exponent: Scalar) -> Result<Tensor, Error> {
+        let out = binary_values(
+            Binary::Pow,
+            Operand::Tensor(self),
+            Operand::Scalar(exponent),
+        )?;
+        let x = self.clone();
+        let meta = autograd::record(&[self], || {
+            Backward::saving("PowBackward0", move |grad| {
+                // d(x^p)/dx = p · x^(p-1)
+                let p = exponent.as_f64();
+                let lower = binary_values(
+                    Binary::Pow,
+                    (&x).into(),
+                    Operand::Scalar(Scalar::Float(p - 1.0)),
+                )?;
+                let scaled = binary_values(
+                    Binary::Mul,
+                    (&lower).into(),
+                    Operand::Scalar(Scalar::Float(p)),
+                )?;
+                Ok(vec![Some(
+                    binary_values(Binary::Mul, grad.into(), (&scaled).into())?
+                        .to_dtype_if_needed(x.dtype())?,
+                )])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `-self`.
+    pub fn neg(&self) -> Result<Tensor, Error> {
+        let out = unary_values(Unary::Neg, self)?;
+        let meta = autograd::record(&[self], || {
+            Backward::new("NegBackward0", |grad| Ok(vec![Some(grad.neg()?)]))
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// Comparisons (`==`, `!=`, `<`, `<=`, `>`, `>=`): bool tensors, never differentiable.
+    pub fn compare<'a>(&self, op: Binary, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
+        if !op.is_comparison() {
+            return Err(Error::NotAComparison);
+        }
+        binary_values(op, Operand::Tensor(self), other.into())
+    }
+
+    /// `.to(dtype)` only when it changes the dtype (gradients keep their input's dtype).
+    pub(crate) fn to_dtype_if_needed(&self, dtype: DType) -> Result<Tensor, Error> {
+        if self.dtype() == dtype {
+            Ok(self.clone())
+        } else {
+            self.to_dtype(dtype)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! Operations on tensors, with PyTorch's semantics on top of the backends: device checks (one
+//! device per op; 0-dim CPU tensors may join any), type promotion, broadcasting, and the autograd
+//! node each op records.
+
+mod elementwise;
+mod reduce;
+
+pub use elementwise::Operand;
+
+use crate::device::Device;
+use crate::error::Error;
+use crate::tensor::Tensor;
+
+/// The device an op runs on: the first operand's that is not a 0-dim CPU tensor. Any other
+/// device is PyTorch's error, naming the two devices in argument order.
+pub(crate) fn common_device(tensors: &[&Tensor]) -> Result<Device, Error> {
+    let is_cpu_scalar = |t: &Tensor| t.device().is_cpu() && t.dim() == 0;
+    let mut common: Option<Device> = None;
+    for t in tensors {
+        if is_cpu_scalar(t) {
+            continue;
+        }
+        match common {
+            None => common = Some(t.device()),
+            Some(d) if d != t.device() => {
+                return Err(Error::DeviceMismatch {
+                    first: d,
+                    second: t.device(),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(common
+        .or_else(|| tensors.first().map(|t| t.device()))
+        .unwrap_or(Device::CPU))
+}
