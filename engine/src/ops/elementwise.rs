@@ -151,6 +151,28 @@ fn op_name(op: Binary) -> &'static str {
     }
 }
 
+/// An operand kept by a backward closure.
+enum Saved {
+    Tensor(Tensor),
+    Scalar(Scalar),
+}
+
+impl Saved {
+    fn of(operand: Operand) -> Saved {
+        match operand {
+            Operand::Tensor(t) => Saved::Tensor(t.clone()),
+            Operand::Scalar(s) => Saved::Scalar(s),
+        }
+    }
+
+    fn operand(&self) -> Operand<'_> {
+        match self {
+            Saved::Tensor(t) => Operand::Tensor(t),
+            Saved::Scalar(s) => Operand::Scalar(*s),
+        }
+    }
+}
+
 /// The tensors among the operands (for recording autograd nodes).
 fn tensors<'a>(operands: &[Operand<'a>]) -> Vec<&'a Tensor> {
     operands
@@ -251,20 +273,12 @@ impl Tensor {
         let other = other.into();
         let out = binary_values(Binary::Mul, Operand::Tensor(self), other)?;
         let a = self.clone();
-        let b_tensor = other.tensor().cloned();
-        let b_scalar = match other {
-            Operand::Scalar(s) => Some(s),
-            Operand::Tensor(_) => None,
-        };
+        let b = Saved::of(other);
         let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
             Backward::saving("MulBackward0", move |grad| {
-                let grad_a = match (&b_tensor, b_scalar) {
-                    (Some(b), _) => binary_values(Binary::Mul, grad.into(), b.into())?,
-                    (None, Some(s)) => binary_values(Binary::Mul, grad.into(), Operand::Scalar(s))?,
-                    (None, None) => grad.clone(),
-                };
+                let grad_a = binary_values(Binary::Mul, grad.into(), b.operand())?;
                 let mut grads = vec![Some(reduce_grad(&grad_a, a.shape(), a.dtype())?)];
-                if let Some(b) = &b_tensor {
+                if let Saved::Tensor(b) = &b {
                     let grad_b = binary_values(Binary::Mul, grad.into(), (&a).into())?;
                     grads.push(Some(reduce_grad(&grad_b, b.shape(), b.dtype())?));
                 }
@@ -279,20 +293,12 @@ impl Tensor {
         let other = other.into();
         let out = binary_values(Binary::Div, Operand::Tensor(self), other)?;
         let a = self.clone();
-        let b_tensor = other.tensor().cloned();
-        let b_scalar = match other {
-            Operand::Scalar(s) => Some(s),
-            Operand::Tensor(_) => None,
-        };
+        let b = Saved::of(other);
         let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
             Backward::saving("DivBackward0", move |grad| {
-                let grad_a = match (&b_tensor, b_scalar) {
-                    (Some(b), _) => binary_values(Binary::Div, grad.into(), b.into())?,
-                    (None, Some(s)) => binary_values(Binary::Div, grad.into(), Operand::Scalar(s))?,
-                    (None, None) => grad.clone(),
-                };
+                let grad_a = binary_values(Binary::Div, grad.into(), b.operand())?;
                 let mut grads = vec![Some(reduce_grad(&grad_a, a.shape(), a.dtype())?)];
-                if let Some(b) = &b_tensor {
+                if let Saved::Tensor(b) = &b {
                     // d(a/b)/db = -a / b²
                     let b2 = binary_values(Binary::Mul, b.into(), b.into())?;
                     let ratio = binary_values(Binary::Div, (&a).into(), (&b2).into())?;
