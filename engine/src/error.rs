@@ -189,6 +189,47 @@ pub enum Error {
         first: crate::device::Device,
         second: crate::device::Device,
     },
+    #[error(
+        "Expected all tensors to be on the same device, but found at least two devices, {first} and {second}! (when checking argument for argument {argument} in method {method})"
+    )]
+    DeviceMismatchArgument {
+        first: crate::device::Device,
+        second: crate::device::Device,
+        argument: &'static str,
+        method: &'static str,
+    },
+    #[error("mm: {argument} must be a matrix, got {dim}-D tensor")]
+    MmNeedsMatrix { argument: &'static str, dim: usize },
+    #[error("mm: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", a[0], a[1], b[0], b[1])]
+    MmShapes { a: [usize; 2], b: [usize; 2] },
+    #[error("expected m1 and m2 to have the same dtype, but got: {} != {}", first.cpp_name(), second.cpp_name())]
+    MatmulDtypeMismatch {
+        first: crate::dtype::DType,
+        second: crate::dtype::DType,
+    },
+    #[error("{argument} must be a 3D tensor")]
+    BmmNeeds3D { argument: &'static str },
+    #[error(
+        "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}.",
+        ShapeText(expected),
+        ShapeText(got)
+    )]
+    BmmShapes {
+        expected: [usize; 2],
+        got: [usize; 2],
+    },
+    #[error("size mismatch, got input ({input}), mat ({}x{}), vec ({})", mat[0], mat[1], vec.iter().map(ToString::to_string).collect::<Vec<_>>().join("x"))]
+    MvShapes {
+        input: usize,
+        mat: [usize; 2],
+        vec: Vec<usize>,
+    },
+    #[error(
+        "inconsistent tensor size, expected tensor [{a}] and src [{b}] to have the same number of elements, but got {a} and {b} elements respectively"
+    )]
+    DotSizes { a: usize, b: usize },
+    #[error("both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")]
+    MatmulZeroDim { a: usize, b: usize },
     #[error("an operation needs at least one tensor operand")]
     NoTensorOperand,
     #[error(
@@ -294,6 +335,15 @@ impl Error {
                 PythonType::NotImplementedError
             }
             Error::DeviceMismatch { .. }
+            | Error::DeviceMismatchArgument { .. }
+            | Error::MmNeedsMatrix { .. }
+            | Error::MmShapes { .. }
+            | Error::MatmulDtypeMismatch { .. }
+            | Error::BmmNeeds3D { .. }
+            | Error::BmmShapes { .. }
+            | Error::MvShapes { .. }
+            | Error::DotSizes { .. }
+            | Error::MatmulZeroDim { .. }
             | Error::NoTensorOperand
             | Error::NotAComparison
             | Error::BackwardWithoutGrad

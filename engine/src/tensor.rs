@@ -500,6 +500,26 @@ impl Tensor {
         ))
     }
 
+    /// `squeeze(dim)` recorded under another node name (`matmul` records `SqueezeBackward4`).
+    pub(crate) fn squeeze_named(&self, dim: i64, name: &'static str) -> Result<Tensor, Error> {
+        Ok(self.view_of(
+            self.layout().squeeze(Some(dim))?,
+            Tensor::reshape_back(name, self.shape()),
+        ))
+    }
+
+    /// ATen's `_unsafe_view`: a contiguous tensor seen with another shape, recorded as
+    /// `UnsafeViewBackward0`.
+    pub(crate) fn unsafe_view(&self, shape: &[usize]) -> Result<Tensor, Error> {
+        let source = self.contiguous()?;
+        let spec: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+        let layout = source.layout().view(&spec)?;
+        Ok(source.view_of(
+            layout,
+            Tensor::reshape_back("UnsafeViewBackward0", source.shape()),
+        ))
+    }
+
     pub fn expand(&self, sizes: &[i64]) -> Result<Tensor, Error> {
         let layout = self.layout().expand(sizes, &self.type_name())?;
         let shape = self.shape().to_vec();

@@ -234,6 +234,28 @@ def random_numbers():
     write("random.json", [{"seed": seed, "steps": run((seed, steps))} for seed, steps in sequences])
 
 
+def matmuls():
+    """matmul over every rank pairing: values, the node it records, and gradients of sum(out)."""
+    torch.manual_seed(7)
+    shapes = [([3], [3]), ([2, 3], [3]), ([3], [3, 4]), ([2, 3], [3, 4]), ([5, 2, 3], [3, 4]), ([5, 2, 3], [5, 3, 4]),
+              ([2, 1, 2, 3], [4, 3, 2]), ([3], [2, 3, 4]), ([2, 3, 4], [4]), ([2, 3], [4, 5]), ([3], [4]), ([2, 3], [4]),
+              ([3], [4, 5]), ([5, 2, 3], [4, 3, 4]), ([2, 3], []), ([0, 3], [3, 2]), ([2, 0], [0, 3])]
+    cases = []
+    for a_shape, b_shape in shapes:
+        a = torch.randn(a_shape, dtype=torch.float64, requires_grad=True)
+        b = torch.randn(b_shape, dtype=torch.float64, requires_grad=True)
+        case = {"a_shape": a_shape, "b_shape": b_shape, "a": a.reshape(-1).tolist(), "b": b.reshape(-1).tolist()}
+        try:
+            out = a @ b
+            out.sum().backward()
+            case.update({"out": out.reshape(-1).tolist(), "out_shape": list(out.shape), "grad_fn": out.grad_fn.name(),
+                         "grad_a": a.grad.reshape(-1).tolist(), "grad_b": b.grad.reshape(-1).tolist()})
+        except RuntimeError as e:
+            case["error"] = str(e)
+        cases.append(case)
+    write("matmul.json", cases)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -242,3 +264,4 @@ if __name__ == "__main__":
     broadcasting()
     reprs()
     random_numbers()
+    matmuls()

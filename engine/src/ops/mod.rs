@@ -3,6 +3,7 @@
 //! node each op records.
 
 mod elementwise;
+mod matmul;
 mod reduce;
 
 pub use elementwise::Operand;

@@ -7,4 +7,5 @@
 //! `bool`.
 
 pub mod elementwise;
+pub mod matmul;
 pub mod reduce;

@@ -1,0 +1,262 @@
+//! `mm`, `bmm`, `mv`, `dot` and `matmul` (`@`), with PyTorch's shape rules, messages and nodes.
+
+use crate::autograd::{self, Backward};
+use crate::backend::cpu::elementwise::{LaneKind, Lanes};
+use crate::backend::cpu::matmul;
+use crate::device::{Device, DeviceType};
+use crate::dtype::DType;
+use crate::error::Error;
+use crate::layout::broadcast_shapes;
+use crate::tensor::Tensor;
+
+/// The device check of an ATen op that checks argument by argument (`mm`, `bmm`, …): on CUDA the
+/// message names the argument and the kernel wrapper.
+fn check_devices(method: &'static str, args: &[(&'static str, &Tensor)]) -> Result<Device, Error> {
+    let mut common: Option<Device> = None;
+    let cuda = args
+        .iter()
+        .any(|(_, t)| t.device().kind == DeviceType::Cuda);
+    for (name, t) in args {
+        match common {
+            None => common = Some(t.device()),
+            Some(first) if first != t.device() => {
+                return Err(if cuda {
+                    Error::DeviceMismatchArgument {
+                        first,
+                        second: t.device(),
+                        argument: name,
+                        method,
+                    }
+                } else {
+                    Error::DeviceMismatch {
+                        first,
+                        second: t.device(),
+                    }
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(common.unwrap_or(Device::CPU))
+}
+
+fn check_same_dtype(a: &Tensor, b: &Tensor) -> Result<(), Error> {
+    if a.dtype() != b.dtype() {
+        return Err(Error::MatmulDtypeMismatch {
+            first: a.dtype(),
+            second: b.dtype(),
+        });
+    }
+    Ok(())
+}
+
+/// `batch` stacked products of a (batch×n×k) and b (batch×k×m), both read row-major. No autograd.
+fn product(
+    a: &Tensor,
+    b: &Tensor,
+    batch: usize,
+    n: usize,
+    k: usize,
+    m: usize,
+    shape: &[usize],
+    device: Device,
+) -> Result<Tensor, Error> {
+    let dtype = a.dtype();
+    let kind = LaneKind::of(dtype);
+    let lhs = a.read(|cpu| Lanes::gather(cpu, a.layout(), kind))?;
+    let rhs = b.read(|cpu| Lanes::gather(cpu, b.layout(), kind))?;
+    let out = matmul::bmm(&lhs, &rhs, batch, n, k, m);
+    super::elementwise::record_kernel(a.session(), device, "matmul");
+    Tensor::from_cpu_data(a.session(), out.into_storage(dtype), shape, device)
+}
+
+impl Tensor {
+    /// `torch.mm(self, mat2)`.
+    pub fn mm(&self, mat2: &Tensor) -> Result<Tensor, Error> {
+        let device = check_devices("wrapper_CUDA_mm", &[("self", self), ("mat2", mat2)])?;
+        for (name, t) in [("self", self), ("mat2", mat2)] {
+            if t.dim() != 2 {
+                return Err(Error::MmNeedsMatrix {
+                    argument: name,
+                    dim: t.dim(),
+                });
+            }
+        }
+        check_same_dtype(self, mat2)?;
+        let (n, k, k2, m) = (
+            self.shape()[0],
+            self.shape()[1],
+            mat2.shape()[0],
+            mat2.shape()[1],
+        );
+        if k != k2 {
+            return Err(Error::MmShapes {
+                a: [n, k],
+                b: [k2, m],
+            });
+        }
+        let out = product(self, mat2, 1, n, k, m, &[n, m], device)?;
+        let (a, b) = (self.clone(), mat2.clone());
+        let meta = autograd::record(&[self, mat2], || {
+            Backward::saving("MmBackward0", move |grad| {
+                Ok(vec![Some(grad.mm(&b.t()?)?), Some(a.t()?.mm(grad)?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.bmm(self, mat2)`: batches of matrices, the batch sizes equal.
+    pub fn bmm(&self, mat2: &Tensor) -> Result<Tensor, Error> {
+        let device = check_devices("wrapper_CUDA_bmm", &[("self", self), ("mat2", mat2)])?;
+        if self.dim() != 3 {
+            return Err(Error::BmmNeeds3D { argument: "batch1" });
+        }
+        if mat2.dim() != 3 {
+            return Err(Error::BmmNeeds3D { argument: "batch2" });
+        }
+        check_same_dtype(self, mat2)?;
+        let (batch, n, k) = (self.shape()[0], self.shape()[1], self.shape()[2]);
+        let m = mat2.shape()[2];
+        if mat2.shape()[..2] != [batch, k] {
+            return Err(Error::BmmShapes {
+                expected: [batch, k],
+                got: [mat2.shape()[0], mat2.shape()[1]],
+            });
+        }
+        let out = product(self, mat2, batch, n, k, m, &[batch, n, m], device)?;
+        let (a, b) = (self.clone(), mat2.clone());
+        let meta = autograd::record(&[self, mat2], || {
+            Backward::saving("BmmBackward0", move |grad| {
+                Ok(vec![
+                    Some(grad.bmm(&b.transpose(1, 2)?)?),
+                    Some(a.transpose(1, 2)?.bmm(grad)?),
+                ])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.mv(self, vec)`.
+    pub fn mv(&self, vec: &Tensor) -> Result<Tensor, Error> {
+        let device = check_devices("wrapper_CUDA_mv", &[("self", self), ("vec", vec)])?;
+        check_same_dtype(self, vec)?;
+        let (n, k) = (self.shape()[0], self.shape()[1]);
+        if vec.shape() != [k] {
+            return Err(Error::MvShapes {
+                input: n,
+                mat: [n, k],
+                vec: vec.shape().to_vec(),
+            });
+        }
+        let out = product(self, vec, 1, n, k, 1, &[n], device)?;
+        let (a, v) = (self.clone(), vec.clone());
+        let meta = autograd::record(&[self, vec], || {
+            Backward::saving("MvBackward0", move |grad| {
+                let outer = grad.view(&[-1, 1])?.mm(&v.view(&[1, -1])?)?;
+                Ok(vec![Some(outer), Some(a.t()?.mv(grad)?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.dot(self, other)`.
+    pub fn dot(&self, other: &Tensor) -> Result<Tensor, Error> {
+        let device = check_devices("wrapper_CUDA__dot", &[("self", self), ("tensor", other)])?;
+        check_same_dtype(self, other)?;
+        if self.numel() != other.numel() {
+            return Err(Error::DotSizes {
+                a: self.numel(),
+                b: other.numel(),
+            });
+        }
+        let k = self.numel();
+        let out = product(self, other, 1, 1, k, 1, &[], device)?;
+        let (a, b) = (self.clone(), other.clone());
+        let meta = autograd::record(&[self, other], || {
+            Backward::saving("DotBackward0", move |grad| {
+                Ok(vec![Some(b.mul(grad)?), Some(a.mul(grad)?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.matmul(self, other)` / `self @ other`.
+    pub fn matmul(&self, other: &Tensor) -> Result<Tensor, Error> {
+        match (self.dim(), other.dim()) {
+            (0, _) | (_, 0) => Err(Error::MatmulZeroDim {
+                a: self.dim(),
+                b: other.dim(),
+            }),
+            (1, 1) => self.dot(other),
+            (2, 1) => self.mv(other),
+            (1, 2) => self
+                .unsqueeze(0)?
+                .mm(other)?
+                .squeeze_named(0, "SqueezeBackward4"),
+            (2, 2) => self.mm(other),
+            _ => self.batched_matmul(other),
+        }
+    }
+
+    /// Batched `matmul`: vectors made matrices, batch dimensions broadcast, one `bmm`, and the
+    /// result viewed back (`UnsafeViewBackward0`, as PyTorch records it).
+    fn batched_matmul(&self, other: &Tensor) -> Result<Tensor, Error> {
+        let a = if self.dim() == 1 {
+            self.unsqueeze(0)?
+        } else {
+            self.clone()
+        };
+        let b = if other.dim() == 1 {
+            other.unsqueeze(1)?
+        } else {
+            other.clone()
+        };
+        let (n, k) = (a.shape()[a.dim() - 2], a.shape()[a.dim() - 1]);
+        let (k2, m) = (b.shape()[b.dim() - 2], b.shape()[b.dim() - 1]);
+        if k != k2 {
+            return Err(Error::MmShapes {
+                a: [n, k],
+                b: [k2, m],
+            });
+        }
+        let batch_shape = broadcast_shapes(&a.shape()[..a.dim() - 2], &b.shape()[..b.dim() - 2])?;
+        let batch: usize = batch_shape.iter().product();
+        let sizes = |rows: usize, cols: usize| -> Vec<i64> {
+            batch_shape
+                .iter()
+                .chain(&[rows, cols])
+                .map(|&s| s as i64)
+                .collect()
+        };
+        let a3 = a
+            .expand(&sizes(n, k))?
+            .reshape(&[batch as i64, n as i64, k as i64])?;
+        let b3 = b
+            .expand(&sizes(k, m))?
+            .reshape(&[batch as i64, k as i64, m as i64])?;
+        let mut shape: Vec<usize> = batch_shape.clone();
+        if self.dim() > 1 {
+            shape.push(n);
+        }
+        if other.dim() > 1 {
+            shape.push(m);
+        }
+        a3.bmm(&b3)?.unsafe_view(&shape)
+    }
+}
+
+impl DType {
+    /// The C++ type name ATen prints in some messages (`float`, `double`, `c10::Half`).
+    pub(crate) fn cpp_name(self) -> &'static str {
+        match self {
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+            DType::Float16 => "c10::Half",
+            DType::BFloat16 => "c10::BFloat16",
+            DType::Int64 => "long int",
+            DType::Int32 => "int",
+            DType::UInt8 => "unsigned char",
+            DType::Bool => "bool",
+        }
+    }
+}
