@@ -54,10 +54,7 @@ fn check_same_dtype(a: &Tensor, b: &Tensor) -> Result<(), Error> {
 fn product(
     a: &Tensor,
     b: &Tensor,
-    batch: usize,
-    n: usize,
-    k: usize,
-    m: usize,
+    (batch, n, k, m): (usize, usize, usize, usize),
     shape: &[usize],
     device: Device,
 ) -> Result<Tensor, Error> {
@@ -95,7 +92,7 @@ impl Tensor {
                 b: [k2, m],
             });
         }
-        let out = product(self, mat2, 1, n, k, m, &[n, m], device)?;
+        let out = product(self, mat2, (1, n, k, m), &[n, m], device)?;
         let (a, b) = (self.clone(), mat2.clone());
         let meta = autograd::record(&[self, mat2], || {
             Backward::saving("MmBackward0", move |grad| {
@@ -123,7 +120,7 @@ impl Tensor {
                 got: [mat2.shape()[0], mat2.shape()[1]],
             });
         }
-        let out = product(self, mat2, batch, n, k, m, &[batch, n, m], device)?;
+        let out = product(self, mat2, (batch, n, k, m), &[batch, n, m], device)?;
         let (a, b) = (self.clone(), mat2.clone());
         let meta = autograd::record(&[self, mat2], || {
             Backward::saving("BmmBackward0", move |grad| {
@@ -148,7 +145,7 @@ impl Tensor {
                 vec: vec.shape().to_vec(),
             });
         }
-        let out = product(self, vec, 1, n, k, 1, &[n], device)?;
+        let out = product(self, vec, (1, n, k, 1), &[n], device)?;
         let (a, v) = (self.clone(), vec.clone());
         let meta = autograd::record(&[self, vec], || {
             Backward::saving("MvBackward0", move |grad| {
@@ -170,7 +167,7 @@ impl Tensor {
             });
         }
         let k = self.numel();
-        let out = product(self, other, 1, 1, k, 1, &[], device)?;
+        let out = product(self, other, (1, 1, k, 1), &[], device)?;
         let (a, b) = (self.clone(), other.clone());
         let meta = autograd::record(&[self, other], || {
             Backward::saving("DotBackward0", move |grad| {
