@@ -118,6 +118,10 @@ impl CpuStorage {
     /// The elements `layout` selects, in row-major order, converted to `dtype`: a contiguous copy
     /// (what `.contiguous()`, `.to(dtype)` and device copies produce).
     pub fn gather(&self, layout: &Layout, dtype: DType) -> CpuStorage {
+        if dtype == self.dtype() && layout.is_contiguous() {
+            let range = layout.offset..layout.offset + layout.numel();
+            return with_vec!(self, v => for_dtype!(dtype, T => same_type::<_, T>(&v[range.clone()])));
+        }
         with_vec!(self, src => for_dtype!(dtype, T => layout.indices().map(|i| cast::<_, T>(src[i])).collect()))
     }
 
@@ -163,6 +167,12 @@ impl CpuStorage {
     pub fn scalars(&self, layout: &Layout) -> Vec<Scalar> {
         with_vec!(self, v => layout.indices().map(|i| v[i].to_scalar()).collect())
     }
+}
+
+/// A slice copied into a vector of the same element type (`A` and `B` are one type here; the
+/// conversion is the identity).
+fn same_type<A: Element, B: Element>(slice: &[A]) -> Vec<B> {
+    slice.iter().map(|&a| cast::<A, B>(a)).collect()
 }
 
 fn cast<A: Element, B: Element>(a: A) -> B {

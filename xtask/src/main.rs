@@ -4,10 +4,12 @@
 //!   on 127.0.0.1.
 //! - `cargo xtask test`: install what is missing, then run every check CI runs and end with one
 //!   `N passed, N failed` line.
+//! - `cargo xtask bench`: the engine's CPU figures next to numpy's.
 //!
 //! Set-up is idempotent: each tool is checked first and installed only when missing or at the
 //! wrong version, from package registries only (apt, crates.io, npm).
 
+mod bench;
 mod checks;
 mod process;
 mod serve;
@@ -22,6 +24,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   run [--port N]   build the lab (release) and serve it on http://127.0.0.1:N (default 8080)
   test             run everything CI checks; ends with `N passed, N failed`
+  bench            the engine's CPU figures next to numpy's (same run, same machine)
   setup            only install the tools the other commands need";
 
 fn main() -> ExitCode {
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("run") => parse_port(&args[1..]).and_then(run),
         Some("test") => checks::run_all(&repo_root()),
+        Some("bench") => bench::run(&repo_root()),
         Some("setup") => setup::ensure_all(&repo_root(), setup::Needs::everything()),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -1,7 +1,7 @@
 //! Elementwise arithmetic, comparisons and unary math.
 
 use crate::autograd::{self, Backward};
-use crate::backend::cpu::elementwise::{self as kernel, Binary, LaneKind, Lanes, Unary};
+use crate::backend::cpu::elementwise::{self as kernel, Binary, LaneKind, Lanes, LanesRef, Unary};
 use crate::device::Device;
 use crate::dtype::{self, DType, Operand as PromotionOperand, ScalarKind};
 use crate::element::Scalar;
@@ -93,9 +93,44 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
     };
     let shape = broadcast_shapes(a.shape(), b.shape())?;
     let kind = LaneKind::of(compute);
-    let result = kernel::binary(op, &a.lanes(&shape, kind)?, &b.lanes(&shape, kind)?);
+    let gathered = || -> Result<Lanes, Error> {
+        Ok(kernel::binary(
+            op,
+            a.lanes(&shape, kind)?.as_ref(),
+            b.lanes(&shape, kind)?.as_ref(),
+        ))
+    };
+    let result = match (a, b) {
+        // Fast path: two contiguous tensors of the output's shape, already in lane dtype, are read in
+        // place instead of being gathered first.
+        (Operand::Tensor(x), Operand::Tensor(y))
+            if in_place_readable(x, &shape, compute) && in_place_readable(y, &shape, compute) =>
+        {
+            let n = x.numel();
+            let direct = x.read(|xs| {
+                y.read(|ys| {
+                    let p = LanesRef::of_storage(xs, x.storage_offset(), n)?;
+                    let q = LanesRef::of_storage(ys, y.storage_offset(), n)?;
+                    Some(kernel::binary(op, p, q))
+                })
+            })??;
+            match direct {
+                Some(lanes) => lanes,
+                None => gathered()?,
+            }
+        }
+        _ => gathered()?,
+    };
     record_kernel(&session, device, op_name(op));
     Tensor::from_cpu_data(&session, result.into_storage(out_dtype), &shape, device)
+}
+
+/// Whether an operand's storage can feed a kernel directly.
+fn in_place_readable(t: &Tensor, shape: &[usize], compute: DType) -> bool {
+    t.shape() == shape
+        && t.is_contiguous()
+        && t.dtype() == compute
+        && LaneKind::of(compute).dtype() == compute
 }
 
 /// Runs a unary kernel (integer inputs of transcendental functions are promoted to float32).

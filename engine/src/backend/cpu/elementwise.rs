@@ -14,6 +14,30 @@ pub enum Lanes {
     Bool(Vec<bool>),
 }
 
+/// Lanes borrowed: from [`Lanes`], or straight from a contiguous storage of a lane dtype (the fast
+/// path that skips the gather).
+#[derive(Debug, Clone, Copy)]
+pub enum LanesRef<'a> {
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+    I64(&'a [i64]),
+    Bool(&'a [bool]),
+}
+
+impl<'a> LanesRef<'a> {
+    /// `len` elements of `storage` from `offset`, when its dtype is a lane type.
+    pub fn of_storage(storage: &'a CpuStorage, offset: usize, len: usize) -> Option<LanesRef<'a>> {
+        let range = offset..offset + len;
+        Some(match storage {
+            CpuStorage::F32(v) => LanesRef::F32(v.get(range)?),
+            CpuStorage::F64(v) => LanesRef::F64(v.get(range)?),
+            CpuStorage::I64(v) => LanesRef::I64(v.get(range)?),
+            CpuStorage::Bool(v) => LanesRef::Bool(v.get(range)?),
+            _ => return None,
+        })
+    }
+}
+
 /// Which lane type a dtype computes in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LaneKind {
@@ -33,7 +57,7 @@ impl LaneKind {
         }
     }
 
-    fn dtype(self) -> DType {
+    pub fn dtype(self) -> DType {
         match self {
             LaneKind::F32 => DType::Float32,
             LaneKind::F64 => DType::Float64,
@@ -63,6 +87,15 @@ impl Lanes {
             other => Lanes::from_storage(
                 other.gather(&Layout::contiguous(&[other.len()]), DType::Float32),
             ),
+        }
+    }
+
+    pub fn as_ref(&self) -> LanesRef<'_> {
+        match self {
+            Lanes::F32(v) => LanesRef::F32(v),
+            Lanes::F64(v) => LanesRef::F64(v),
+            Lanes::I64(v) => LanesRef::I64(v),
+            Lanes::Bool(v) => LanesRef::Bool(v),
         }
     }
 
@@ -116,7 +149,7 @@ macro_rules! zip_map {
 }
 
 /// Applies `op` lane by lane; both operands must be of the same kind and length.
-pub fn binary(op: Binary, a: &Lanes, b: &Lanes) -> Lanes {
+pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
     macro_rules! float_op {
         ($x:expr, $y:expr, $variant:ident) => {
             match op {
@@ -137,9 +170,9 @@ pub fn binary(op: Binary, a: &Lanes, b: &Lanes) -> Lanes {
         };
     }
     match (a, b) {
-        (Lanes::F32(x), Lanes::F32(y)) => float_op!(x, y, F32),
-        (Lanes::F64(x), Lanes::F64(y)) => float_op!(x, y, F64),
-        (Lanes::I64(x), Lanes::I64(y)) => match op {
+        (LanesRef::F32(x), LanesRef::F32(y)) => float_op!(x, y, F32),
+        (LanesRef::F64(x), LanesRef::F64(y)) => float_op!(x, y, F64),
+        (LanesRef::I64(x), LanesRef::I64(y)) => match op {
             Binary::Add => Lanes::I64(zip_map!(x, y, |p: i64, q| p.wrapping_add(q))),
             Binary::Sub => Lanes::I64(zip_map!(x, y, |p: i64, q| p.wrapping_sub(q))),
             Binary::Mul => Lanes::I64(zip_map!(x, y, |p: i64, q| p.wrapping_mul(q))),
@@ -155,7 +188,7 @@ pub fn binary(op: Binary, a: &Lanes, b: &Lanes) -> Lanes {
             Binary::Gt => Lanes::Bool(zip_map!(x, y, |p, q| p > q)),
             Binary::Ge => Lanes::Bool(zip_map!(x, y, |p, q| p >= q)),
         },
-        (Lanes::Bool(x), Lanes::Bool(y)) => match op {
+        (LanesRef::Bool(x), LanesRef::Bool(y)) => match op {
             Binary::Add | Binary::Maximum => Lanes::Bool(zip_map!(x, y, |p, q| p || q)),
             Binary::Mul | Binary::Minimum => Lanes::Bool(zip_map!(x, y, |p, q| p && q)),
             Binary::Eq => Lanes::Bool(zip_map!(x, y, |p, q| p == q)),
@@ -166,8 +199,8 @@ pub fn binary(op: Binary, a: &Lanes, b: &Lanes) -> Lanes {
             Binary::Ge => Lanes::Bool(zip_map!(x, y, |p: bool, q| p >= q)),
             Binary::Div | Binary::Pow => Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p || !q)),
         },
-        // Callers widen both operands to one kind first.
-        _ => a.clone(),
+        // Callers widen both operands to one kind first; mixed kinds have no elementwise meaning.
+        _ => Lanes::Bool(Vec::new()),
     }
 }
 

@@ -1,0 +1,127 @@
+//! `cargo xtask bench`: the engine's CPU figures next to numpy's, measured in the same run on the
+//! same machine (numpy single-threaded, from pip in a virtual environment of its own).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::process::first_line_of;
+
+/// Pinned so that figures compare across runs.
+const NUMPY: &str = "numpy==2.4.6";
+
+pub fn run(root: &Path) -> Result<(), String> {
+    let python = numpy_python()?;
+    println!("bench: the engine (release build)…");
+    let engine = capture(
+        Command::new("cargo").args([
+            "run",
+            "--quiet",
+            "--release",
+            "-p",
+            "tolab-engine",
+            "--example",
+            "bench",
+        ]),
+        root,
+    )?;
+    println!("bench: numpy, single-threaded…");
+    let mut numpy = Command::new(&python);
+    numpy.arg(root.join("xtask/bench/numpy_bench.py"));
+    for var in ["OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"] {
+        numpy.env(var, "1");
+    }
+    numpy
+        .env_remove("OPENBLAS_CORETYPE")
+        .env_remove("OPENBLAS_L2_SIZE");
+    let numpy = capture(&mut numpy, root)?;
+
+    let (engine, numpy) = (parse(&engine)?, parse(&numpy)?);
+    println!("\n| measure | engine | numpy | engine / numpy |\n|---|---|---|---|");
+    let rows = [
+        ("matmul_64_gflops", "matmul 64×64 f32, GFLOP/s"),
+        ("matmul_256_gflops", "matmul 256×256 f32, GFLOP/s"),
+        ("matmul_1024_gflops", "matmul 1024×1024 f32, GFLOP/s"),
+        ("add_1048576_gbs", "add 1M f32, GB/s"),
+        ("add_16777216_gbs", "add 16M f32, GB/s"),
+        ("small_op_us", "one small add (4 elements), µs"),
+    ];
+    for (key, label) in rows {
+        let (e, n) = (
+            engine.get(key).copied().unwrap_or(f64::NAN),
+            numpy.get(key).copied().unwrap_or(f64::NAN),
+        );
+        println!("| {label} | {e:.3} | {n:.3} | {:.2} |", e / n);
+    }
+    Ok(())
+}
+
+/// A Python with numpy: a virtual environment under the user's cache, made once.
+fn numpy_python() -> Result<PathBuf, String> {
+    let home = std::env::var_os("HOME").ok_or("HOME is not set")?;
+    let venv = PathBuf::from(home).join(".cache/tolab/bench-venv");
+    let python = venv.join("bin/python");
+    if first_line_of(
+        &python.to_string_lossy(),
+        &["-c", "import numpy; print(numpy.__version__)"],
+    )
+    .as_deref()
+        == NUMPY.split("==").nth(1)
+    {
+        return Ok(python);
+    }
+    println!("bench: installing {NUMPY} into {}", venv.display());
+    let ok = |c: &mut Command| c.status().map(|s| s.success()).unwrap_or(false);
+    if !ok(Command::new("python3").args(["-m", "venv"]).arg(&venv))
+        || !ok(Command::new(&python).args(["-m", "pip", "install", "--quiet", NUMPY]))
+    {
+        return Err(format!("could not install {NUMPY} into {}", venv.display()));
+    }
+    Ok(python)
+}
+
+fn capture(command: &mut Command, dir: &Path) -> Result<String, String> {
+    let out = command
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{command:?} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// The flat `{"key": number, …}` objects both benchmarks print.
+fn parse(json: &str) -> Result<BTreeMap<String, f64>, String> {
+    json.trim()
+        .trim_start_matches('{')
+        .trim_end_matches('}')
+        .split(',')
+        .map(|pair| {
+            let (key, value) = pair
+                .split_once(':')
+                .ok_or_else(|| format!("unexpected benchmark output: {json}"))?;
+            let value = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("unexpected benchmark output: {json}"))?;
+            Ok((key.trim().trim_matches('"').to_owned(), value))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn benchmark_output_is_read_back() {
+        let parsed = parse(r#"{"matmul_64_gflops": 12.5, "small_op_us": 0.75}"#).unwrap();
+        assert_eq!(parsed["matmul_64_gflops"], 12.5);
+        assert_eq!(parsed["small_op_us"], 0.75);
+        assert!(parse("not json").is_err());
+    }
+}
