@@ -114,6 +114,42 @@ fn edge_to(input: &Tensor) -> Option<GradFn> {
     Some(GradFn(node))
 }
 
+/// A tensor a backward function needs, with the version it had when saved: if an in-place op
+/// changes it before the backward pass, unpacking fails as in PyTorch.
+#[derive(Debug, Clone)]
+pub(crate) struct SavedTensor {
+    tensor: Tensor,
+    version: u64,
+}
+
+impl SavedTensor {
+    pub fn new(tensor: &Tensor) -> Self {
+        SavedTensor {
+            tensor: tensor.clone(),
+            version: tensor.version(),
+        }
+    }
+
+    pub fn unpack(&self) -> Result<&Tensor, Error> {
+        let now = self.tensor.version();
+        if now != self.version {
+            return Err(Error::SavedTensorModified {
+                type_name: self.tensor.type_name(),
+                shape: self.tensor.shape().to_vec(),
+                output_of: self.tensor.grad_fn().map(|g| {
+                    g.name()
+                        .trim_end_matches(|c: char| c.is_ascii_digit())
+                        .trim_end_matches("Backward")
+                        .to_owned()
+                }),
+                version: now,
+                expected: self.version,
+            });
+        }
+        Ok(&self.tensor)
+    }
+}
+
 /// How an op's backward is recorded.
 pub(crate) struct Backward {
     pub name: &'static str,

@@ -267,6 +267,59 @@ pub enum Error {
     )]
     BackwardTwice,
 
+    #[error(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: [{type_name} {}]{} is at version {version}; expected version {expected} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+        ShapeText(shape),
+        output_of.as_ref().map(|op| format!(", which is output 0 of {op},")).unwrap_or_default()
+    )]
+    SavedTensorModified {
+        type_name: String,
+        shape: Vec<usize>,
+        output_of: Option<String>,
+        version: u64,
+        expected: u64,
+    },
+    #[error("a leaf Variable that requires grad is being used in an in-place operation.")]
+    InPlaceOnLeaf,
+    #[error("result type {} can't be cast to the desired output type {}", result.scalar_type_name(), output.scalar_type_name())]
+    InPlaceResultType {
+        result: crate::dtype::DType,
+        output: crate::dtype::DType,
+    },
+    #[error(
+        "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
+    )]
+    InPlaceOverlap,
+    /// PyTorch supports this (through `CopySlices`); the lab does not yet.
+    #[error(
+        "in-place changes to a view of a tensor that requires grad are not supported in the lab yet: use an out-of-place op"
+    )]
+    InPlaceOnViewWithGrad,
+    #[error(
+        "output with shape {} doesn't match the broadcast shape {}",
+        ShapeText(output),
+        ShapeText(result)
+    )]
+    BroadcastInPlace {
+        result: Vec<usize>,
+        output: Vec<usize>,
+    },
+    /// The lab does not keep the overwritten values an in-place product's second gradient needs.
+    #[error(
+        "in-place multiplication or division by a tensor that requires grad is not supported in the lab yet: use an out-of-place op"
+    )]
+    InPlaceTensorProductWithGrad,
+    #[error("step must be nonzero")]
+    ArangeZeroStep,
+    #[error("upper bound and lower bound inconsistent with step sign")]
+    ArangeBounds,
+    #[error("number of steps must be non-negative")]
+    LinspaceNegativeSteps,
+    #[error("n must be greater or equal to 0, got {n}")]
+    EyeNegative { n: i64 },
+    #[error("{op}: Dimension size must be non-negative.")]
+    NegativeDimension { op: &'static str },
+
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
     #[error("{source}")]
     Transfer {
@@ -349,7 +402,19 @@ impl Error {
             | Error::BackwardWithoutGrad
             | Error::ImplicitGradNonScalar
             | Error::BackwardGradShape { .. }
-            | Error::BackwardTwice => PythonType::RuntimeError,
+            | Error::BackwardTwice
+            | Error::SavedTensorModified { .. }
+            | Error::InPlaceOnLeaf
+            | Error::InPlaceResultType { .. }
+            | Error::InPlaceOverlap
+            | Error::InPlaceOnViewWithGrad
+            | Error::BroadcastInPlace { .. }
+            | Error::InPlaceTensorProductWithGrad
+            | Error::ArangeZeroStep
+            | Error::ArangeBounds
+            | Error::LinspaceNegativeSteps
+            | Error::EyeNegative { .. }
+            | Error::NegativeDimension { .. } => PythonType::RuntimeError,
             Error::CudaOutOfMemory { .. } | Error::MpsOutOfMemory { .. } => {
                 PythonType::OutOfMemoryError
             }

@@ -4,7 +4,7 @@
 //! The CPU backend keeps elements in a typed vector ([`CpuStorage`], one variant per dtype). GPU
 //! devices use the same vectors until the wgpu backend takes them over (the trace says so).
 
-use std::cell::{Cell, Ref, RefCell, RefMut};
+use std::cell::{Ref, RefCell, RefMut};
 
 use half::{bf16, f16};
 
@@ -198,8 +198,6 @@ pub struct Storage {
     address: u64,
     pinned: bool,
     data: RefCell<StorageData>,
-    /// Bumped by every in-place change; shared by all views, as PyTorch's version counter is.
-    version: Cell<u64>,
 }
 
 impl Storage {
@@ -227,7 +225,6 @@ impl Storage {
             address,
             pinned,
             data: RefCell::new(data()),
-            version: Cell::new(0),
         })
     }
 
@@ -256,19 +253,9 @@ impl Storage {
         self.data.borrow()
     }
 
+    /// The elements, for writing. Version counters live on tensors (see `Tensor::version`).
     pub fn data_mut(&self) -> RefMut<'_, StorageData> {
-        self.version.set(self.version.get() + 1);
         self.data.borrow_mut()
-    }
-
-    /// The first write into a fresh storage (a copy's destination): not an in-place change, so the
-    /// version counter stays at 0.
-    pub(crate) fn initialize(&self, data: StorageData) {
-        *self.data.borrow_mut() = data;
-    }
-
-    pub fn version(&self) -> u64 {
-        self.version.get()
     }
 
     pub fn session(&self) -> &Session {

@@ -1,9 +1,11 @@
 //! `Tensor`: a handle on storage seen through a layout, with its autograd state.
 //!
 //! Cloning a `Tensor` clones the handle (Python's `b = a`): both are the same tensor, as
-//! [`Tensor::is`] tells. Views share storage (and its version counter) but are new tensors.
+//! [`Tensor::is`] tells. Views (and `detach()`) share storage and the version counter but are new
+//! tensors; `.data` shares storage with a counter of its own, which is why autograd cannot see
+//! in-place changes made through it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::autograd::{self, AutogradMeta, Backward, GradFn};
@@ -25,6 +27,10 @@ pub(crate) struct TensorImpl {
     storage: Rc<Storage>,
     layout: Layout,
     autograd: RefCell<AutogradMeta>,
+    /// `_version`: in-place changes, counted for everything that shares this counter.
+    version: Rc<Cell<u64>>,
+    /// Made by a view op (or `detach()`) from another tensor's storage.
+    is_view: bool,
 }
 
 impl Tensor {
@@ -42,12 +48,24 @@ impl Tensor {
         layout: Layout,
         autograd: AutogradMeta,
     ) -> Tensor {
+        Tensor::from_parts(storage, layout, autograd, Rc::default(), false)
+    }
+
+    fn from_parts(
+        storage: Rc<Storage>,
+        layout: Layout,
+        autograd: AutogradMeta,
+        version: Rc<Cell<u64>>,
+        is_view: bool,
+    ) -> Tensor {
         let id = storage.session().next_id();
         Tensor(Rc::new(TensorImpl {
             id,
             storage,
             layout,
             autograd: RefCell::new(autograd),
+            version,
+            is_view,
         }))
     }
 
@@ -327,9 +345,40 @@ impl Tensor {
         self.0.storage.address() + (self.0.layout.offset * self.element_size()) as u64
     }
 
-    /// `tensor._version`: in-place changes made through this tensor or any view of its storage.
+    /// `tensor._version`: in-place changes made through this tensor or anything sharing its counter.
     pub fn version(&self) -> u64 {
-        self.0.storage.version()
+        self.0.version.get()
+    }
+
+    pub(crate) fn bump_version(&self) {
+        self.0.version.set(self.0.version.get() + 1);
+    }
+
+    pub fn is_view(&self) -> bool {
+        self.0.is_view
+    }
+
+    /// `detach()`: the same data and version counter, cut from the graph.
+    pub fn detach(&self) -> Tensor {
+        Tensor::from_parts(
+            self.0.storage.clone(),
+            self.layout().clone(),
+            AutogradMeta::default(),
+            self.0.version.clone(),
+            true,
+        )
+    }
+
+    /// `.data`: the same data with a version counter of its own (in-place changes through it are
+    /// invisible to autograd's checks).
+    pub fn data(&self) -> Tensor {
+        Tensor::from_parts(
+            self.0.storage.clone(),
+            self.layout().clone(),
+            AutogradMeta::default(),
+            Rc::default(),
+            false,
+        )
     }
 
     /// `x.type()`: `torch.FloatTensor`, `torch.cuda.LongTensor`, …
@@ -385,10 +434,13 @@ impl Tensor {
 
     /// A view of this tensor's storage, recording the view op's backward node.
     fn view_of(&self, layout: Layout, backward: impl FnOnce() -> Backward) -> Tensor {
-        Tensor::from_storage(
+        let meta = autograd::record(&[self], backward);
+        Tensor::from_parts(
             self.0.storage.clone(),
             layout,
-            autograd::record(&[self], backward),
+            meta,
+            self.0.version.clone(),
+            true,
         )
     }
 
@@ -575,7 +627,7 @@ impl Tensor {
 
     /// Writes row-major `values` at the storage positions `layout` selects (a fresh tensor's
     /// first write, used by backward passes).
-    fn write_at(&self, layout: &Layout, values: &CpuStorage) -> Result<(), Error> {
+    pub(crate) fn write_at(&self, layout: &Layout, values: &CpuStorage) -> Result<(), Error> {
         let mut data = self.0.storage.data_mut();
         match &mut *data {
             StorageData::Cpu(cpu) => {
@@ -584,6 +636,14 @@ impl Tensor {
             }
             StorageData::Meta => Err(Error::MetaHasNoData),
         }
+    }
+
+    /// Replaces the autograd state in place (an in-place op's new history), keeping `.grad`.
+    pub(crate) fn replace_autograd(&self, meta: AutogradMeta) {
+        let mut current = self.0.autograd.borrow_mut();
+        let grad = current.grad.take();
+        *current = meta;
+        current.grad = grad;
     }
 
     /// The same tensor with its autograd state replaced (an op's freshly made output).

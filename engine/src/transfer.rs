@@ -358,7 +358,7 @@ impl Transfer<'_> {
             let data = source
                 .read(|cpu| cpu.copy_into_layout(source.layout(), plan.dtype, result.layout()))
                 .map_err(|e| self.fail(step, e))?;
-            result.storage().initialize(StorageData::Cpu(data));
+            *result.storage().data_mut() = StorageData::Cpu(data);
             let gpu_involved = !(source.device().is_cpu() && plan.device.is_cpu());
             let backend = if gpu_involved {
                 Backend::CpuStandIn

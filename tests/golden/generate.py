@@ -256,6 +256,21 @@ def matmuls():
     write("matmul.json", cases)
 
 
+def creations():
+    """arange, linspace and eye: values and reprs."""
+    cases = []
+    for args in [(0, 1, 0.1), (5,), (1, 10, 3), (0, -3, -1), (0.5, 3.0, 0.25), (-1.0, 1.0, 0.3)]:
+        t = torch.arange(*args)
+        cases.append({"op": "arange", "args": list(args), "dtype": str(t.dtype).removeprefix("torch."), "values": t.tolist(), "repr": repr(t)})
+    for start, end, steps, dtype in [(0, 1, 5, "float32"), (-1, 1, 30, "float32"), (0, 1, 1, "float32"), (0, 10, 7, "float64"), (3, -2, 11, "float32"), (0, 1, 0, "float32")]:
+        t = torch.linspace(start, end, steps, dtype=getattr(torch, dtype))
+        cases.append({"op": "linspace", "args": [start, end, steps], "dtype": dtype, "values": t.tolist(), "repr": repr(t)})
+    for n, m in [(2, 3), (3, None), (0, 2)]:
+        t = torch.eye(n, m) if m is not None else torch.eye(n)
+        cases.append({"op": "eye", "args": [n, m], "dtype": "float32", "values": t.reshape(-1).tolist(), "repr": repr(t)})
+    write("creation.json", cases)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -265,3 +280,4 @@ if __name__ == "__main__":
     reprs()
     random_numbers()
     matmuls()
+    creations()

@@ -1,6 +1,6 @@
 //! Elementwise arithmetic, comparisons and unary math.
 
-use crate::autograd::{self, Backward};
+use crate::autograd::{self, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::{self as kernel, Binary, LaneKind, Lanes, LanesRef, Unary};
 use crate::device::Device;
 use crate::dtype::{self, DType, Operand as PromotionOperand, ScalarKind};
@@ -187,24 +187,24 @@ fn op_name(op: Binary) -> &'static str {
 }
 
 /// An operand kept by a backward closure.
-enum Saved {
-    Tensor(Tensor),
+pub(super) enum Saved {
+    Tensor(SavedTensor),
     Scalar(Scalar),
 }
 
 impl Saved {
-    fn of(operand: Operand) -> Saved {
+    pub(super) fn of(operand: Operand) -> Saved {
         match operand {
-            Operand::Tensor(t) => Saved::Tensor(t.clone()),
+            Operand::Tensor(t) => Saved::Tensor(SavedTensor::new(t)),
             Operand::Scalar(s) => Saved::Scalar(s),
         }
     }
 
-    fn operand(&self) -> Operand<'_> {
-        match self {
-            Saved::Tensor(t) => Operand::Tensor(t),
+    pub(super) fn operand(&self) -> Result<Operand<'_>, Error> {
+        Ok(match self {
+            Saved::Tensor(t) => Operand::Tensor(t.unpack()?),
             Saved::Scalar(s) => Operand::Scalar(*s),
-        }
+        })
     }
 }
 
@@ -307,14 +307,16 @@ impl Tensor {
     pub fn mul<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
         let other = other.into();
         let out = binary_values(Binary::Mul, Operand::Tensor(self), other)?;
-        let a = self.clone();
+        let a = SavedTensor::new(self);
         let b = Saved::of(other);
         let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
             Backward::saving("MulBackward0", move |grad| {
-                let grad_a = binary_values(Binary::Mul, grad.into(), b.operand())?;
+                let a = a.unpack()?;
+                let grad_a = binary_values(Binary::Mul, grad.into(), b.operand()?)?;
                 let mut grads = vec![Some(reduce_grad(&grad_a, a.shape(), a.dtype())?)];
                 if let Saved::Tensor(b) = &b {
-                    let grad_b = binary_values(Binary::Mul, grad.into(), (&a).into())?;
+                    let b = b.unpack()?;
+                    let grad_b = binary_values(Binary::Mul, grad.into(), a.into())?;
                     grads.push(Some(reduce_grad(&grad_b, b.shape(), b.dtype())?));
                 }
                 Ok(grads)
@@ -327,16 +329,18 @@ impl Tensor {
     pub fn div<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
         let other = other.into();
         let out = binary_values(Binary::Div, Operand::Tensor(self), other)?;
-        let a = self.clone();
+        let a = SavedTensor::new(self);
         let b = Saved::of(other);
         let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
             Backward::saving("DivBackward0", move |grad| {
-                let grad_a = binary_values(Binary::Div, grad.into(), b.operand())?;
+                let a = a.unpack()?;
+                let grad_a = binary_values(Binary::Div, grad.into(), b.operand()?)?;
                 let mut grads = vec![Some(reduce_grad(&grad_a, a.shape(), a.dtype())?)];
                 if let Saved::Tensor(b) = &b {
+                    let b = b.unpack()?;
                     // d(a/b)/db = -a / b²
                     let b2 = binary_values(Binary::Mul, b.into(), b.into())?;
-                    let ratio = binary_values(Binary::Div, (&a).into(), (&b2).into())?;
+                    let ratio = binary_values(Binary::Div, a.into(), (&b2).into())?;
                     let grad_b = binary_values(Binary::Mul, grad.into(), (&ratio).into())?.neg()?;
                     grads.push(Some(reduce_grad(&grad_b, b.shape(), b.dtype())?));
                 }
@@ -353,14 +357,15 @@ impl Tensor {
             Operand::Tensor(self),
             Operand::Scalar(exponent),
         )?;
-        let x = self.clone();
+        let saved = SavedTensor::new(self);
         let meta = autograd::record(&[self], || {
             Backward::saving("PowBackward0", move |grad| {
+                let x = saved.unpack()?;
                 // d(x^p)/dx = p · x^(p-1)
                 let p = exponent.as_f64();
                 let lower = binary_values(
                     Binary::Pow,
-                    (&x).into(),
+                    x.into(),
                     Operand::Scalar(Scalar::Float(p - 1.0)),
                 )?;
                 let scaled = binary_values(

@@ -1,6 +1,6 @@
 //! `mm`, `bmm`, `mv`, `dot` and `matmul` (`@`), with PyTorch's shape rules, messages and nodes.
 
-use crate::autograd::{self, Backward};
+use crate::autograd::{self, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::{LaneKind, Lanes};
 use crate::backend::cpu::matmul;
 use crate::device::{Device, DeviceType};
@@ -93,9 +93,10 @@ impl Tensor {
             });
         }
         let out = product(self, mat2, (1, n, k, m), &[n, m], device)?;
-        let (a, b) = (self.clone(), mat2.clone());
+        let (a, b) = (SavedTensor::new(self), SavedTensor::new(mat2));
         let meta = autograd::record(&[self, mat2], || {
             Backward::saving("MmBackward0", move |grad| {
+                let (a, b) = (a.unpack()?, b.unpack()?);
                 Ok(vec![Some(grad.mm(&b.t()?)?), Some(a.t()?.mm(grad)?)])
             })
         });
@@ -121,9 +122,10 @@ impl Tensor {
             });
         }
         let out = product(self, mat2, (batch, n, k, m), &[batch, n, m], device)?;
-        let (a, b) = (self.clone(), mat2.clone());
+        let (a, b) = (SavedTensor::new(self), SavedTensor::new(mat2));
         let meta = autograd::record(&[self, mat2], || {
             Backward::saving("BmmBackward0", move |grad| {
+                let (a, b) = (a.unpack()?, b.unpack()?);
                 Ok(vec![
                     Some(grad.bmm(&b.transpose(1, 2)?)?),
                     Some(a.transpose(1, 2)?.bmm(grad)?),
@@ -146,9 +148,10 @@ impl Tensor {
             });
         }
         let out = product(self, vec, (1, n, k, 1), &[n], device)?;
-        let (a, v) = (self.clone(), vec.clone());
+        let (a, v) = (SavedTensor::new(self), SavedTensor::new(vec));
         let meta = autograd::record(&[self, vec], || {
             Backward::saving("MvBackward0", move |grad| {
+                let (a, v) = (a.unpack()?, v.unpack()?);
                 let outer = grad.view(&[-1, 1])?.mm(&v.view(&[1, -1])?)?;
                 Ok(vec![Some(outer), Some(a.t()?.mv(grad)?)])
             })
@@ -168,9 +171,10 @@ impl Tensor {
         }
         let k = self.numel();
         let out = product(self, other, (1, 1, k, 1), &[], device)?;
-        let (a, b) = (self.clone(), other.clone());
+        let (a, b) = (SavedTensor::new(self), SavedTensor::new(other));
         let meta = autograd::record(&[self, other], || {
             Backward::saving("DotBackward0", move |grad| {
+                let (a, b) = (a.unpack()?, b.unpack()?);
                 Ok(vec![Some(b.mul(grad)?), Some(a.mul(grad)?)])
             })
         });

@@ -2,7 +2,9 @@
 //! device per op; 0-dim CPU tensors may join any), type promotion, broadcasting, and the autograd
 //! node each op records.
 
+mod create;
 mod elementwise;
+mod inplace;
 mod matmul;
 mod reduce;
 

@@ -1,0 +1,227 @@
+//! Creation ops: `zeros`, `ones`, `empty`, `arange`, `linspace`, `eye` and the `*_like` forms
+//! (`full`, `rand`, `randn`, `randint` and `randperm` live with the tensor's constructors).
+
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::element::Scalar;
+use crate::error::Error;
+use crate::session::Session;
+use crate::storage::CpuStorage;
+use crate::tensor::Tensor;
+
+/// Sizes as Python passes them (they may be negative, which is an error).
+fn sizes(op: &'static str, shape: &[i64]) -> Result<Vec<usize>, Error> {
+    shape
+        .iter()
+        .map(|&s| usize::try_from(s).map_err(|_| Error::NegativeDimension { op }))
+        .collect()
+}
+
+impl Tensor {
+    pub fn zeros(
+        session: &Session,
+        shape: &[i64],
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        Tensor::full(
+            session,
+            &sizes("zeros", shape)?,
+            Scalar::Int(0),
+            dtype,
+            device,
+        )
+    }
+
+    pub fn ones(
+        session: &Session,
+        shape: &[i64],
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        Tensor::full(
+            session,
+            &sizes("ones", shape)?,
+            Scalar::Int(1),
+            dtype,
+            device,
+        )
+    }
+
+    /// `torch.empty`: PyTorch leaves the memory uninitialised; the lab gives zeros, so results never
+    /// depend on leftovers.
+    pub fn empty(
+        session: &Session,
+        shape: &[i64],
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        Tensor::full(
+            session,
+            &sizes("empty", shape)?,
+            Scalar::Int(0),
+            dtype,
+            device,
+        )
+    }
+
+    /// `torch.arange(start, end, step)`: float if any bound is, int64 otherwise; values are
+    /// `start + i * step`, computed in double and rounded once.
+    pub fn arange(
+        session: &Session,
+        start: Scalar,
+        end: Scalar,
+        step: Scalar,
+        dtype: Option<DType>,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        let any_float = [start, end, step]
+            .iter()
+            .any(|s| matches!(s, Scalar::Float(_)));
+        let dtype = dtype.unwrap_or(if any_float {
+            DType::Float32
+        } else {
+            DType::Int64
+        });
+        let (a, b, s) = (start.as_f64(), end.as_f64(), step.as_f64());
+        if s == 0.0 {
+            return Err(Error::ArangeZeroStep);
+        }
+        if (s > 0.0 && b < a) || (s < 0.0 && b > a) {
+            return Err(Error::ArangeBounds);
+        }
+        let n = ((b - a) / s).ceil().max(0.0) as usize;
+        let values: Vec<Scalar> = (0..n)
+            .map(|i| match (start, step) {
+                (Scalar::Int(a0), Scalar::Int(s0)) => Scalar::Int(a0 + i as i64 * s0),
+                _ => Scalar::Float(a + i as f64 * s),
+            })
+            .collect();
+        Tensor::from_scalars(session, &values, &[n], Some(dtype), device, false)
+    }
+
+    /// `torch.linspace(start, end, steps)`, with PyTorch's two-sided formula (the first half counts
+    /// up from `start`, the second down from `end`), in the dtype's own precision and, as PyTorch's
+    /// vectorised kernel is compiled, with fused multiply-adds.
+    pub fn linspace(
+        session: &Session,
+        start: f64,
+        end: f64,
+        steps: i64,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        let steps = usize::try_from(steps).map_err(|_| Error::LinspaceNegativeSteps)?;
+        if steps == 1 {
+            return Tensor::from_scalars(
+                session,
+                &[Scalar::Float(start)],
+                &[1],
+                Some(dtype),
+                device,
+                false,
+            );
+        }
+        let halfway = steps / 2;
+        let values: Vec<Scalar> = match dtype {
+            DType::Float64 => {
+                let step = (end - start) / (steps.max(2) - 1) as f64;
+                (0..steps)
+                    .map(|i| {
+                        Scalar::Float(if i < halfway {
+                            step.mul_add(i as f64, start)
+                        } else {
+                            (-step).mul_add((steps - i - 1) as f64, end)
+                        })
+                    })
+                    .collect()
+            }
+            _ => {
+                let (start, end) = (start as f32, end as f32);
+                let step = (end - start) / (steps.max(2) - 1) as f32;
+                (0..steps)
+                    .map(|i| {
+                        Scalar::Float(f64::from(if i < halfway {
+                            step.mul_add(i as f32, start)
+                        } else {
+                            (-step).mul_add((steps - i - 1) as f32, end)
+                        }))
+                    })
+                    .collect()
+            }
+        };
+        Tensor::from_scalars(session, &values, &[steps], Some(dtype), device, false)
+    }
+
+    /// `torch.eye(n, m)`.
+    pub fn eye(
+        session: &Session,
+        n: i64,
+        m: Option<i64>,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        let rows = usize::try_from(n).map_err(|_| Error::EyeNegative { n })?;
+        let m = m.unwrap_or(n);
+        let cols = usize::try_from(m).map_err(|_| Error::EyeNegative { n: m })?;
+        let values: Vec<Scalar> = (0..rows * cols)
+            .map(|i| Scalar::Int(i64::from(i / cols == i % cols)))
+            .collect();
+        Tensor::from_cpu_data(
+            session,
+            CpuStorage::from_scalars(dtype, &values),
+            &[rows, cols],
+            session.resolve(device)?,
+        )
+    }
+
+    /// `torch.full_like(self, value)` (and `zeros_like`, `ones_like`, `empty_like`).
+    pub fn full_like(&self, value: Scalar) -> Result<Tensor, Error> {
+        Tensor::full(
+            self.session(),
+            self.shape(),
+            value,
+            self.dtype(),
+            self.device(),
+        )
+    }
+
+    /// `torch.rand_like(self)`.
+    pub fn rand_like(&self) -> Result<Tensor, Error> {
+        Tensor::rand(self.session(), self.shape(), self.dtype(), self.device())
+    }
+
+    /// `torch.randn_like(self)`.
+    pub fn randn_like(&self) -> Result<Tensor, Error> {
+        Tensor::normal(
+            self.session(),
+            self.shape(),
+            self.dtype(),
+            self.device(),
+            0.0,
+            1.0,
+        )
+    }
+
+    /// `torch.equal(self, other)`: same shape and same values.
+    pub fn equal(&self, other: &Tensor) -> Result<bool, Error> {
+        if self.shape() != other.shape() {
+            return Ok(false);
+        }
+        let same = self.compare(crate::backend::cpu::elementwise::Binary::Eq, other)?;
+        Ok(same.scalars()?.into_iter().all(|s| s == Scalar::Bool(true)))
+    }
+
+    /// `torch.allclose(self, other, rtol, atol)`: |a - b| <= atol + rtol·|b| everywhere.
+    pub fn allclose(&self, other: &Tensor, rtol: f64, atol: f64) -> Result<bool, Error> {
+        super::common_device(&[self, other])?;
+        let shape = crate::layout::broadcast_shapes(self.shape(), other.shape())?;
+        let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+        let a = self.expand(&sizes)?.scalars()?;
+        let b = other.expand(&sizes)?.scalars()?;
+        Ok(a.iter().zip(&b).all(|(x, y)| {
+            let (x, y) = (x.as_f64(), y.as_f64());
+            x == y || (x - y).abs() <= atol + rtol * y.abs()
+        }))
+    }
+}

@@ -1,0 +1,261 @@
+//! In-place ops and version counters (the autograd pitfalls of `.data`, `detach()`, `no_grad`
+//! updates and saved tensors), and the creation ops against PyTorch 2.15's values
+//! (`tests/golden/creation.json`). Texts are PyTorch's.
+
+use serde_json::Value;
+use tolab_engine::{DType, Device, Scalar, Session, Tensor};
+
+fn tensor(session: &Session, values: &[f64], requires_grad: bool) -> Tensor {
+    let values: Vec<Scalar> = values.iter().map(|&v| Scalar::Float(v)).collect();
+    Tensor::from_scalars(
+        session,
+        &values,
+        &[values.len()],
+        None,
+        Device::CPU,
+        requires_grad,
+    )
+    .unwrap()
+}
+
+#[test]
+fn in_place_ops_write_through_views_and_count_versions() {
+    let session = Session::default();
+    let x = tensor(&session, &[1.0, 2.0, 3.0, 4.0], false);
+    let tail = x.slice(0, Some(2), None, 1).unwrap();
+    tail.mul_(Scalar::Int(10)).unwrap();
+    assert_eq!(x.repr().unwrap(), "tensor([ 1.,  2., 30., 40.])");
+    assert_eq!(
+        (x.version(), tail.version()),
+        (1, 1),
+        "views share the counter"
+    );
+    x.add_(&tensor(&session, &[1.0, 1.0, 1.0, 1.0], false))
+        .unwrap()
+        .zero_()
+        .unwrap();
+    assert_eq!(x.version(), 3);
+    assert_eq!(x.repr().unwrap(), "tensor([0., 0., 0., 0.])");
+
+    let detached = x.detach();
+    detached.fill_(Scalar::Float(2.0)).unwrap();
+    assert_eq!(x.version(), 4, "detach() shares the counter");
+    let data = x.data();
+    data.fill_(Scalar::Float(3.0)).unwrap();
+    assert_eq!(
+        (x.version(), data.version()),
+        (4, 1),
+        ".data has a counter of its own"
+    );
+    assert_eq!(x.repr().unwrap(), "tensor([3., 3., 3., 3.])");
+
+    let ints = Tensor::zeros(&session, &[2], DType::Int64, Device::CPU).unwrap();
+    assert_eq!(
+        ints.add_(Scalar::Float(1.5)).unwrap_err().to_string(),
+        "result type Float can't be cast to the desired output type Long"
+    );
+    let expanded = tensor(&session, &[1.0], false).expand(&[3]).unwrap();
+    assert!(
+        expanded
+            .add_(Scalar::Int(1))
+            .unwrap_err()
+            .to_string()
+            .starts_with("unsupported operation: more than one element")
+    );
+}
+
+#[test]
+fn leaves_that_require_grad_refuse_in_place_changes_except_under_no_grad() {
+    let session = Session::default();
+    let w = tensor(&session, &[1.0, 2.0], true);
+    assert_eq!(
+        w.add_(Scalar::Int(1)).unwrap_err().to_string(),
+        "a leaf Variable that requires grad is being used in an in-place operation."
+    );
+    // The optimizer's way: update under no_grad.
+    let previous = session.set_grad_enabled(false);
+    w.sub_(Scalar::Float(0.5)).unwrap();
+    session.set_grad_enabled(previous);
+    assert_eq!(
+        w.repr().unwrap(),
+        "tensor([0.5000, 1.5000], requires_grad=True)"
+    );
+    assert!(w.is_leaf());
+}
+
+#[test]
+fn changing_a_saved_tensor_before_backward_is_caught() {
+    let session = Session::default();
+    let a = tensor(&session, &[1.0, 1.0], true);
+    let c = a.mul(&a).unwrap();
+    let previous = session.set_grad_enabled(false);
+    a.add_(Scalar::Int(1)).unwrap();
+    session.set_grad_enabled(previous);
+    assert_eq!(
+        c.sum(&[], false)
+            .unwrap()
+            .backward(None, false)
+            .unwrap_err()
+            .to_string(),
+        "one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor [2]] is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    );
+
+    let x = tensor(&session, &[1.0, 1.0], true);
+    let b = x.mul(Scalar::Int(1)).unwrap();
+    let c = b.mul(&b).unwrap();
+    b.add_(Scalar::Int(1)).unwrap();
+    assert_eq!(
+        b.grad_fn().unwrap().name(),
+        "AddBackward0",
+        "the in-place op became b's history"
+    );
+    let error = c
+        .sum(&[], false)
+        .unwrap()
+        .backward(None, false)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("[torch.FloatTensor [2]], which is output 0 of Add, is at version 1; expected version 0 instead."), "{error}");
+}
+
+#[test]
+fn in_place_history_carries_gradients() {
+    let session = Session::default();
+    let x = tensor(&session, &[1.0, 2.0], true);
+    let y = x.mul(Scalar::Int(3)).unwrap();
+    y.add_(Scalar::Int(1))
+        .unwrap()
+        .mul_(Scalar::Int(2))
+        .unwrap();
+    y.sum(&[], false).unwrap().backward(None, false).unwrap();
+    assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([6., 6.])");
+}
+
+#[test]
+fn creation_ops_match_pytorch() {
+    let cases: Vec<Value> =
+        serde_json::from_str(include_str!("../../tests/golden/creation.json")).unwrap();
+    let session = Session::default();
+    let scalar = |v: &Value| {
+        if v.is_i64() {
+            Scalar::Int(v.as_i64().unwrap())
+        } else {
+            Scalar::Float(v.as_f64().unwrap())
+        }
+    };
+    for case in &cases {
+        let args = case["args"].as_array().unwrap();
+        let dtype = DType::from_name(case["dtype"].as_str().unwrap()).unwrap();
+        let t = match case["op"].as_str().unwrap() {
+            "arange" => match args.len() {
+                1 => Tensor::arange(
+                    &session,
+                    Scalar::Int(0),
+                    scalar(&args[0]),
+                    Scalar::Int(1),
+                    None,
+                    Device::CPU,
+                ),
+                _ => Tensor::arange(
+                    &session,
+                    scalar(&args[0]),
+                    scalar(&args[1]),
+                    scalar(&args[2]),
+                    None,
+                    Device::CPU,
+                ),
+            },
+            "linspace" => Tensor::linspace(
+                &session,
+                args[0].as_f64().unwrap(),
+                args[1].as_f64().unwrap(),
+                args[2].as_i64().unwrap(),
+                dtype,
+                Device::CPU,
+            ),
+            "eye" => Tensor::eye(
+                &session,
+                args[0].as_i64().unwrap(),
+                args[1].as_i64(),
+                dtype,
+                Device::CPU,
+            ),
+            other => panic!("{other}"),
+        }
+        .unwrap();
+        assert_eq!(t.dtype(), dtype, "{case}");
+        assert_eq!(t.repr().unwrap(), case["repr"].as_str().unwrap(), "{case}");
+        let expected: Vec<f64> = case["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|v| v.as_array().cloned().unwrap_or_else(|| vec![v.clone()]))
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let got: Vec<f64> = t
+            .scalars()
+            .unwrap()
+            .into_iter()
+            .map(Scalar::as_f64)
+            .collect();
+        assert_eq!(got, expected, "{case}");
+    }
+    assert_eq!(
+        Tensor::arange(
+            &session,
+            Scalar::Int(0),
+            Scalar::Int(5),
+            Scalar::Int(0),
+            None,
+            Device::CPU
+        )
+        .unwrap_err()
+        .to_string(),
+        "step must be nonzero"
+    );
+    assert_eq!(
+        Tensor::arange(
+            &session,
+            Scalar::Int(5),
+            Scalar::Int(0),
+            Scalar::Int(1),
+            None,
+            Device::CPU
+        )
+        .unwrap_err()
+        .to_string(),
+        "upper bound and lower bound inconsistent with step sign"
+    );
+    assert_eq!(
+        Tensor::zeros(&session, &[-1], DType::Float32, Device::CPU)
+            .unwrap_err()
+            .to_string(),
+        "zeros: Dimension size must be non-negative."
+    );
+    assert_eq!(
+        Tensor::eye(&session, -1, None, DType::Float32, Device::CPU)
+            .unwrap_err()
+            .to_string(),
+        "n must be greater or equal to 0, got -1"
+    );
+    let a = tensor(&session, &[1.0, 2.0], false);
+    assert!(
+        a.equal(
+            &a.full_like(Scalar::Int(1))
+                .unwrap()
+                .add(Scalar::Int(0))
+                .unwrap()
+                .mul(&a)
+                .unwrap()
+        )
+        .unwrap()
+    );
+    assert!(
+        a.allclose(&a.add(Scalar::Float(1e-9)).unwrap(), 1e-5, 1e-8)
+            .unwrap()
+    );
+    assert!(
+        !a.allclose(&a.add(Scalar::Float(1e-3)).unwrap(), 1e-5, 1e-8)
+            .unwrap()
+    );
+}
