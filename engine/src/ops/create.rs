@@ -18,19 +18,25 @@ fn sizes(op: &'static str, shape: &[i64]) -> Result<Vec<usize>, Error> {
 }
 
 impl Tensor {
+    /// `torch.<op>(*shape)` filled with `value`, negative sizes refused with the op's name.
+    fn filled(
+        op: &'static str,
+        session: &Session,
+        shape: &[i64],
+        value: Scalar,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        Tensor::full(session, &sizes(op, shape)?, value, dtype, device)
+    }
+
     pub fn zeros(
         session: &Session,
         shape: &[i64],
         dtype: DType,
         device: Device,
     ) -> Result<Tensor, Error> {
-        Tensor::full(
-            session,
-            &sizes("zeros", shape)?,
-            Scalar::Int(0),
-            dtype,
-            device,
-        )
+        Tensor::filled("zeros", session, shape, Scalar::Int(0), dtype, device)
     }
 
     pub fn ones(
@@ -39,13 +45,7 @@ impl Tensor {
         dtype: DType,
         device: Device,
     ) -> Result<Tensor, Error> {
-        Tensor::full(
-            session,
-            &sizes("ones", shape)?,
-            Scalar::Int(1),
-            dtype,
-            device,
-        )
+        Tensor::filled("ones", session, shape, Scalar::Int(1), dtype, device)
     }
 
     /// `torch.empty`: PyTorch leaves the memory uninitialised; the lab gives zeros, so results never
@@ -56,13 +56,7 @@ impl Tensor {
         dtype: DType,
         device: Device,
     ) -> Result<Tensor, Error> {
-        Tensor::full(
-            session,
-            &sizes("empty", shape)?,
-            Scalar::Int(0),
-            dtype,
-            device,
-        )
+        Tensor::filled("empty", session, shape, Scalar::Int(0), dtype, device)
     }
 
     /// `torch.arange(start, end, step)`: float if any bound is, int64 otherwise; values are
