@@ -309,6 +309,8 @@ pub enum Error {
         "in-place multiplication or division by a tensor that requires grad is not supported in the lab yet: use an out-of-place op"
     )]
     InPlaceTensorProductWithGrad,
+    #[error("torch.clamp: At least one of 'min' or 'max' must not be None")]
+    ClampWithoutBounds,
     #[error("step must be nonzero")]
     ArangeZeroStep,
     #[error("upper bound and lower bound inconsistent with step sign")]
@@ -410,6 +412,7 @@ impl Error {
             | Error::InPlaceOnViewWithGrad
             | Error::BroadcastInPlace { .. }
             | Error::InPlaceTensorProductWithGrad
+            | Error::ClampWithoutBounds
             | Error::ArangeZeroStep
             | Error::ArangeBounds
             | Error::LinspaceNegativeSteps

@@ -271,6 +271,19 @@ def creations():
     write("creation.json", cases)
 
 
+def unary_ops():
+    """Unary math: values, node names and the gradient of out.sum()."""
+    cases = []
+    for op in ["exp", "log", "sqrt", "abs", "relu", "sigmoid", "tanh", "clamp"]:
+        for dtype in ["float32", "float64"]:
+            values = [0.25, 1.5, 3.0, 0.01] if op in ("log", "sqrt") else [-1.5, -0.2, 0.3, 2.0]
+            x = torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=True)
+            out = x.clamp(-0.5, 1.0) if op == "clamp" else getattr(x, op)()
+            out.sum().backward()
+            cases.append({"op": op, "dtype": dtype, "x": values, "out": out.tolist(), "grad_fn": out.grad_fn.name(), "grad": x.grad.tolist(), "repr": repr(out)})
+    write("unary.json", cases)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -281,3 +294,4 @@ if __name__ == "__main__":
     random_numbers()
     matmuls()
     creations()
+    unary_ops()

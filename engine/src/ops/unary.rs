@@ -1,0 +1,149 @@
+//! Unary math (`exp`, `log`, `sqrt`, `abs`, `relu`, `sigmoid`, `tanh`, `clamp`) and their
+//! derivatives. Backward functions recompute from the saved input rather than keeping the output,
+//! so no tensor holds its own graph node.
+
+use crate::autograd::{self, Backward, SavedTensor};
+use crate::backend::cpu::elementwise::{Binary, Unary};
+use crate::element::Scalar;
+use crate::error::Error;
+use crate::tensor::Tensor;
+
+use super::elementwise::{Operand, binary_values, unary_values};
+
+/// d(op)/dx given x, multiplied into the incoming gradient by the caller.
+type Derivative = fn(&Tensor) -> Result<Tensor, Error>;
+
+impl Tensor {
+    fn unary(
+        &self,
+        op: Unary,
+        name: &'static str,
+        derivative: Derivative,
+    ) -> Result<Tensor, Error> {
+        let out = unary_values(op, self)?;
+        let saved = SavedTensor::new(self);
+        let meta = autograd::record(&[self], || {
+            Backward::saving(name, move |grad| {
+                let x = saved.unpack()?;
+                let slope = derivative(x)?;
+                Ok(vec![Some(binary_values(
+                    Binary::Mul,
+                    grad.into(),
+                    (&slope).into(),
+                )?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    pub fn exp(&self) -> Result<Tensor, Error> {
+        self.unary(Unary::Exp, "ExpBackward0", |x| unary_values(Unary::Exp, x))
+    }
+
+    pub fn log(&self) -> Result<Tensor, Error> {
+        self.unary(Unary::Log, "LogBackward0", |x| {
+            binary_values(Binary::Div, Operand::Scalar(Scalar::Float(1.0)), x.into())
+        })
+    }
+
+    pub fn sqrt(&self) -> Result<Tensor, Error> {
+        self.unary(Unary::Sqrt, "SqrtBackward0", |x| {
+            let root = unary_values(Unary::Sqrt, x)?;
+            binary_values(
+                Binary::Div,
+                Operand::Scalar(Scalar::Float(0.5)),
+                (&root).into(),
+            )
+        })
+    }
+
+    pub fn abs(&self) -> Result<Tensor, Error> {
+        self.unary(Unary::Abs, "AbsBackward0", |x| {
+            // sign(x): 1, 0 or -1.
+            let positive = binary_values(Binary::Gt, x.into(), Operand::Scalar(Scalar::Int(0)))?
+                .to_dtype(x.dtype())?;
+            let negative = binary_values(Binary::Lt, x.into(), Operand::Scalar(Scalar::Int(0)))?
+                .to_dtype(x.dtype())?;
+            binary_values(Binary::Sub, (&positive).into(), (&negative).into())
+        })
+    }
+
+    pub fn relu(&self) -> Result<Tensor, Error> {
+        self.unary(Unary::Relu, "ReluBackward0", |x| {
+            binary_values(Binary::Gt, x.into(), Operand::Scalar(Scalar::Int(0)))?
+                .to_dtype(x.dtype())
+        })
+    }
+
+    pub fn sigmoid(&self) -> Result<Tensor, Error> {
+        self.unary(Unary::Sigmoid, "SigmoidBackward0", |x| {
+            let s = unary_values(Unary::Sigmoid, x)?;
+            let rest = binary_values(
+                Binary::Sub,
+                Operand::Scalar(Scalar::Float(1.0)),
+                (&s).into(),
+            )?;
+            binary_values(Binary::Mul, (&s).into(), (&rest).into())
+        })
+    }
+
+    pub fn tanh(&self) -> Result<Tensor, Error> {
+        self.unary(Unary::Tanh, "TanhBackward0", |x| {
+            let t = unary_values(Unary::Tanh, x)?;
+            let square = binary_values(Binary::Mul, (&t).into(), (&t).into())?;
+            binary_values(
+                Binary::Sub,
+                Operand::Scalar(Scalar::Float(1.0)),
+                (&square).into(),
+            )
+        })
+    }
+
+    /// `clamp(min, max)` (either bound may be absent): `ClampBackward1`, whose gradient passes only
+    /// where the value was inside the bounds.
+    pub fn clamp(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor, Error> {
+        if min.is_none() && max.is_none() {
+            return Err(Error::ClampWithoutBounds);
+        }
+        let mut out = self.clone();
+        if let Some(low) = min {
+            out = binary_values(Binary::Maximum, (&out).into(), Operand::Scalar(low))?;
+        }
+        if let Some(high) = max {
+            out = binary_values(Binary::Minimum, (&out).into(), Operand::Scalar(high))?;
+        }
+        let saved = SavedTensor::new(self);
+        let meta = autograd::record(&[self], || {
+            Backward::saving("ClampBackward1", move |grad| {
+                let x = saved.unpack()?;
+                let mut inside = Tensor::full(
+                    x.session(),
+                    x.shape(),
+                    Scalar::Bool(true),
+                    crate::DType::Bool,
+                    x.device(),
+                )?;
+                if let Some(low) = min {
+                    inside = binary_values(
+                        Binary::Mul,
+                        (&inside).into(),
+                        (&binary_values(Binary::Ge, x.into(), Operand::Scalar(low))?).into(),
+                    )?;
+                }
+                if let Some(high) = max {
+                    inside = binary_values(
+                        Binary::Mul,
+                        (&inside).into(),
+                        (&binary_values(Binary::Le, x.into(), Operand::Scalar(high))?).into(),
+                    )?;
+                }
+                Ok(vec![Some(binary_values(
+                    Binary::Mul,
+                    grad.into(),
+                    (&inside.to_dtype(grad.dtype())?).into(),
+                )?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+}
