@@ -173,11 +173,6 @@ pub enum Error {
     ItemNotOneElement { numel: usize },
     #[error("cannot pin '{type_name}' only dense CPU tensors can be pinned")]
     PinNonCpu { type_name: String },
-    #[error("\"{op}_cpu\" not implemented for '{}'", dtype.scalar_type_name())]
-    UnsupportedDtypeFor {
-        op: &'static str,
-        dtype: crate::dtype::DType,
-    },
     #[error("random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")]
     RandintEmptyRange { low: i64, high: i64 },
 
@@ -309,6 +304,15 @@ pub enum Error {
         "in-place multiplication or division by a tensor that requires grad is not supported in the lab yet: use an out-of-place op"
     )]
     InPlaceTensorProductWithGrad,
+    #[error("\"{kernel}\" not implemented for '{}'", dtype.scalar_type_name())]
+    KernelNotForDtype {
+        kernel: String,
+        dtype: crate::dtype::DType,
+    },
+    #[error(
+        "{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+    )]
+    EmptyReduction { op: &'static str },
     #[error("torch.clamp: At least one of 'min' or 'max' must not be None")]
     ClampWithoutBounds,
     #[error("step must be nonzero")]
@@ -383,12 +387,12 @@ impl Error {
             | Error::ItemOnMeta
             | Error::ItemNotOneElement { .. }
             | Error::PinNonCpu { .. }
-            | Error::UnsupportedDtypeFor { .. }
             | Error::RandintEmptyRange { .. } => PythonType::RuntimeError,
             Error::Transfer { source, .. } => source.python_type(),
-            Error::BoolSubtraction | Error::BoolNegation | Error::MeanNeedsFloat { .. } => {
-                PythonType::NotImplementedError
-            }
+            Error::BoolSubtraction
+            | Error::BoolNegation
+            | Error::MeanNeedsFloat { .. }
+            | Error::KernelNotForDtype { .. } => PythonType::NotImplementedError,
             Error::DeviceMismatch { .. }
             | Error::DeviceMismatchArgument { .. }
             | Error::MmNeedsMatrix { .. }
@@ -413,6 +417,7 @@ impl Error {
             | Error::BroadcastInPlace { .. }
             | Error::InPlaceTensorProductWithGrad
             | Error::ClampWithoutBounds
+            | Error::EmptyReduction { .. }
             | Error::ArangeZeroStep
             | Error::ArangeBounds
             | Error::LinspaceNegativeSteps

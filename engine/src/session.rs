@@ -357,6 +357,14 @@ impl Session {
         self.0.grad_enabled.replace(enabled)
     }
 
+    /// Runs `f` as `with torch.no_grad():` would, restoring the mode afterwards.
+    pub fn no_grad<T>(&self, f: impl FnOnce() -> T) -> T {
+        let previous = self.set_grad_enabled(false);
+        let result = f();
+        self.set_grad_enabled(previous);
+        result
+    }
+
     // ---- warnings ----
 
     /// Raises a PyTorch `UserWarning`: recorded in the trace and kept for the runtime to print.

@@ -203,8 +203,8 @@ impl Tensor {
         to: f64,
     ) -> Result<Tensor, Error> {
         if !dtype.is_floating_point() {
-            return Err(Error::UnsupportedDtypeFor {
-                op: "uniform_",
+            return Err(Error::KernelNotForDtype {
+                kernel: "check_uniform_bounds".into(),
                 dtype,
             });
         }
@@ -226,8 +226,8 @@ impl Tensor {
         std: f64,
     ) -> Result<Tensor, Error> {
         if !dtype.is_floating_point() {
-            return Err(Error::UnsupportedDtypeFor {
-                op: "normal_",
+            return Err(Error::KernelNotForDtype {
+                kernel: "normal_kernel_cpu".into(),
                 dtype,
             });
         }

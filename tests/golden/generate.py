@@ -284,6 +284,30 @@ def unary_ops():
     write("unary.json", cases)
 
 
+def reductions():
+    """softmax, log_softmax, max/min (all and by dim), argmax and prod: values, nodes, gradients."""
+    x = [[1.0, 3.0, 3.0], [-2.0, 0.5, 4.0]]
+    weights = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    cases = []
+    for op in ["softmax0", "softmax1", "log_softmax1", "max", "min", "max_dim1", "min_dim0", "max_dim1_keep", "prod", "argmax", "argmax_dim1"]:
+        t = torch.tensor(x, requires_grad=True)
+        w = torch.tensor(weights)
+        out = {
+            "softmax0": lambda: t.softmax(0), "softmax1": lambda: t.softmax(1), "log_softmax1": lambda: t.log_softmax(1),
+            "max": lambda: t.max(), "min": lambda: t.min(), "max_dim1": lambda: t.max(1)[0], "min_dim0": lambda: t.min(0)[0],
+            "max_dim1_keep": lambda: t.max(1, keepdim=True)[0], "prod": lambda: t.prod(), "argmax": lambda: t.argmax(),
+            "argmax_dim1": lambda: t.argmax(1),
+        }[op]()
+        case = {"op": op, "x": x, "out": out.tolist(), "shape": list(out.shape), "grad_fn": out.grad_fn.name() if out.grad_fn else None}
+        if op == "max_dim1":
+            case["indices"] = t.max(1)[1].tolist()
+        if out.requires_grad:
+            (out * w[: out.shape[0]] if out.dim() == 2 and out.shape[1] == 3 else out).sum().backward()
+            case["grad"] = t.grad.tolist()
+        cases.append(case)
+    write("reductions.json", cases)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -295,3 +319,4 @@ if __name__ == "__main__":
     matmuls()
     creations()
     unary_ops()
+    reductions()

@@ -7,6 +7,7 @@ mod elementwise;
 mod inplace;
 mod matmul;
 mod reduce;
+mod softmax;
 mod unary;
 
 pub use elementwise::Operand;

@@ -1,8 +1,9 @@
 //! Reductions: `sum`, `mean`, and the sum that undoes broadcasting in backward passes.
 
 use crate::autograd::{self, Backward};
+use crate::backend::cpu::elementwise::Binary;
 use crate::backend::cpu::elementwise::{LaneKind, Lanes};
-use crate::backend::cpu::reduce::{Reduction, reduce};
+use crate::backend::cpu::reduce::{Reduction, arg_extreme, reduce};
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::layout::wrap_dim;
@@ -82,7 +83,12 @@ impl Tensor {
         Ok(wrapped)
     }
 
-    fn reduce_values(&self, op: Reduction, dims: &[i64], keepdim: bool) -> Result<Tensor, Error> {
+    pub(super) fn reduce_values(
+        &self,
+        op: Reduction,
+        dims: &[i64],
+        keepdim: bool,
+    ) -> Result<Tensor, Error> {
         let reduced = self.reduced_dims(dims)?;
         let out_dtype = if self.dtype().is_floating_point() {
             self.dtype()
@@ -143,4 +149,239 @@ fn expand_back(
     };
     let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
     kept.expand(&sizes)?.contiguous()
+}
+
+/// `max`, `min`, `argmax`, `argmin` and `prod`.
+impl Tensor {
+    /// `max()` over every element (`MaxBackward1`: ties share the gradient).
+    pub fn max(&self) -> Result<Tensor, Error> {
+        self.extreme_all(true)
+    }
+
+    /// `min()` over every element (`MinBackward1`).
+    pub fn min(&self) -> Result<Tensor, Error> {
+        self.extreme_all(false)
+    }
+
+    fn extreme_all(&self, largest: bool) -> Result<Tensor, Error> {
+        let name = if largest { "max" } else { "min" };
+        if self.numel() == 0 {
+            return Err(Error::EmptyReduction { op: name });
+        }
+        let out = self.reduce_values(
+            if largest {
+                Reduction::Max
+            } else {
+                Reduction::Min
+            },
+            &[],
+            false,
+        )?;
+        let (saved, value) = (crate::autograd::SavedTensor::new(self), out.detach());
+        let meta = autograd::record(&[self], || {
+            Backward::saving(
+                if largest {
+                    "MaxBackward1"
+                } else {
+                    "MinBackward1"
+                },
+                move |grad| {
+                    let x = saved.unpack()?;
+                    let hits =
+                        super::elementwise::binary_values(Binary::Eq, x.into(), (&value).into())?
+                            .to_dtype(grad.dtype())?;
+                    let count = hits.reduce_values(Reduction::Sum, &[], false)?;
+                    let share = super::elementwise::binary_values(
+                        Binary::Div,
+                        grad.into(),
+                        (&count).into(),
+                    )?;
+                    Ok(vec![Some(super::elementwise::binary_values(
+                        Binary::Mul,
+                        (&hits).into(),
+                        (&share).into(),
+                    )?)])
+                },
+            )
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `max(dim, keepdim)`: the values (`MaxBackward0`) and the indices where they are.
+    pub fn max_dim(&self, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor), Error> {
+        self.extreme_dim(dim, keepdim, true)
+    }
+
+    /// `min(dim, keepdim)` (`MinBackward0`).
+    pub fn min_dim(&self, dim: i64, keepdim: bool) -> Result<(Tensor, Tensor), Error> {
+        self.extreme_dim(dim, keepdim, false)
+    }
+
+    fn extreme_dim(
+        &self,
+        dim: i64,
+        keepdim: bool,
+        largest: bool,
+    ) -> Result<(Tensor, Tensor), Error> {
+        let indices = self.arg_extreme(Some(dim), true, largest)?;
+        let d = wrap_dim(dim, self.dim())?;
+        let values = self.reduce_values(
+            if largest {
+                Reduction::Max
+            } else {
+                Reduction::Min
+            },
+            &[dim],
+            true,
+        )?;
+        let (values, indices) = if keepdim || self.dim() == 0 {
+            (values, indices)
+        } else {
+            (
+                values.squeeze(Some(d as i64))?,
+                indices.squeeze(Some(d as i64))?,
+            )
+        };
+        let (shape, at) = (self.shape().to_vec(), indices.clone());
+        let meta = autograd::record(&[self], || {
+            Backward::new(
+                if largest {
+                    "MaxBackward0"
+                } else {
+                    "MinBackward0"
+                },
+                move |grad| {
+                    Ok(vec![Some(spread_to_indices(
+                        grad, &at, &shape, d, keepdim,
+                    )?)])
+                },
+            )
+        });
+        Ok((values.detach().with_autograd(meta), indices))
+    }
+
+    /// `argmax(dim=None, keepdim=False)`.
+    pub fn argmax(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor, Error> {
+        self.arg_extreme(dim, keepdim, true)
+    }
+
+    /// `argmin(dim=None, keepdim=False)`.
+    pub fn argmin(&self, dim: Option<i64>, keepdim: bool) -> Result<Tensor, Error> {
+        self.arg_extreme(dim, keepdim, false)
+    }
+
+    fn arg_extreme(&self, dim: Option<i64>, keepdim: bool, largest: bool) -> Result<Tensor, Error> {
+        let (source, d) = match dim {
+            Some(dim) => (self.clone(), wrap_dim(dim, self.dim())?),
+            None => (self.reshape(&[-1])?.detach(), 0),
+        };
+        if source.numel() == 0 {
+            return Err(Error::EmptyReduction {
+                op: if largest { "argmax" } else { "argmin" },
+            });
+        }
+        let shape = if source.dim() == 0 {
+            vec![1]
+        } else {
+            source.shape().to_vec()
+        };
+        let lanes =
+            source.read(|cpu| Lanes::gather(cpu, source.layout(), LaneKind::of(source.dtype())))?;
+        let positions = arg_extreme(&lanes, &shape, d, largest);
+        let mut out_shape = shape.clone();
+        out_shape[d] = 1;
+        let keep = keepdim && dim.is_some() && self.dim() > 0;
+        let final_shape: Vec<usize> = if keep {
+            out_shape
+        } else {
+            out_shape
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != d)
+                .map(|(_, &s)| s)
+                .collect()
+        };
+        let values: Vec<crate::Scalar> = positions.into_iter().map(crate::Scalar::Int).collect();
+        let data = crate::storage::CpuStorage::from_scalars(DType::Int64, &values);
+        Tensor::from_cpu_data(self.session(), data, &final_shape, self.device())
+    }
+
+    /// `prod()` over every element (`ProdBackward0`; exact with zeros, from prefix and suffix
+    /// products).
+    pub fn prod(&self) -> Result<Tensor, Error> {
+        let out = self.reduce_values(Reduction::Prod, &[], false)?;
+        let saved = crate::autograd::SavedTensor::new(self);
+        let meta = autograd::record(&[self], || {
+            Backward::saving("ProdBackward0", move |grad| {
+                let x = saved.unpack()?;
+                let values: Vec<f64> = x
+                    .scalars()?
+                    .into_iter()
+                    .map(crate::Scalar::as_f64)
+                    .collect();
+                let n = values.len();
+                let mut prefix = vec![1.0; n + 1];
+                let mut suffix = vec![1.0; n + 1];
+                for i in 0..n {
+                    prefix[i + 1] = prefix[i] * values[i];
+                    suffix[n - 1 - i] = suffix[n - i] * values[n - 1 - i];
+                }
+                let others: Vec<crate::Scalar> = (0..n)
+                    .map(|i| crate::Scalar::Float(prefix[i] * suffix[i + 1]))
+                    .collect();
+                let others = Tensor::from_scalars(
+                    x.session(),
+                    &others,
+                    x.shape(),
+                    Some(x.dtype()),
+                    x.device(),
+                    false,
+                )?;
+                Ok(vec![Some(super::elementwise::binary_values(
+                    Binary::Mul,
+                    grad.into(),
+                    (&others).into(),
+                )?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+}
+
+/// The gradient of a `max(dim)`-like op: each incoming value placed at its index along `dim`.
+fn spread_to_indices(
+    grad: &Tensor,
+    indices: &Tensor,
+    shape: &[usize],
+    dim: usize,
+    keepdim: bool,
+) -> Result<Tensor, Error> {
+    let (grad, indices) = if keepdim || shape.is_empty() {
+        (grad.clone(), indices.clone())
+    } else {
+        (grad.unsqueeze(dim as i64)?, indices.unsqueeze(dim as i64)?)
+    };
+    let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+    let mut iota_shape = vec![1i64; shape.len().max(1)];
+    if !shape.is_empty() {
+        iota_shape[dim] = shape[dim] as i64;
+    }
+    let positions = Tensor::arange(
+        grad.session(),
+        crate::Scalar::Int(0),
+        crate::Scalar::Int(shape.get(dim).copied().unwrap_or(1) as i64),
+        crate::Scalar::Int(1),
+        None,
+        grad.device(),
+    )?
+    .view(&iota_shape)?;
+    let hits =
+        super::elementwise::binary_values(Binary::Eq, (&positions).into(), (&indices).into())?
+            .to_dtype(grad.dtype())?;
+    let spread = super::elementwise::binary_values(Binary::Mul, (&hits).into(), (&grad).into())?;
+    if shape.is_empty() {
+        spread.reshape(&[])
+    } else {
+        spread.expand(&sizes)?.contiguous()
+    }
 }

@@ -124,3 +124,40 @@ pub fn reduce(op: Reduction, x: &Lanes, shape: &[usize], dims: &[usize]) -> Lane
         }
     }
 }
+
+/// The position of the largest (or smallest) element along `dim` for every other position, first
+/// occurrence on ties, NaN counting as the extreme (as PyTorch's `max(dim)` / `argmax`).
+pub fn arg_extreme(x: &Lanes, shape: &[usize], dim: usize, largest: bool) -> Vec<i64> {
+    let values: Vec<f64> = match x {
+        Lanes::F32(v) => v.iter().map(|&a| f64::from(a)).collect(),
+        Lanes::F64(v) => v.clone(),
+        Lanes::I64(v) => v.iter().map(|&a| a as f64).collect(),
+        Lanes::Bool(v) => v.iter().map(|&a| f64::from(u8::from(a))).collect(),
+    };
+    let size = shape[dim];
+    let inner: usize = shape[dim + 1..].iter().product();
+    let outer: usize = shape[..dim].iter().product();
+    let mut out = Vec::with_capacity(outer * inner);
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| values[(o * size + k) * inner + i];
+            let mut best = 0;
+            for k in 1..size {
+                let (candidate, current) = (at(k), at(best));
+                if current.is_nan() {
+                    break;
+                }
+                let better = if largest {
+                    candidate > current
+                } else {
+                    candidate < current
+                };
+                if candidate.is_nan() || better {
+                    best = k;
+                }
+            }
+            out.push(best as i64);
+        }
+    }
+    out
+}
