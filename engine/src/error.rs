@@ -313,6 +313,56 @@ pub enum Error {
         "{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument."
     )]
     EmptyReduction { op: &'static str },
+    #[error("torch.cat(): expected a non-empty list of Tensors")]
+    CatEmpty,
+    #[error("Tensors must have same number of dimensions: got {first} and {other}")]
+    CatDims { first: usize, other: usize },
+    #[error(
+        "Sizes of tensors must match except in dimension {dim}. Expected size {expected} but got size {got} for tensor number {number} in the list."
+    )]
+    CatSizes {
+        dim: usize,
+        expected: usize,
+        got: usize,
+        number: usize,
+    },
+    #[error("stack expects a non-empty TensorList")]
+    StackEmpty,
+    #[error(
+        "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {entry}",
+        ShapeText(first),
+        ShapeText(other)
+    )]
+    StackSizes {
+        first: Vec<usize>,
+        other: Vec<usize>,
+        entry: usize,
+    },
+    #[error("where expected condition to be a boolean tensor, but got a tensor with dtype {}", dtype.scalar_type_name())]
+    WhereCondition { dtype: crate::dtype::DType },
+    #[error("gather(): Expected dtype int32/int64 for index")]
+    GatherIndexDtype,
+    #[error("Index tensor must have the same number of dimensions as input tensor")]
+    GatherIndexDims,
+    #[error(
+        "Size does not match at dimension {axis} expected index {} to be no larger than self {} apart from dimension {dim}",
+        ShapeText(index),
+        ShapeText(input)
+    )]
+    GatherSizes {
+        axis: usize,
+        index: Vec<usize>,
+        input: Vec<usize>,
+        dim: usize,
+    },
+    #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
+    IndexOutOfBounds { index: i64, dim: usize, size: usize },
+    #[error("index_select(): Index is supposed to be a vector")]
+    IndexSelectVector,
+    #[error("index out of range in self")]
+    IndexOutOfRangeInSelf,
+    #[error("masked_fill_ only supports boolean masks, but got mask with dtype {}", dtype.cpp_name())]
+    MaskedFillMask { dtype: crate::dtype::DType },
     #[error("torch.clamp: At least one of 'min' or 'max' must not be None")]
     ClampWithoutBounds,
     #[error("step must be nonzero")]
@@ -357,6 +407,7 @@ impl Error {
             | Error::UnknownDeviceType { .. }
             | Error::IndexGivenTwice { .. }
             | Error::NegativeDeviceIndex => PythonType::RuntimeError,
+            Error::IndexSelectVector | Error::IndexOutOfRangeInSelf => PythonType::IndexError,
             Error::DimOutOfRange { .. }
             | Error::SelectZeroDim
             | Error::SelectOutOfRange { .. }
@@ -418,6 +469,17 @@ impl Error {
             | Error::InPlaceTensorProductWithGrad
             | Error::ClampWithoutBounds
             | Error::EmptyReduction { .. }
+            | Error::CatEmpty
+            | Error::CatDims { .. }
+            | Error::CatSizes { .. }
+            | Error::StackEmpty
+            | Error::StackSizes { .. }
+            | Error::WhereCondition { .. }
+            | Error::GatherIndexDtype
+            | Error::GatherIndexDims
+            | Error::GatherSizes { .. }
+            | Error::IndexOutOfBounds { .. }
+            | Error::MaskedFillMask { .. }
             | Error::ArangeZeroStep
             | Error::ArangeBounds
             | Error::LinspaceNegativeSteps

@@ -308,6 +308,44 @@ def reductions():
     write("reductions.json", cases)
 
 
+def indexing():
+    """cat, stack, where, gather, index_select, masked_fill: values, nodes, gradients and errors."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = torch.tensor([[7.0, 8.0, 9.0]], requires_grad=True)
+    cases = []
+    def case(name, fn, grads=True):
+        x.grad = None
+        y.grad = None
+        try:
+            out = fn()
+            entry = {"name": name, "out": out.tolist(), "shape": list(out.shape), "grad_fn": out.grad_fn.name() if out.grad_fn else None}
+            if grads:
+                (out * torch.arange(1.0, out.numel() + 1).reshape(out.shape)).sum().backward()
+                entry["grad_x"] = x.grad.tolist() if x.grad is not None else None
+                entry["grad_y"] = y.grad.tolist() if y.grad is not None else None
+        except Exception as e:  # noqa: BLE001
+            entry = {"name": name, "error": type(e).__name__, "message": str(e)}
+        cases.append(entry)
+    case("cat0", lambda: torch.cat([x, y], 0))
+    case("cat1", lambda: torch.cat([x, x], 1))
+    case("stack0", lambda: torch.stack([x, x * 2], 0))
+    case("stack2", lambda: torch.stack([x, x], 2))
+    case("where", lambda: torch.where(x > 2.5, x, y))
+    case("gather1", lambda: x.gather(1, torch.tensor([[2, 0], [1, 1]])))
+    case("gather0", lambda: x.gather(0, torch.tensor([[1, 0, 1]])))
+    case("index_select0", lambda: x.index_select(0, torch.tensor([1, 1, 0])))
+    case("index_select1", lambda: x.index_select(1, torch.tensor([2])))
+    case("masked_fill", lambda: x.masked_fill(x > 3.5, -1.0))
+    case("gather_oob", lambda: x.gather(1, torch.tensor([[0, 5], [1, 2]])))
+    case("index_select_oob", lambda: x.index_select(0, torch.tensor([3])))
+    case("cat_sizes", lambda: torch.cat([x, torch.ones(2, 2)]))
+    case("cat_dims", lambda: torch.cat([x, torch.ones(3)]))
+    case("stack_sizes", lambda: torch.stack([x, y]))
+    case("where_cond", lambda: torch.where(torch.ones(2, 3), x, y))
+    case("masked_fill_mask", lambda: x.masked_fill(torch.ones(2, 3, dtype=torch.long), 0.0))
+    write("indexing.json", cases)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -320,3 +358,4 @@ if __name__ == "__main__":
     creations()
     unary_ops()
     reductions()
+    indexing()

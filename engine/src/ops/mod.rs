@@ -4,6 +4,7 @@
 
 mod create;
 mod elementwise;
+mod indexing;
 mod inplace;
 mod matmul;
 mod reduce;

@@ -1,0 +1,352 @@
+//! Joining and picking: `cat`, `stack`, `where`, `gather`, `index_select`, `masked_fill`.
+//!
+//! These work element by element on row-major positions: lessons use them on small tensors, and
+//! the bounds checks (which PyTorch's CPU kernels also make, raising instead of truncating) are
+//! what matters.
+
+use crate::autograd::{self, Backward, SavedTensor};
+use crate::backend::cpu::elementwise::Binary;
+use crate::dtype::{DType, promote_types};
+use crate::element::Scalar;
+use crate::error::Error;
+use crate::layout::{broadcast_shapes, contiguous_strides, wrap_dim};
+use crate::tensor::Tensor;
+
+use super::elementwise::{Operand, binary_values};
+
+/// The row-major position of a multi-index.
+fn flat_index(index: &[usize], strides: &[usize]) -> usize {
+    index.iter().zip(strides).map(|(i, s)| i * s).sum()
+}
+
+/// Calls `f` with every multi-index of `shape`, in row-major order.
+fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+    let n: usize = shape.iter().product();
+    let mut index = vec![0usize; shape.len()];
+    for _ in 0..n {
+        f(&index);
+        for d in (0..shape.len()).rev() {
+            index[d] += 1;
+            if index[d] < shape[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+fn index_values(index: &Tensor) -> Result<Vec<i64>, Error> {
+    Ok(index
+        .scalars()?
+        .into_iter()
+        .map(|s| match s {
+            Scalar::Int(i) => i,
+            other => other.as_f64() as i64,
+        })
+        .collect())
+}
+
+impl Tensor {
+    /// `torch.cat(tensors, dim)`: dtypes promoted, shapes equal except along `dim`.
+    pub fn cat(tensors: &[&Tensor], dim: i64) -> Result<Tensor, Error> {
+        let first = tensors.first().ok_or(Error::CatEmpty)?;
+        let ndim = first.dim();
+        for t in tensors {
+            if t.dim() != ndim {
+                return Err(Error::CatDims {
+                    first: ndim,
+                    other: t.dim(),
+                });
+            }
+        }
+        let d = wrap_dim(dim, ndim)?;
+        let device = super::common_device(tensors)?;
+        for (number, t) in tensors.iter().enumerate() {
+            for axis in (0..ndim).filter(|&a| a != d) {
+                if t.shape()[axis] != first.shape()[axis] {
+                    return Err(Error::CatSizes {
+                        dim: d,
+                        expected: first.shape()[axis],
+                        got: t.shape()[axis],
+                        number,
+                    });
+                }
+            }
+        }
+        let dtype = tensors
+            .iter()
+            .map(|t| t.dtype())
+            .reduce(promote_types)
+            .unwrap_or(DType::Float32);
+        let mut shape = first.shape().to_vec();
+        shape[d] = tensors.iter().map(|t| t.shape()[d]).sum();
+        let strides = contiguous_strides(&shape);
+        let mut values = vec![Scalar::Int(0); shape.iter().product()];
+        let mut start = 0;
+        for t in tensors {
+            let source = t.scalars()?;
+            let mut k = 0;
+            for_each_index(t.shape(), |index| {
+                let mut at = index.to_vec();
+                at[d] += start;
+                values[flat_index(&at, &strides)] = source[k];
+                k += 1;
+            });
+            start += t.shape()[d];
+        }
+        let out =
+            Tensor::from_scalars(first.session(), &values, &shape, Some(dtype), device, false)?;
+        let sizes: Vec<(usize, DType)> =
+            tensors.iter().map(|t| (t.shape()[d], t.dtype())).collect();
+        let meta = autograd::record(tensors, || {
+            Backward::new("CatBackward0", move |grad| {
+                let mut start = 0;
+                sizes
+                    .iter()
+                    .map(|&(size, dtype)| {
+                        let piece = grad
+                            .slice(d as i64, Some(start as i64), Some((start + size) as i64), 1)?
+                            .contiguous()?;
+                        start += size;
+                        Ok(Some(if piece.dtype() == dtype {
+                            piece
+                        } else {
+                            piece.to_dtype(dtype)?
+                        }))
+                    })
+                    .collect()
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.stack(tensors, dim)`: equal shapes joined along a new dimension.
+    pub fn stack(tensors: &[&Tensor], dim: i64) -> Result<Tensor, Error> {
+        let first = tensors.first().ok_or(Error::StackEmpty)?;
+        for (entry, t) in tensors.iter().enumerate() {
+            if t.shape() != first.shape() {
+                return Err(Error::StackSizes {
+                    first: first.shape().to_vec(),
+                    other: t.shape().to_vec(),
+                    entry,
+                });
+            }
+        }
+        let session = first.session().clone();
+        let d = wrap_dim(dim, first.dim() + 1)?;
+        let out = session.no_grad(|| {
+            let expanded = tensors
+                .iter()
+                .map(|t| t.unsqueeze(d as i64))
+                .collect::<Result<Vec<_>, _>>()?;
+            Tensor::cat(&expanded.iter().collect::<Vec<_>>(), d as i64)
+        })?;
+        let count = tensors.len();
+        let meta = autograd::record(tensors, || {
+            Backward::new("StackBackward0", move |grad| {
+                (0..count)
+                    .map(|i| Ok(Some(grad.select(d as i64, i as i64)?.contiguous()?)))
+                    .collect()
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.where(condition, self, other)`.
+    pub fn where_(condition: &Tensor, x: &Tensor, y: &Tensor) -> Result<Tensor, Error> {
+        if condition.dtype() != DType::Bool {
+            return Err(Error::WhereCondition {
+                dtype: condition.dtype(),
+            });
+        }
+        let device = super::common_device(&[condition, x, y])?;
+        let shape = broadcast_shapes(&broadcast_shapes(condition.shape(), x.shape())?, y.shape())?;
+        let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+        let dtype = promote_types(x.dtype(), y.dtype());
+        let (c, a, b) = (
+            condition.expand(&sizes)?.scalars()?,
+            x.expand(&sizes)?.scalars()?,
+            y.expand(&sizes)?.scalars()?,
+        );
+        let values: Vec<Scalar> = c
+            .iter()
+            .zip(a.iter().zip(&b))
+            .map(|(c, (a, b))| if *c == Scalar::Bool(true) { *a } else { *b })
+            .collect();
+        let out = Tensor::from_scalars(x.session(), &values, &shape, Some(dtype), device, false)?;
+        let mask = SavedTensor::new(&condition.detach());
+        let (x_shape, x_dtype, y_shape, y_dtype) =
+            (x.shape().to_vec(), x.dtype(), y.shape().to_vec(), y.dtype());
+        let meta = autograd::record(&[x, y], || {
+            Backward::saving("WhereBackward0", move |grad| {
+                let mask = mask.unpack()?.to_dtype(grad.dtype())?;
+                let for_x = binary_values(Binary::Mul, grad.into(), (&mask).into())?;
+                let inverse =
+                    binary_values(Binary::Sub, Operand::Scalar(Scalar::Int(1)), (&mask).into())?;
+                let for_y = binary_values(Binary::Mul, grad.into(), (&inverse).into())?;
+                Ok(vec![
+                    Some(super::elementwise::reduce_grad(&for_x, &x_shape, x_dtype)?),
+                    Some(super::elementwise::reduce_grad(&for_y, &y_shape, y_dtype)?),
+                ])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.gather(self, dim, index)`: out[i][j] = self[i][index[i][j]] (for dim 1). Indices out of
+    /// range raise, as PyTorch's CPU kernel does.
+    pub fn gather(&self, dim: i64, index: &Tensor) -> Result<Tensor, Error> {
+        if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+            return Err(Error::GatherIndexDtype);
+        }
+        if index.dim() != self.dim() {
+            return Err(Error::GatherIndexDims);
+        }
+        let d = wrap_dim(dim, self.dim())?;
+        let device = super::common_device(&[self, index])?;
+        for axis in (0..self.dim()).filter(|&a| a != d) {
+            if index.shape()[axis] > self.shape()[axis] {
+                return Err(Error::GatherSizes {
+                    axis,
+                    index: index.shape().to_vec(),
+                    input: self.shape().to_vec(),
+                    dim: d,
+                });
+            }
+        }
+        let positions = index_values(index)?;
+        let size = self.shape()[d];
+        if let Some(&bad) = positions.iter().find(|&&p| p < 0 || p as usize >= size) {
+            return Err(Error::IndexOutOfBounds {
+                index: bad,
+                dim: d,
+                size,
+            });
+        }
+        let source = self.scalars()?;
+        let strides = contiguous_strides(self.shape());
+        let mut values = Vec::with_capacity(positions.len());
+        let mut k = 0;
+        for_each_index(index.shape(), |at| {
+            let mut from = at.to_vec();
+            from[d] = positions[k] as usize;
+            values.push(source[flat_index(&from, &strides)]);
+            k += 1;
+        });
+        let out = Tensor::from_scalars(
+            self.session(),
+            &values,
+            index.shape(),
+            Some(self.dtype()),
+            device,
+            false,
+        )?;
+        let (shape, saved_index) = (self.shape().to_vec(), positions);
+        let index_shape = index.shape().to_vec();
+        let meta = autograd::record(&[self], || {
+            Backward::new("GatherBackward0", move |grad| {
+                let g = grad.scalars()?;
+                let strides = contiguous_strides(&shape);
+                let mut sums = vec![0.0f64; shape.iter().product()];
+                let mut k = 0;
+                for_each_index(&index_shape, |at| {
+                    let mut to = at.to_vec();
+                    to[d] = saved_index[k] as usize;
+                    sums[flat_index(&to, &strides)] += g[k].as_f64();
+                    k += 1;
+                });
+                let sums: Vec<Scalar> = sums.into_iter().map(Scalar::Float).collect();
+                Ok(vec![Some(Tensor::from_scalars(
+                    grad.session(),
+                    &sums,
+                    &shape,
+                    Some(grad.dtype()),
+                    grad.device(),
+                    false,
+                )?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.index_select(self, dim, index)`: whole slices picked by a vector of indices.
+    pub fn index_select(&self, dim: i64, index: &Tensor) -> Result<Tensor, Error> {
+        if index.dim() > 1 {
+            return Err(Error::IndexSelectVector);
+        }
+        let d = wrap_dim(dim, self.dim())?;
+        let positions = index_values(index)?;
+        let size = self.shape().get(d).copied().unwrap_or(1);
+        if positions.iter().any(|&p| p < 0 || p as usize >= size) {
+            return Err(Error::IndexOutOfRangeInSelf);
+        }
+        let pieces = positions
+            .iter()
+            .map(|&p| self.select(d as i64, p)?.unsqueeze(d as i64))
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = self
+            .session()
+            .no_grad(|| Tensor::cat(&pieces.iter().collect::<Vec<_>>(), d as i64))?;
+        let shape = self.shape().to_vec();
+        let meta = autograd::record(&[self], || {
+            Backward::new("IndexSelectBackward0", move |grad| {
+                let zeros = Tensor::full(
+                    grad.session(),
+                    &shape,
+                    Scalar::Int(0),
+                    grad.dtype(),
+                    grad.device(),
+                )?;
+                let mut total = zeros;
+                for (k, &p) in positions.iter().enumerate() {
+                    let piece = grad.select(d as i64, k as i64)?;
+                    let placed = Tensor::full(
+                        grad.session(),
+                        &shape,
+                        Scalar::Int(0),
+                        grad.dtype(),
+                        grad.device(),
+                    )?;
+                    placed.select(d as i64, p)?.copy_(&piece)?;
+                    total = binary_values(Binary::Add, (&total).into(), (&placed).into())?;
+                }
+                Ok(vec![Some(total)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `masked_fill(mask, value)`: `value` where the (broadcast) boolean mask is true.
+    pub fn masked_fill(&self, mask: &Tensor, value: Scalar) -> Result<Tensor, Error> {
+        if mask.dtype() != DType::Bool {
+            return Err(Error::MaskedFillMask {
+                dtype: mask.dtype(),
+            });
+        }
+        let fill = Tensor::full(self.session(), &[], value, self.dtype(), crate::Device::CPU)?;
+        let out = self
+            .session()
+            .no_grad(|| Tensor::where_(mask, &fill, self))?;
+        let out = if out.dtype() == self.dtype() {
+            out
+        } else {
+            out.to_dtype(self.dtype())?
+        };
+        let keep = SavedTensor::new(&mask.detach());
+        let meta = autograd::record(&[self], || {
+            Backward::saving("MaskedFillBackward0", move |grad| {
+                let keep = binary_values(
+                    Binary::Sub,
+                    Operand::Scalar(Scalar::Int(1)),
+                    (&keep.unpack()?.to_dtype(grad.dtype())?).into(),
+                )?;
+                Ok(vec![Some(binary_values(
+                    Binary::Mul,
+                    grad.into(),
+                    (&keep).into(),
+                )?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+}
