@@ -31,6 +31,8 @@ struct Node {
     /// `None` once a node that saved tensors has run without `retain_graph`.
     backward: RefCell<Option<BackwardFn>>,
     saves_tensors: bool,
+    /// Non-leaf tensors produced by this node that asked for `retain_grad()`.
+    retained: RefCell<Vec<Weak<TensorImpl>>>,
 }
 
 impl std::fmt::Debug for GradFn {
@@ -60,6 +62,11 @@ impl GradFn {
         Rc::ptr_eq(&self.0, &other.0)
     }
 
+    /// Makes `tensor` (whose `grad_fn` this is) keep the gradient that reaches this node.
+    pub(crate) fn retain_for(&self, tensor: &Tensor) {
+        self.0.retained.borrow_mut().push(tensor.downgrade());
+    }
+
     /// `AccumulateGrad.variable`: the leaf, while it is alive.
     pub fn variable(&self) -> Option<Tensor> {
         self.0
@@ -77,8 +84,9 @@ pub(crate) struct AutogradMeta {
     /// they have a `grad_fn`.
     pub requires_grad: bool,
     pub grad_fn: Option<GradFn>,
-    /// `.grad`, on leaves.
+    /// `.grad`, on leaves (and non-leaves that `retain_grad()`).
     pub grad: Option<Tensor>,
+    pub retains_grad: bool,
     /// The leaf's `AccumulateGrad` node, while some graph holds it.
     accumulator: RefCell<Weak<Node>>,
 }
@@ -109,6 +117,7 @@ fn edge_to(input: &Tensor) -> Option<GradFn> {
         variable: Some(input.downgrade()),
         backward: RefCell::new(None),
         saves_tensors: false,
+        retained: RefCell::default(),
     });
     *meta.accumulator.borrow_mut() = Rc::downgrade(&node);
     Some(GradFn(node))
@@ -200,6 +209,7 @@ pub(crate) fn record(inputs: &[&Tensor], backward: impl FnOnce() -> Backward) ->
         variable: None,
         backward: RefCell::new(Some(backward.apply)),
         saves_tensors: backward.saves_tensors,
+        retained: RefCell::default(),
     }));
     let name = backward.name;
     session.record(None, || crate::trace::EventKind::GraphNode {
@@ -207,10 +217,8 @@ pub(crate) fn record(inputs: &[&Tensor], backward: impl FnOnce() -> Backward) ->
         name: name.to_owned(),
     });
     AutogradMeta {
-        requires_grad: false,
         grad_fn: Some(node),
-        grad: None,
-        accumulator: RefCell::default(),
+        ..AutogradMeta::default()
     }
 }
 
@@ -266,6 +274,9 @@ fn run(root: GradFn, grad: Tensor, retain_graph: bool) -> Result<(), Error> {
         let Some(grad) = buffers.remove(&node.id()) else {
             continue;
         };
+        for kept in node.0.retained.borrow().iter().filter_map(Weak::upgrade) {
+            accumulate(&Tensor::from_impl(kept), grad.clone())?;
+        }
         if node.name() == "AccumulateGrad" {
             if let Some(leaf) = node.variable() {
                 accumulate(&leaf, grad)?;

@@ -357,12 +357,38 @@ pub enum Error {
     },
     #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
     IndexOutOfBounds { index: i64, dim: usize, size: usize },
+    #[error(
+        "The shape of the mask {} at index {dim} does not match the shape of the indexed tensor {} at index {dim}",
+        ShapeText(mask),
+        ShapeText(input)
+    )]
+    MaskShape {
+        mask: Vec<usize>,
+        input: Vec<usize>,
+        dim: usize,
+    },
+    /// Indexing (`t[idx]`) raises IndexError where `gather` raises RuntimeError, with the same words.
+    #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
+    IndexOutOfBoundsIndexing { index: i64, dim: usize, size: usize },
     #[error("index_select(): Index is supposed to be a vector")]
     IndexSelectVector,
     #[error("index out of range in self")]
     IndexOutOfRangeInSelf,
     #[error("masked_fill_ only supports boolean masks, but got mask with dtype {}", dtype.cpp_name())]
     MaskedFillMask { dtype: crate::dtype::DType },
+    #[error("can't retain_grad on Tensor that has requires_grad=False")]
+    RetainGradWithoutGrad,
+    #[error(
+        "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+    )]
+    NumpyRequiresGrad,
+    #[error(
+        "can't convert {device} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
+    )]
+    NumpyNotCpu { device: crate::device::Device },
+    /// The lab's Python has no numpy module.
+    #[error("numpy is not available in the lab: use tolist() or item() to get Python values")]
+    NoNumpy,
     #[error("torch.clamp: At least one of 'min' or 'max' must not be None")]
     ClampWithoutBounds,
     #[error("step must be nonzero")]
@@ -407,7 +433,10 @@ impl Error {
             | Error::UnknownDeviceType { .. }
             | Error::IndexGivenTwice { .. }
             | Error::NegativeDeviceIndex => PythonType::RuntimeError,
-            Error::IndexSelectVector | Error::IndexOutOfRangeInSelf => PythonType::IndexError,
+            Error::IndexSelectVector
+            | Error::IndexOutOfRangeInSelf
+            | Error::MaskShape { .. }
+            | Error::IndexOutOfBoundsIndexing { .. } => PythonType::IndexError,
             Error::DimOutOfRange { .. }
             | Error::SelectZeroDim
             | Error::SelectOutOfRange { .. }
@@ -469,6 +498,10 @@ impl Error {
             | Error::InPlaceTensorProductWithGrad
             | Error::ClampWithoutBounds
             | Error::EmptyReduction { .. }
+            | Error::RetainGradWithoutGrad
+            | Error::NumpyRequiresGrad
+            | Error::NumpyNotCpu { .. }
+            | Error::NoNumpy
             | Error::CatEmpty
             | Error::CatDims { .. }
             | Error::CatSizes { .. }

@@ -658,7 +658,7 @@ impl Tensor {
     /// warning for the runtime to show).
     pub fn grad(&self) -> Option<Tensor> {
         let meta = self.0.autograd.borrow();
-        if meta.grad_fn.is_some() {
+        if meta.grad_fn.is_some() && !meta.retains_grad {
             self.session().warn(crate::error::NON_LEAF_GRAD_WARNING);
         }
         meta.grad.clone()
@@ -666,6 +666,32 @@ impl Tensor {
 
     pub(crate) fn set_grad(&self, grad: Option<Tensor>) {
         self.0.autograd.borrow_mut().grad = grad;
+    }
+
+    /// `retain_grad()`: a non-leaf keeps its `.grad` after `backward()` (a no-op on leaves).
+    pub fn retain_grad(&self) -> Result<(), Error> {
+        if !self.requires_grad() {
+            return Err(Error::RetainGradWithoutGrad);
+        }
+        if let Some(grad_fn) = self.grad_fn() {
+            grad_fn.retain_for(self);
+            self.0.autograd.borrow_mut().retains_grad = true;
+        }
+        Ok(())
+    }
+
+    /// `numpy()`: the lab has no numpy, but PyTorch's own checks come first, as a learner would see
+    /// them.
+    pub fn numpy(&self) -> Result<(), Error> {
+        if self.requires_grad() {
+            return Err(Error::NumpyRequiresGrad);
+        }
+        if !self.device().is_cpu() {
+            return Err(Error::NumpyNotCpu {
+                device: self.device(),
+            });
+        }
+        Err(Error::NoNumpy)
     }
 
     /// `tensor.backward(gradient=None, retain_graph=False)`.

@@ -266,3 +266,106 @@ fn view_gradients_land_where_the_elements_came_from() {
     // flat = [z00, z10, z01, z11, z02, z12], so z's gradient is the weights transposed back.
     assert_eq!(values(&z.grad().unwrap()), [1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
 }
+
+#[test]
+fn retain_grad_keeps_a_non_leaf_gradient_without_the_warning() {
+    let session = Session::default();
+    let x = tensor(&session, &[1.0, -2.0, 3.0], &[3], true);
+    let y = x.mul(Scalar::Int(2)).unwrap();
+    y.retain_grad().unwrap();
+    y.mul(&y)
+        .unwrap()
+        .sum(&[], false)
+        .unwrap()
+        .backward(None, false)
+        .unwrap();
+    assert_eq!(y.grad().unwrap().repr().unwrap(), "tensor([ 4., -8., 12.])");
+    assert_eq!(
+        x.grad().unwrap().repr().unwrap(),
+        "tensor([  8., -16.,  24.])"
+    );
+    assert!(session.take_warnings().is_empty());
+    let plain = tensor(&session, &[1.0], &[1], false);
+    assert_eq!(
+        plain.retain_grad().unwrap_err().to_string(),
+        "can't retain_grad on Tensor that has requires_grad=False"
+    );
+}
+
+#[test]
+fn numpy_refuses_as_pytorch_does_before_saying_the_lab_has_none() {
+    let session = Session::default();
+    let x = tensor(&session, &[1.0], &[1], true);
+    assert_eq!(
+        x.numpy().unwrap_err().to_string(),
+        "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+    );
+    let gpu = x.detach().to(To::device("cuda")).unwrap();
+    assert_eq!(
+        gpu.numpy().unwrap_err().to_string(),
+        "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
+    );
+}
+
+#[test]
+fn mask_and_integer_indexing_pick_rows_and_route_gradients_back() {
+    let session = Session::default();
+    let x = tensor(&session, &[1.0, -2.0, 3.0], &[3], true);
+    let positive = x.compare(Binary::Gt, Scalar::Int(0)).unwrap();
+    let picked = x.index_mask(&positive).unwrap();
+    assert_eq!(
+        picked.repr().unwrap(),
+        "tensor([1., 3.], grad_fn=<IndexBackward0>)"
+    );
+    picked
+        .sum(&[], false)
+        .unwrap()
+        .backward(None, false)
+        .unwrap();
+    assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([1., 0., 1.])");
+
+    let m = tensor(&session, &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0], &[2, 3], false);
+    let rows = Tensor::from_scalars(
+        &session,
+        &[Scalar::Int(1), Scalar::Int(0), Scalar::Int(-1)],
+        &[3],
+        None,
+        Device::CPU,
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        m.index_with(&rows).unwrap().repr().unwrap(),
+        "tensor([[3., 4., 5.],\n        [0., 1., 2.],\n        [3., 4., 5.]])"
+    );
+    let bad = Tensor::from_scalars(
+        &session,
+        &[Scalar::Int(0), Scalar::Int(5)],
+        &[2],
+        None,
+        Device::CPU,
+        false,
+    )
+    .unwrap();
+    let error = x.index_with(&bad).unwrap_err();
+    assert_eq!(
+        (error.python_type().name(), error.to_string().as_str()),
+        (
+            "IndexError",
+            "index 5 is out of bounds for dimension 0 with size 3"
+        )
+    );
+    let short = Tensor::from_scalars(
+        &session,
+        &[Scalar::Bool(true), Scalar::Bool(false)],
+        &[2],
+        None,
+        Device::CPU,
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        x.index_mask(&short).unwrap_err().to_string(),
+        "The shape of the mask [2] at index 0 does not match the shape of the indexed tensor [3] at index 0"
+    );
+}

@@ -350,3 +350,98 @@ impl Tensor {
         Ok(out.with_autograd(meta))
     }
 }
+
+impl Tensor {
+    /// `t[mask]` with a boolean mask over the leading dimensions: the selected rows, flattened
+    /// (`IndexBackward0`).
+    pub fn index_mask(&self, mask: &Tensor) -> Result<Tensor, Error> {
+        if mask.dtype() != DType::Bool {
+            return self.index_with(mask);
+        }
+        let k = mask.dim();
+        for d in 0..k {
+            if self.shape().get(d) != Some(&mask.shape()[d]) {
+                return Err(Error::MaskShape {
+                    mask: mask.shape().to_vec(),
+                    input: self.shape().to_vec(),
+                    dim: d,
+                });
+            }
+        }
+        let rows: Vec<usize> = mask
+            .scalars()?
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| **m == Scalar::Bool(true))
+            .map(|(i, _)| i)
+            .collect();
+        let mut shape = vec![rows.len()];
+        shape.extend_from_slice(&self.shape()[k..]);
+        self.pick_rows(k, &rows, &shape)
+    }
+
+    /// `t[index]` with an integer tensor: rows of the first dimension, negative indices counting
+    /// from the end (`IndexBackward0`).
+    pub fn index_with(&self, index: &Tensor) -> Result<Tensor, Error> {
+        if self.dim() == 0 {
+            return Err(Error::TooManyIndices { ndim: 0 });
+        }
+        let size = self.shape()[0];
+        let rows = index_values(index)?
+            .into_iter()
+            .map(|i| {
+                let wrapped = if i < 0 { i + size as i64 } else { i };
+                usize::try_from(wrapped).ok().filter(|&r| r < size).ok_or(
+                    Error::IndexOutOfBoundsIndexing {
+                        index: i,
+                        dim: 0,
+                        size,
+                    },
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut shape = index.shape().to_vec();
+        shape.extend_from_slice(&self.shape()[1..]);
+        self.pick_rows(1, &rows, &shape)
+    }
+
+    /// Rows of this tensor seen as (product of the first `k` dims) × (the rest).
+    fn pick_rows(&self, k: usize, rows: &[usize], shape: &[usize]) -> Result<Tensor, Error> {
+        let row_len: usize = self.shape()[k..].iter().product();
+        let values = self.scalars()?;
+        let picked: Vec<Scalar> = rows
+            .iter()
+            .flat_map(|&r| values[r * row_len..(r + 1) * row_len].iter().copied())
+            .collect();
+        let out = Tensor::from_scalars(
+            self.session(),
+            &picked,
+            shape,
+            Some(self.dtype()),
+            self.device(),
+            false,
+        )?;
+        let (input_shape, rows) = (self.shape().to_vec(), rows.to_vec());
+        let meta = autograd::record(&[self], || {
+            Backward::new("IndexBackward0", move |grad| {
+                let g = grad.scalars()?;
+                let mut sums = vec![0.0f64; input_shape.iter().product()];
+                for (i, &r) in rows.iter().enumerate() {
+                    for j in 0..row_len {
+                        sums[r * row_len + j] += g[i * row_len + j].as_f64();
+                    }
+                }
+                let sums: Vec<Scalar> = sums.into_iter().map(Scalar::Float).collect();
+                Ok(vec![Some(Tensor::from_scalars(
+                    grad.session(),
+                    &sums,
+                    &input_shape,
+                    Some(grad.dtype()),
+                    grad.device(),
+                    false,
+                )?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+}
