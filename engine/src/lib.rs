@@ -1,9 +1,17 @@
-//! The to(device) lab's tensor engine.
+//! The to(device) lab's tensor engine: what the lab shows happening inside PyTorch, reproduced
+//! closely enough that a learner's own PyTorch prints the same.
 //!
-//! It owns everything the lab shows happening inside PyTorch: devices, tensors, the seven-step
-//! transfer, autograd and the memory model (see DESIGN.md). Backends sit behind one interface in
-//! [`backend`]; the GPU one runs real WGSL kernels through wgpu, in the browser (WebGPU) and natively
-//! (Vulkan / Metal / DX12).
+//! - [`session`]: one learner's state (devices, CUDA's lazy start, allocators, grad mode,
+//!   generators, warnings, trace). [`device`], [`dtype`], [`element`]: the vocabulary.
+//! - [`tensor`], [`layout`], [`storage`]: tensors as views of storage; [`repr`] prints them.
+//! - [`transfer`]: the seven steps of `.to()`. [`memory`]: the caching allocator per device.
+//! - [`ops`]: operations with PyTorch's device checks, promotion and broadcasting;
+//!   [`autograd`]: the graph they record and the backward engine; [`random`]: PyTorch's CPU
+//!   generator.
+//! - [`backend`]: where work runs. Every op runs on the CPU backend today, for GPU devices too
+//!   (the trace marks it as a stand-in); the wgpu backend, proven by a real round trip in the
+//!   browser and natively, takes GPU devices over in its own issue.
+//! - [`trace`]: the events the UI animates. [`error`]: one error type with PyTorch's texts.
 
 pub mod autograd;
 pub mod backend;
