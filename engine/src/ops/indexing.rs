@@ -193,7 +193,7 @@ impl Tensor {
         Ok(out.with_autograd(meta))
     }
 
-    /// `torch.gather(self, dim, index)`: out[i][j] = self[i][index[i][j]] (for dim 1). Indices out of
+    /// `torch.gather(self, dim, index)`: `out[i][j] = self[i][index[i][j]]` (for dim 1). Indices out of
     /// range raise, as PyTorch's CPU kernel does.
     pub fn gather(&self, dim: i64, index: &Tensor) -> Result<Tensor, Error> {
         if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
