@@ -389,6 +389,11 @@ pub enum Error {
     /// The lab's Python has no numpy module.
     #[error("numpy is not available in the lab: use tolist() or item() to get Python values")]
     NoNumpy,
+    /// Integer `//` or `%` by zero (PyTorch's CPU kernels raise this exact text).
+    #[error("ZeroDivisionError")]
+    ZeroDivision,
+    #[error("the derivative for '{op}' is not implemented.")]
+    DerivativeNotImplemented { op: &'static str },
     #[error("torch.clamp: At least one of 'min' or 'max' must not be None")]
     ClampWithoutBounds,
     #[error("step must be nonzero")]
@@ -499,6 +504,8 @@ impl Error {
             | Error::ClampWithoutBounds
             | Error::EmptyReduction { .. }
             | Error::RetainGradWithoutGrad
+            | Error::ZeroDivision
+            | Error::DerivativeNotImplemented { .. }
             | Error::NumpyRequiresGrad
             | Error::NumpyNotCpu { .. }
             | Error::NoNumpy

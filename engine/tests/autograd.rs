@@ -369,3 +369,56 @@ fn mask_and_integer_indexing_pick_rows_and_route_gradients_back() {
         "The shape of the mask [2] at index 0 does not match the shape of the indexed tensor [3] at index 0"
     );
 }
+
+#[test]
+fn floor_division_and_remainder_follow_python_and_pytorch() {
+    let session = Session::default();
+    let ints = |v: &[i64]| {
+        let values: Vec<Scalar> = v.iter().map(|&x| Scalar::Int(x)).collect();
+        Tensor::from_scalars(&session, &values, &[v.len()], None, Device::CPU, false).unwrap()
+    };
+    let (a, b) = (ints(&[7, -7, 7, -7]), ints(&[2, 2, -2, -2]));
+    assert_eq!(
+        a.floor_divide(&b).unwrap().repr().unwrap(),
+        "tensor([ 3, -4, -4,  3])"
+    );
+    assert_eq!(
+        a.remainder(&b).unwrap().repr().unwrap(),
+        "tensor([ 1,  1, -1, -1])"
+    );
+    assert_eq!(
+        a.floor_divide(Scalar::Int(0)).unwrap_err().to_string(),
+        "ZeroDivisionError"
+    );
+
+    let x = tensor(&session, &[7.0, -7.0, 7.5, -7.5], &[4], true);
+    let y = tensor(&session, &[2.0, 2.0, -2.0, -2.0], &[4], false);
+    let quotient = x.floor_divide(&y).unwrap();
+    assert_eq!(
+        quotient.repr().unwrap(),
+        "tensor([ 3., -4., -4.,  3.], grad_fn=<NotImplemented>)"
+    );
+    assert_eq!(
+        quotient
+            .sum(&[], false)
+            .unwrap()
+            .backward(None, false)
+            .unwrap_err()
+            .to_string(),
+        "the derivative for 'floor_divide' is not implemented."
+    );
+    let rest = x.remainder(&y).unwrap();
+    assert_eq!(
+        rest.repr().unwrap(),
+        "tensor([ 1.0000,  1.0000, -0.5000, -1.5000], grad_fn=<RemainderBackward1>)"
+    );
+    assert_eq!(
+        x.remainder(Scalar::Float(0.0)).unwrap().repr().unwrap(),
+        "tensor([nan, nan, nan, nan], grad_fn=<RemainderBackward0>)"
+    );
+    rest.sum(&[], false).unwrap().backward(None, false).unwrap();
+    assert_eq!(
+        x.grad().unwrap().repr().unwrap(),
+        "tensor([1., 1., 1., 1.])"
+    );
+}

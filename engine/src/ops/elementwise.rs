@@ -43,6 +43,14 @@ impl Operand<'_> {
         }
     }
 
+    /// Whether any element is zero (integer `//` and `%` refuse to divide by it).
+    fn has_zero(&self) -> Result<bool, Error> {
+        Ok(match self {
+            Operand::Scalar(s) => s.as_f64() == 0.0,
+            Operand::Tensor(t) => t.scalars()?.iter().any(|s| s.as_f64() == 0.0),
+        })
+    }
+
     fn tensor(&self) -> Option<&Tensor> {
         match self {
             Operand::Tensor(t) => Some(t),
@@ -93,6 +101,12 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
     };
     let shape = broadcast_shapes(a.shape(), b.shape())?;
     let kind = LaneKind::of(compute);
+    if matches!(op, Binary::FloorDiv | Binary::Remainder)
+        && !compute.is_floating_point()
+        && b.has_zero()?
+    {
+        return Err(Error::ZeroDivision);
+    }
     let gathered = || -> Result<Lanes, Error> {
         Ok(kernel::binary(
             op,
@@ -174,6 +188,8 @@ fn op_name(op: Binary) -> &'static str {
         Binary::Sub => "sub",
         Binary::Mul => "mul",
         Binary::Div => "div",
+        Binary::FloorDiv => "floor_divide",
+        Binary::Remainder => "remainder",
         Binary::Pow => "pow",
         Binary::Maximum => "maximum",
         Binary::Minimum => "minimum",
@@ -342,6 +358,49 @@ impl Tensor {
                     let b2 = binary_values(Binary::Mul, b.into(), b.into())?;
                     let ratio = binary_values(Binary::Div, a.into(), (&b2).into())?;
                     let grad_b = binary_values(Binary::Mul, grad.into(), (&ratio).into())?.neg()?;
+                    grads.push(Some(reduce_grad(&grad_b, b.shape(), b.dtype())?));
+                }
+                Ok(grads)
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `self // other` (`torch.floor_divide`). PyTorch records a `NotImplemented` node for it:
+    /// the graph continues, and a backward pass through it fails.
+    pub fn floor_divide<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
+        let other = other.into();
+        let out = binary_values(Binary::FloorDiv, Operand::Tensor(self), other)?;
+        let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
+            Backward::new("NotImplemented", |_| {
+                Err(Error::DerivativeNotImplemented { op: "floor_divide" })
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `self % other` (`torch.remainder`): `RemainderBackward1` with a tensor, `RemainderBackward0`
+    /// with a number.
+    pub fn remainder<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
+        let other = other.into();
+        let out = binary_values(Binary::Remainder, Operand::Tensor(self), other)?;
+        let name = if other.tensor().is_some() {
+            "RemainderBackward1"
+        } else {
+            "RemainderBackward0"
+        };
+        let a = SavedTensor::new(self);
+        let b = Saved::of(other);
+        let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
+            Backward::saving(name, move |grad| {
+                let a = a.unpack()?;
+                let mut grads = vec![Some(reduce_grad(grad, a.shape(), a.dtype())?)];
+                if let Saved::Tensor(b) = &b {
+                    let b = b.unpack()?;
+                    // d(a % b)/db = -floor(a / b)
+                    let quotient = binary_values(Binary::FloorDiv, a.into(), b.into())?;
+                    let grad_b =
+                        binary_values(Binary::Mul, grad.into(), (&quotient).into())?.neg()?;
                     grads.push(Some(reduce_grad(&grad_b, b.shape(), b.dtype())?));
                 }
                 Ok(grads)

@@ -122,6 +122,10 @@ pub enum Binary {
     Sub,
     Mul,
     Div,
+    /// Python's `//`: the quotient rounded toward negative infinity.
+    FloorDiv,
+    /// Python's `%`: the remainder with the divisor's sign.
+    Remainder,
     Pow,
     Maximum,
     Minimum,
@@ -157,6 +161,10 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
                 Binary::Sub => Lanes::$variant(zip_map!($x, $y, |p, q| p - q)),
                 Binary::Mul => Lanes::$variant(zip_map!($x, $y, |p, q| p * q)),
                 Binary::Div => Lanes::$variant(zip_map!($x, $y, |p, q| p / q)),
+                Binary::FloorDiv => Lanes::$variant(zip_map!($x, $y, |p: _, q: _| floor_div(p, q))),
+                Binary::Remainder => {
+                    Lanes::$variant(zip_map!($x, $y, |p: _, q: _| remainder(p, q)))
+                }
                 Binary::Pow => Lanes::$variant(zip_map!($x, $y, |p: _, q| num_pow(p, q))),
                 Binary::Maximum => Lanes::$variant(zip_map!($x, $y, |p: _, q| nan_max(p, q))),
                 Binary::Minimum => Lanes::$variant(zip_map!($x, $y, |p: _, q| nan_min(p, q))),
@@ -178,6 +186,17 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
             Binary::Mul => Lanes::I64(zip_map!(x, y, |p: i64, q| p.wrapping_mul(q))),
             // True division never reaches integer lanes (it promotes to float first).
             Binary::Div => Lanes::I64(zip_map!(x, y, |p: i64, q| p.checked_div(q).unwrap_or(0))),
+            // Division by zero is refused before the kernel runs.
+            Binary::FloorDiv => Lanes::I64(zip_map!(x, y, |p: i64, q: i64| if q == 0 {
+                0
+            } else {
+                p.div_euclid(q) - i64::from(q < 0 && p.rem_euclid(q) != 0)
+            })),
+            Binary::Remainder => Lanes::I64(zip_map!(x, y, |p: i64, q: i64| if q == 0 {
+                0
+            } else {
+                (p % q + q) % q
+            })),
             Binary::Pow => Lanes::I64(zip_map!(x, y, |p: i64, q: i64| int_pow(p, q))),
             Binary::Maximum => Lanes::I64(zip_map!(x, y, |p: i64, q| p.max(q))),
             Binary::Minimum => Lanes::I64(zip_map!(x, y, |p: i64, q| p.min(q))),
@@ -197,16 +216,25 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
             Binary::Le => Lanes::Bool(zip_map!(x, y, |p: bool, q| p <= q)),
             Binary::Gt => Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p & !q)),
             Binary::Ge => Lanes::Bool(zip_map!(x, y, |p: bool, q| p >= q)),
-            Binary::Div | Binary::Pow => Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p || !q)),
+            Binary::Div | Binary::Pow | Binary::FloorDiv | Binary::Remainder => {
+                Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p || !q))
+            }
         },
         // Callers widen both operands to one kind first; mixed kinds have no elementwise meaning.
         _ => Lanes::Bool(Vec::new()),
     }
 }
 
-trait Float: Copy + PartialOrd {
+trait Float:
+    Copy
+    + PartialOrd
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+{
     fn is_nan(self) -> bool;
     fn powf(self, e: Self) -> Self;
+    fn floor(self) -> Self;
 }
 
 impl Float for f32 {
@@ -215,6 +243,9 @@ impl Float for f32 {
     }
     fn powf(self, e: Self) -> Self {
         f32::powf(self, e)
+    }
+    fn floor(self) -> Self {
+        f32::floor(self)
     }
 }
 
@@ -225,6 +256,19 @@ impl Float for f64 {
     fn powf(self, e: Self) -> Self {
         f64::powf(self, e)
     }
+    fn floor(self) -> Self {
+        f64::floor(self)
+    }
+}
+
+/// Python's float `//` (without its special cases for tiny remainders).
+fn floor_div<T: Float>(a: T, b: T) -> T {
+    (a / b).floor()
+}
+
+/// Python's float `%`: `a - floor(a / b) * b`.
+fn remainder<T: Float>(a: T, b: T) -> T {
+    a - (a / b).floor() * b
 }
 
 fn num_pow<T: Float>(x: T, e: T) -> T {
