@@ -616,6 +616,11 @@ impl Tensor {
         self.copy_contiguous()
     }
 
+    /// `clone()`: a copy with its own storage, recorded as `CloneBackward0`.
+    pub fn clone_tensor(&self) -> Result<Tensor, Error> {
+        self.copy_contiguous()
+    }
+
     /// A row-major copy, recorded as `CloneBackward0`.
     fn copy_contiguous(&self) -> Result<Tensor, Error> {
         let data = self.read(|cpu| cpu.gather(self.layout(), self.dtype()))?;

@@ -259,3 +259,48 @@ fn creation_ops_match_pytorch() {
             .unwrap()
     );
 }
+
+#[test]
+fn clamp_in_place_keeps_the_original_values_for_its_gradient() {
+    let session = Session::default();
+    let x = tensor(&session, &[-1.0, 0.5, 2.0], true);
+    let y = x.mul(Scalar::Int(2)).unwrap();
+    y.clamp_(Some(Scalar::Float(0.0)), Some(Scalar::Float(1.5)))
+        .unwrap();
+    assert_eq!(
+        y.repr().unwrap(),
+        "tensor([0.0000, 1.0000, 1.5000], grad_fn=<ClampBackward1>)"
+    );
+    y.sum(&[], false).unwrap().backward(None, false).unwrap();
+    assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([0., 2., 0.])");
+}
+
+#[test]
+fn meta_tensors_go_through_ops_as_shapes_only() {
+    let session = Session::default();
+    let a = Tensor::zeros(&session, &[2, 3], DType::Float32, Device::META).unwrap();
+    let b = Tensor::zeros(&session, &[3, 4], DType::Float64, Device::META).unwrap();
+    let product = a.to_dtype(DType::Float64).unwrap().matmul(&b).unwrap();
+    assert_eq!(
+        product.repr().unwrap(),
+        "tensor(..., device='meta', size=(2, 4), dtype=torch.float64)"
+    );
+    assert_eq!(
+        a.add(Scalar::Int(1))
+            .unwrap()
+            .sum(&[1], false)
+            .unwrap()
+            .repr()
+            .unwrap(),
+        "tensor(..., device='meta', size=(2,))"
+    );
+    assert_eq!(a.exp().unwrap().shape(), &[2, 3]);
+    let error = a.to(tolab_engine::To::device("cpu")).unwrap_err();
+    assert_eq!(
+        (error.python_type().name(), error.to_string().as_str()),
+        (
+            "NotImplementedError",
+            "Cannot copy out of meta tensor; no data!"
+        )
+    );
+}

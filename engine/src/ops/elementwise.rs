@@ -2,7 +2,7 @@
 
 use crate::autograd::{self, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::{self as kernel, Binary, LaneKind, Lanes, LanesRef, Unary};
-use crate::device::Device;
+use crate::device::{Device, DeviceType};
 use crate::dtype::{self, DType, Operand as PromotionOperand, ScalarKind};
 use crate::element::Scalar;
 use crate::error::Error;
@@ -100,6 +100,9 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
         compute
     };
     let shape = broadcast_shapes(a.shape(), b.shape())?;
+    if device.kind == DeviceType::Meta {
+        return meta_result(&session, &shape, out_dtype);
+    }
     let kind = LaneKind::of(compute);
     if matches!(op, Binary::FloorDiv | Binary::Remainder)
         && !compute.is_floating_point()
@@ -158,6 +161,9 @@ pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
     if op == Unary::Neg && dtype == DType::Bool {
         return Err(Error::BoolNegation);
     }
+    if x.device().kind == DeviceType::Meta {
+        return meta_result(x.session(), x.shape(), dtype);
+    }
     let lanes = x.read(|cpu| Lanes::gather(cpu, x.layout(), LaneKind::of(dtype)))?;
     record_kernel(x.session(), x.device(), &format!("{op:?}").to_lowercase());
     Tensor::from_cpu_data(
@@ -166,6 +172,15 @@ pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
         x.shape(),
         x.device(),
     )
+}
+
+/// An op's result on the `meta` device: shape and dtype worked out, no data and no kernel.
+pub(crate) fn meta_result(
+    session: &Session,
+    shape: &[usize],
+    dtype: DType,
+) -> Result<Tensor, Error> {
+    Tensor::full(session, shape, Scalar::Int(0), dtype, Device::META)
 }
 
 /// Records that a kernel ran, and on what: GPU devices have no GPU kernels yet, so the CPU backend

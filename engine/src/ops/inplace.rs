@@ -84,6 +84,19 @@ impl Tensor {
         self.arithmetic_(Binary::Div, other.into(), "DivBackward0")
     }
 
+    /// `clamp_(min, max)`: `ClampBackward1` over the values as they were before (kept as a copy,
+    /// as PyTorch keeps `original_self`).
+    pub fn clamp_(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<&Tensor, Error> {
+        self.check_in_place()?;
+        let clamped = super::unary::clamp_values(self, min, max)?;
+        let original = self.session().no_grad(|| self.clone_tensor())?;
+        let meta =
+            super::unary::clamp_node(self, crate::autograd::SavedTensor::new(&original), min, max);
+        self.write_values(&clamped)?;
+        self.rebase(Some(meta));
+        Ok(self)
+    }
+
     /// `fill_(value)`.
     pub fn fill_(&self, value: Scalar) -> Result<&Tensor, Error> {
         self.check_in_place()?;

@@ -95,9 +95,6 @@ impl Tensor {
         } else {
             DType::Int64
         };
-        let lanes =
-            self.read(|cpu| Lanes::gather(cpu, self.layout(), LaneKind::of(self.dtype())))?;
-        let result = reduce(op, &lanes, self.shape(), &reduced);
         let shape: Vec<usize> = self
             .shape()
             .iter()
@@ -108,6 +105,12 @@ impl Tensor {
                 (true, false) => None,
             })
             .collect();
+        if self.device() == crate::Device::META {
+            return super::elementwise::meta_result(self.session(), &shape, out_dtype);
+        }
+        let lanes =
+            self.read(|cpu| Lanes::gather(cpu, self.layout(), LaneKind::of(self.dtype())))?;
+        let result = reduce(op, &lanes, self.shape(), &reduced);
         super::elementwise::record_kernel(self.session(), self.device(), "sum");
         Tensor::from_cpu_data(
             self.session(),

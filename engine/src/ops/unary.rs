@@ -102,48 +102,58 @@ impl Tensor {
     /// `clamp(min, max)` (either bound may be absent): `ClampBackward1`, whose gradient passes only
     /// where the value was inside the bounds.
     pub fn clamp(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<Tensor, Error> {
-        if min.is_none() && max.is_none() {
-            return Err(Error::ClampWithoutBounds);
-        }
-        let mut out = self.clone();
-        if let Some(low) = min {
-            out = binary_values(Binary::Maximum, (&out).into(), Operand::Scalar(low))?;
-        }
-        if let Some(high) = max {
-            out = binary_values(Binary::Minimum, (&out).into(), Operand::Scalar(high))?;
-        }
-        let saved = SavedTensor::new(self);
-        let meta = autograd::record(&[self], || {
-            Backward::saving("ClampBackward1", move |grad| {
-                let x = saved.unpack()?;
-                let mut inside = Tensor::full(
-                    x.session(),
-                    x.shape(),
-                    Scalar::Bool(true),
-                    crate::DType::Bool,
-                    x.device(),
-                )?;
-                if let Some(low) = min {
-                    inside = binary_values(
-                        Binary::Mul,
-                        (&inside).into(),
-                        (&binary_values(Binary::Ge, x.into(), Operand::Scalar(low))?).into(),
-                    )?;
-                }
-                if let Some(high) = max {
-                    inside = binary_values(
-                        Binary::Mul,
-                        (&inside).into(),
-                        (&binary_values(Binary::Le, x.into(), Operand::Scalar(high))?).into(),
-                    )?;
-                }
-                Ok(vec![Some(binary_values(
-                    Binary::Mul,
-                    grad.into(),
-                    (&inside.to_dtype(grad.dtype())?).into(),
-                )?)])
-            })
-        });
-        Ok(out.with_autograd(meta))
+        let out = clamp_values(self, min, max)?;
+        Ok(out.with_autograd(clamp_node(self, SavedTensor::new(self), min, max)))
     }
+}
+
+/// The clamped values, no autograd.
+pub(super) fn clamp_values(
+    x: &Tensor,
+    min: Option<Scalar>,
+    max: Option<Scalar>,
+) -> Result<Tensor, Error> {
+    if min.is_none() && max.is_none() {
+        return Err(Error::ClampWithoutBounds);
+    }
+    let mut out = x.clone();
+    if let Some(low) = min {
+        out = binary_values(Binary::Maximum, (&out).into(), Operand::Scalar(low))?;
+    }
+    if let Some(high) = max {
+        out = binary_values(Binary::Minimum, (&out).into(), Operand::Scalar(high))?;
+    }
+    Ok(out)
+}
+
+/// `ClampBackward1` over `input`'s history; `saved` holds the values before clamping.
+pub(super) fn clamp_node(
+    input: &Tensor,
+    saved: SavedTensor,
+    min: Option<Scalar>,
+    max: Option<Scalar>,
+) -> crate::autograd::AutogradMeta {
+    autograd::record(&[input], || {
+        Backward::saving("ClampBackward1", move |grad| {
+            let x = saved.unpack()?;
+            let mut inside = Tensor::full(
+                x.session(),
+                x.shape(),
+                Scalar::Bool(true),
+                crate::DType::Bool,
+                x.device(),
+            )?;
+            for (bound, test) in [(min, Binary::Ge), (max, Binary::Le)] {
+                if let Some(bound) = bound {
+                    let ok = binary_values(test, x.into(), Operand::Scalar(bound))?;
+                    inside = binary_values(Binary::Mul, (&inside).into(), (&ok).into())?;
+                }
+            }
+            Ok(vec![Some(binary_values(
+                Binary::Mul,
+                grad.into(),
+                (&inside.to_dtype(grad.dtype())?).into(),
+            )?)])
+        })
+    })
 }
