@@ -55,6 +55,86 @@ pub struct MemoryStats {
     pub ooms: u64,
 }
 
+/// One of the allocator's counters, as `torch.cuda.memory_stats()` keeps them: the current value,
+/// its peak, and the totals ever added and removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stat {
+    pub current: u64,
+    pub peak: u64,
+    pub allocated: u64,
+    pub freed: u64,
+}
+
+impl Stat {
+    fn increase(&mut self, n: u64) {
+        self.current += n;
+        self.allocated += n;
+        self.peak = self.peak.max(self.current);
+    }
+
+    fn decrease(&mut self, n: u64) {
+        self.current -= n;
+        self.freed += n;
+    }
+
+    /// Moves the current value to `value`, counting the change.
+    fn set(&mut self, value: u64) {
+        if value > self.current {
+            self.increase(value - self.current);
+        } else {
+            self.decrease(self.current - value);
+        }
+    }
+}
+
+/// A counter for all pools together and for each pool ("small" ≤ 1 MiB, "large").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PoolStat {
+    pub all: Stat,
+    pub small: Stat,
+    pub large: Stat,
+}
+
+impl PoolStat {
+    fn pool(&mut self, pool: Pool) -> &mut Stat {
+        match pool {
+            Pool::Small => &mut self.small,
+            Pool::Large => &mut self.large,
+        }
+    }
+
+    fn increase(&mut self, pool: Pool, n: u64) {
+        self.all.increase(n);
+        self.pool(pool).increase(n);
+    }
+
+    fn decrease(&mut self, pool: Pool, n: u64) {
+        self.all.decrease(n);
+        self.pool(pool).decrease(n);
+    }
+
+    fn reset_peak(&mut self) {
+        for stat in [&mut self.all, &mut self.small, &mut self.large] {
+            stat.peak = stat.current;
+        }
+    }
+}
+
+/// Everything `torch.cuda.memory_stats()` reports that the lab models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DetailedStats {
+    pub allocated_bytes: PoolStat,
+    pub requested_bytes: PoolStat,
+    pub reserved_bytes: PoolStat,
+    /// Free bytes inside segments that also hold live blocks: cached, but not releasable.
+    pub inactive_split_bytes: PoolStat,
+    pub allocation: PoolStat,
+    pub segment: PoolStat,
+    pub inactive_split: PoolStat,
+    pub num_alloc_retries: u64,
+    pub num_ooms: u64,
+}
+
 /// A failed allocation, with what PyTorch's message reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutOfMemory {
@@ -67,7 +147,7 @@ pub struct OutOfMemory {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Pool {
+pub(crate) enum Pool {
     Small,
     Large,
 }
@@ -100,12 +180,12 @@ pub struct DeviceAllocator {
     capacity: u64,
     caching: bool,
     segments: Vec<Option<Segment>>,
-    /// Where each live allocation sits: (segment, block offset).
-    live: HashMap<BlockId, (usize, u64)>,
+    /// Where each live allocation sits (segment, block offset) and the bytes it asked for.
+    live: HashMap<BlockId, (usize, u64, u64)>,
     next_id: u64,
     /// Where the next segment is placed in the simulated address space.
     next_base: u64,
-    stats: MemoryStats,
+    stats: DetailedStats,
 }
 
 impl DeviceAllocator {
@@ -128,7 +208,7 @@ impl DeviceAllocator {
             live: HashMap::new(),
             next_id: 0,
             next_base: base_address,
-            stats: MemoryStats::default(),
+            stats: DetailedStats::default(),
         }
     }
 
@@ -136,14 +216,41 @@ impl DeviceAllocator {
         self.capacity
     }
 
+    /// The figures behind `memory_allocated`, `memory_reserved` and their peaks.
     pub fn stats(&self) -> MemoryStats {
-        self.stats
+        let s = &self.stats;
+        MemoryStats {
+            allocated: s.allocated_bytes.all.current,
+            reserved: s.reserved_bytes.all.current,
+            max_allocated: s.allocated_bytes.all.peak,
+            max_reserved: s.reserved_bytes.all.peak,
+            allocations: s.allocation.all.allocated,
+            frees: s.allocation.all.freed,
+            segments: s.segment.all.allocated,
+            alloc_retries: s.num_alloc_retries,
+            ooms: s.num_ooms,
+        }
+    }
+
+    /// Every counter, as `torch.cuda.memory_stats()` has them.
+    pub fn detailed_stats(&self) -> &DetailedStats {
+        &self.stats
     }
 
     /// `torch.cuda.reset_peak_memory_stats`: peaks restart from the current figures.
     pub fn reset_peak_stats(&mut self) {
-        self.stats.max_allocated = self.stats.allocated;
-        self.stats.max_reserved = self.stats.reserved;
+        let s = &mut self.stats;
+        for stat in [
+            &mut s.allocated_bytes,
+            &mut s.requested_bytes,
+            &mut s.reserved_bytes,
+            &mut s.inactive_split_bytes,
+            &mut s.allocation,
+            &mut s.segment,
+            &mut s.inactive_split,
+        ] {
+            stat.reset_peak();
+        }
     }
 
     /// Allocates `bytes`, reusing a cached block where one fits.
@@ -163,12 +270,12 @@ impl DeviceAllocator {
             Some(found) => found,
             None => {
                 let segment_size = allocation_size(size);
-                if self.stats.reserved + segment_size > self.capacity {
+                if self.stats.reserved_bytes.all.current + segment_size > self.capacity {
                     // PyTorch frees its cached blocks and tries once more before giving up.
                     released_for_retry = self.empty_cache();
-                    self.stats.alloc_retries += 1;
-                    if self.stats.reserved + segment_size > self.capacity {
-                        self.stats.ooms += 1;
+                    self.stats.num_alloc_retries += 1;
+                    if self.stats.reserved_bytes.all.current + segment_size > self.capacity {
+                        self.stats.num_ooms += 1;
                         return Err(self.out_of_memory(segment_size));
                     }
                 }
@@ -176,7 +283,7 @@ impl DeviceAllocator {
                 (self.add_segment(pool, segment_size), 0)
             }
         };
-        let block = self.take_block(segment, offset, size);
+        let block = self.take_block(segment, offset, size, bytes);
         let address = self.address_of(segment, offset);
         Ok(Allocation {
             block,
@@ -188,12 +295,12 @@ impl DeviceAllocator {
     }
 
     fn allocate_exact(&mut self, bytes: u64) -> Result<Allocation, OutOfMemory> {
-        if self.stats.reserved + bytes > self.capacity {
-            self.stats.ooms += 1;
+        if self.stats.reserved_bytes.all.current + bytes > self.capacity {
+            self.stats.num_ooms += 1;
             return Err(self.out_of_memory(bytes));
         }
         let segment = self.add_segment(Pool::Large, bytes);
-        let block = self.take_block(segment, 0, bytes);
+        let block = self.take_block(segment, 0, bytes, bytes);
         let address = self.address_of(segment, 0);
         Ok(Allocation {
             block,
@@ -207,8 +314,9 @@ impl DeviceAllocator {
     /// Frees an allocation; returns the bytes it held. The memory stays reserved (cached) on a
     /// caching allocator.
     pub fn free(&mut self, block: BlockId) -> Option<u64> {
-        let (segment_index, offset) = self.live.remove(&block)?;
+        let (segment_index, offset, requested) = self.live.remove(&block)?;
         let segment = self.segments.get_mut(segment_index)?.as_mut()?;
+        let pool = segment.pool;
         let position = segment.blocks.iter().position(|b| b.offset == offset)?;
         segment.blocks[position].allocated = None;
         let size = segment.blocks[position].size;
@@ -221,11 +329,13 @@ impl DeviceAllocator {
             let this = segment.blocks.remove(position);
             segment.blocks[position - 1].size += this.size;
         }
-        self.stats.allocated -= size;
-        self.stats.frees += 1;
+        self.stats.allocated_bytes.decrease(pool, size);
+        self.stats.requested_bytes.decrease(pool, requested);
+        self.stats.allocation.decrease(pool, 1);
         if !self.caching {
             self.release_segment(segment_index);
         }
+        self.update_inactive_split();
         Some(size)
     }
 
@@ -238,15 +348,45 @@ impl DeviceAllocator {
     }
 
     fn release_segment(&mut self, index: usize) -> u64 {
-        let size = self.segments[index].take().map_or(0, |s| s.size);
-        self.stats.reserved -= size;
-        size
+        let Some(segment) = self.segments[index].take() else {
+            return 0;
+        };
+        self.stats
+            .reserved_bytes
+            .decrease(segment.pool, segment.size);
+        self.stats.segment.decrease(segment.pool, 1);
+        segment.size
+    }
+
+    /// Recounts the free blocks stranded in segments that still hold live blocks.
+    fn update_inactive_split(&mut self) {
+        let mut bytes = [0u64; 2];
+        let mut count = [0u64; 2];
+        for segment in self
+            .segments
+            .iter()
+            .flatten()
+            .filter(|s| s.blocks.len() > 1)
+        {
+            let i = segment.pool as usize;
+            for block in segment.blocks.iter().filter(|b| b.allocated.is_none()) {
+                bytes[i] += block.size;
+                count[i] += 1;
+            }
+        }
+        for (stat, values) in [
+            (&mut self.stats.inactive_split_bytes, bytes),
+            (&mut self.stats.inactive_split, count),
+        ] {
+            stat.small.set(values[Pool::Small as usize]);
+            stat.large.set(values[Pool::Large as usize]);
+            stat.all.set(values[0] + values[1]);
+        }
     }
 
     fn add_segment(&mut self, pool: Pool, size: u64) -> usize {
-        self.stats.reserved += size;
-        self.stats.max_reserved = self.stats.max_reserved.max(self.stats.reserved);
-        self.stats.segments += 1;
+        self.stats.reserved_bytes.increase(pool, size);
+        self.stats.segment.increase(pool, 1);
         let base = self.next_base;
         // Segments are placed 2 MiB-aligned, like a driver's allocations.
         self.next_base += size.div_ceil(SMALL_BUFFER).max(1) * SMALL_BUFFER;
@@ -290,7 +430,13 @@ impl DeviceAllocator {
 
     /// Marks the free block at (`segment`, `offset`) allocated, splitting off the rest when the
     /// rest is worth keeping.
-    fn take_block(&mut self, segment_index: usize, offset: u64, size: u64) -> BlockId {
+    fn take_block(
+        &mut self,
+        segment_index: usize,
+        offset: u64,
+        size: u64,
+        requested: u64,
+    ) -> BlockId {
         let id = BlockId(self.next_id);
         self.next_id += 1;
         if let Some(segment) = self.segments[segment_index].as_mut()
@@ -313,11 +459,13 @@ impl DeviceAllocator {
                 );
             }
             segment.blocks[position].allocated = Some(id);
-            self.stats.allocated += segment.blocks[position].size;
+            let (pool, taken) = (segment.pool, segment.blocks[position].size);
+            self.stats.allocated_bytes.increase(pool, taken);
+            self.stats.requested_bytes.increase(pool, requested);
+            self.stats.allocation.increase(pool, 1);
         }
-        self.stats.max_allocated = self.stats.max_allocated.max(self.stats.allocated);
-        self.stats.allocations += 1;
-        self.live.insert(id, (segment_index, offset));
+        self.live.insert(id, (segment_index, offset, requested));
+        self.update_inactive_split();
         id
     }
 
@@ -331,11 +479,101 @@ impl DeviceAllocator {
         OutOfMemory {
             tried,
             capacity: self.capacity,
-            free: self.capacity - self.stats.reserved.min(self.capacity),
-            allocated: self.stats.allocated,
-            reserved: self.stats.reserved,
+            free: self.capacity - self.stats.reserved_bytes.all.current.min(self.capacity),
+            allocated: self.stats.allocated_bytes.all.current,
+            reserved: self.stats.reserved_bytes.all.current,
         }
     }
+}
+
+/// `torch.cuda.memory_summary(device)`: PyTorch's table (torch/cuda/memory.py), from the counters
+/// the lab keeps. Oversize allocations do not occur in the lab (no `max_split_size`), so those rows
+/// are zeros, as they are in PyTorch by default.
+pub fn summary(stats: &DetailedStats, device_index: i64) -> String {
+    let mut lines = vec![
+        "=".repeat(75),
+        format!(
+            " {:16} PyTorch CUDA memory summary, device ID {:<17} ",
+            "", device_index
+        ),
+        "-".repeat(75),
+        format!(
+            "  {:9} CUDA OOMs: {:<12} | {:6} cudaMalloc retries: {:<8}  ",
+            "", stats.num_ooms, "", stats.num_alloc_retries
+        ),
+        "=".repeat(75),
+        "        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ".to_owned(),
+    ];
+    let bytes = |n: u64, reference: u64| size_column(n, reference);
+    let counts = |n: u64, reference: u64| count_column(n, reference);
+    let rows: [(&PoolStat, &str, &dyn Fn(u64, u64) -> String); 9] = [
+        (&stats.allocated_bytes, "Allocated memory", &bytes),
+        // No streams in the lab: every allocated block is active.
+        (&stats.allocated_bytes, "Active memory", &bytes),
+        (&stats.requested_bytes, "Requested memory", &bytes),
+        (&stats.reserved_bytes, "GPU reserved memory", &bytes),
+        (&stats.inactive_split_bytes, "Non-releasable memory", &bytes),
+        (&stats.allocation, "Allocations", &counts),
+        (&stats.allocation, "Active allocs", &counts),
+        (&stats.segment, "GPU reserved segments", &counts),
+        (&stats.inactive_split, "Non-releasable allocs", &counts),
+    ];
+    for (stat, name, format) in rows {
+        lines.push("-".repeat(75));
+        let reference = stat.all;
+        for (sub, label) in [
+            (stat.all, name),
+            (stat.large, "      from large pool"),
+            (stat.small, "      from small pool"),
+        ] {
+            lines.push(format!(
+                " {label:<21} | {} | {} | {} | {} ",
+                format(sub.current, reference.current),
+                format(sub.peak, reference.peak),
+                format(sub.allocated, reference.allocated),
+                format(sub.freed, reference.freed)
+            ));
+        }
+    }
+    for name in ["Oversize allocations", "Oversize GPU segments"] {
+        lines.push("-".repeat(75));
+        let zero = count_column(0, 0);
+        lines.push(format!(" {name:<21} | {zero} | {zero} | {zero} | {zero} "));
+    }
+    lines.push("=".repeat(75));
+    format!("|{}|\n", lines.join("|\n|"))
+}
+
+/// `_format_size`: a size scaled to the unit its row's first value needs.
+fn size_column(size: u64, reference: u64) -> String {
+    let mut size = size;
+    let mut reference = reference as f64;
+    let mut unit = "B  ";
+    for next in ["KiB", "MiB", "GiB", "TiB", "PiB"] {
+        if reference < 768.0 * 1024.0 {
+            break;
+        }
+        unit = next;
+        size /= 1024;
+        reference /= 1024.0;
+    }
+    format!("{size:6} {unit}")
+}
+
+/// `_format_count`: a count scaled to K or M the same way.
+fn count_column(count: u64, reference: u64) -> String {
+    let mut count = count;
+    let mut reference = reference as f64;
+    let mut unit = " ";
+    for next in ["K", "M"] {
+        if reference < 750.0 * 1000.0 {
+            break;
+        }
+        unit = next;
+        count /= 1000;
+        reference /= 1000.0;
+    }
+    format!("{count:7} {unit} ")
 }
 
 /// Requests rounded up to whole 512-byte blocks (at least one).
@@ -471,6 +709,50 @@ mod tests {
         assert_eq!((cpu.stats().allocated, cpu.stats().reserved), (12, 12));
         cpu.free(a.block);
         assert_eq!((cpu.stats().allocated, cpu.stats().reserved), (0, 0));
+    }
+
+    #[test]
+    fn the_summary_table_reports_pools_and_totals() {
+        let mut gpu = DeviceAllocator::caching(1 << 30, 0);
+        let a = gpu.allocate(4).unwrap();
+        gpu.allocate(2 * MIB).unwrap();
+        gpu.free(a.block);
+        let table = summary(gpu.detailed_stats(), 0);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 47);
+        assert!(lines.iter().all(|l| l.len() == 77), "{table}");
+        assert_eq!(
+            lines[1],
+            "|                  PyTorch CUDA memory summary, device ID 0                 |"
+        );
+        assert_eq!(
+            lines[3],
+            "|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |"
+        );
+        assert_eq!(
+            lines[7],
+            "| Allocated memory      |   2048 KiB |   2048 KiB |   2048 KiB |    512 B   |"
+        );
+        assert_eq!(
+            lines[8],
+            "|       from large pool |   2048 KiB |   2048 KiB |   2048 KiB |      0 B   |"
+        );
+        assert_eq!(
+            lines[9],
+            "|       from small pool |      0 KiB |      0 KiB |      0 KiB |    512 B   |"
+        );
+        assert!(
+            table.contains(
+                "| GPU reserved memory   |  22528 KiB |  22528 KiB |  22528 KiB |      0 B   |"
+            ),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "| Allocations           |       1    |       2    |       2    |       1    |"
+            ),
+            "{table}"
+        );
     }
 
     #[test]

@@ -293,6 +293,16 @@ impl Session {
             .unwrap_or_default()
     }
 
+    /// `torch.cuda.memory_summary(device)` for a concrete CUDA device.
+    pub fn memory_summary(&self, device: Device) -> String {
+        let allocators = self.0.allocators.borrow();
+        let stats = allocators
+            .get(&device)
+            .map(|a| *a.detailed_stats())
+            .unwrap_or_default();
+        crate::memory::summary(&stats, i64::from(device.index.unwrap_or(0)))
+    }
+
     /// `torch.cuda.empty_cache()` for one device; returns the bytes released.
     pub fn empty_cache(&self, device: Device) -> u64 {
         let mut allocators = self.0.allocators.borrow_mut();
