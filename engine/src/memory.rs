@@ -504,19 +504,19 @@ pub fn summary(stats: &DetailedStats, device_index: i64) -> String {
         "=".repeat(75),
         "        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ".to_owned(),
     ];
-    let bytes = |n: u64, reference: u64| size_column(n, reference);
-    let counts = |n: u64, reference: u64| count_column(n, reference);
-    let rows: [(&PoolStat, &str, &dyn Fn(u64, u64) -> String); 9] = [
-        (&stats.allocated_bytes, "Allocated memory", &bytes),
+    let bytes: Column = size_column;
+    let counts: Column = count_column;
+    let rows: [(&PoolStat, &str, Column); 9] = [
+        (&stats.allocated_bytes, "Allocated memory", bytes),
         // No streams in the lab: every allocated block is active.
-        (&stats.allocated_bytes, "Active memory", &bytes),
-        (&stats.requested_bytes, "Requested memory", &bytes),
-        (&stats.reserved_bytes, "GPU reserved memory", &bytes),
-        (&stats.inactive_split_bytes, "Non-releasable memory", &bytes),
-        (&stats.allocation, "Allocations", &counts),
-        (&stats.allocation, "Active allocs", &counts),
-        (&stats.segment, "GPU reserved segments", &counts),
-        (&stats.inactive_split, "Non-releasable allocs", &counts),
+        (&stats.allocated_bytes, "Active memory", bytes),
+        (&stats.requested_bytes, "Requested memory", bytes),
+        (&stats.reserved_bytes, "GPU reserved memory", bytes),
+        (&stats.inactive_split_bytes, "Non-releasable memory", bytes),
+        (&stats.allocation, "Allocations", counts),
+        (&stats.allocation, "Active allocs", counts),
+        (&stats.segment, "GPU reserved segments", counts),
+        (&stats.inactive_split, "Non-releasable allocs", counts),
     ];
     for (stat, name, format) in rows {
         lines.push("-".repeat(75));
@@ -543,6 +543,9 @@ pub fn summary(stats: &DetailedStats, device_index: i64) -> String {
     lines.push("=".repeat(75));
     format!("|{}|\n", lines.join("|\n|"))
 }
+
+/// Formats one cell of the summary, scaled to its row's reference value.
+type Column = fn(u64, u64) -> String;
 
 /// `_format_size`: a size scaled to the unit its row's first value needs.
 fn size_column(size: u64, reference: u64) -> String {
