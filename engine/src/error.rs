@@ -101,6 +101,10 @@ pub enum Error {
         sizes: Vec<i64>,
         shape: Vec<usize>,
     },
+    #[error("Storage size calculation overflowed with sizes={}", ShapeText(sizes))]
+    StorageSizeOverflow { sizes: Vec<usize> },
+    #[error("invalid size, possible overflow?")]
+    InvalidSize,
     #[error("numel: integer multiplication overflow")]
     NumelOverflow,
     #[error("select() cannot be applied to a 0-dim tensor.")]
@@ -459,6 +463,8 @@ impl Error {
             | Error::ExpandLeadingInfer { .. }
             | Error::ExpandMismatch { .. }
             | Error::NumelOverflow
+            | Error::StorageSizeOverflow { .. }
+            | Error::InvalidSize
             | Error::BroadcastMismatch { .. }
             | Error::CudaInvalidDevice
             | Error::NoCudaGpus

@@ -397,6 +397,17 @@ impl Layout {
     }
 }
 
+/// The bytes a tensor of `shape` needs, or PyTorch's overflow error when that does not fit.
+pub fn checked_storage_size(shape: &[usize], element_size: usize) -> Result<usize, Error> {
+    shape
+        .iter()
+        .try_fold(element_size, |acc, &d| acc.checked_mul(d))
+        .filter(|&bytes| bytes <= isize::MAX as usize)
+        .ok_or_else(|| Error::StorageSizeOverflow {
+            sizes: shape.to_vec(),
+        })
+}
+
 /// Row-major strides for `shape`.
 pub fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
     let mut strides = vec![1; shape.len()];

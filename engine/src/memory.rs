@@ -469,6 +469,17 @@ impl DeviceAllocator {
         id
     }
 
+    /// The out-of-memory error a request of `bytes` would meet even on an empty device: checked
+    /// before an op builds a result that large in host memory.
+    pub fn never_fits(&self, bytes: u64) -> Option<OutOfMemory> {
+        let needed = if self.caching {
+            allocation_size(round_size(bytes))
+        } else {
+            bytes
+        };
+        (needed > self.capacity).then(|| self.out_of_memory(needed))
+    }
+
     fn address_of(&self, segment: usize, offset: u64) -> u64 {
         self.segments[segment]
             .as_ref()

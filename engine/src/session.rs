@@ -253,6 +253,28 @@ impl Session {
         }
     }
 
+    /// Refuses, with the device's out-of-memory error, a result of `shape` × `element_size` bytes
+    /// that could never fit: ops call this before building such a result in host memory.
+    pub(crate) fn check_fits(
+        &self,
+        device: Device,
+        shape: &[usize],
+        element_size: usize,
+    ) -> Result<(), Error> {
+        let bytes = crate::layout::checked_storage_size(shape, element_size)? as u64;
+        if device.kind == DeviceType::Meta {
+            return Ok(());
+        }
+        let mut allocators = self.0.allocators.borrow_mut();
+        let allocator = allocators
+            .entry(device)
+            .or_insert_with(|| self.new_allocator(device));
+        match allocator.never_fits(bytes) {
+            Some(oom) => Err(Error::out_of_memory(device, oom)),
+            None => Ok(()),
+        }
+    }
+
     pub(crate) fn free(&self, device: Device, block: BlockId) {
         let mut allocators = self.0.allocators.borrow_mut();
         let Some(allocator) = allocators.get_mut(&device) else {

@@ -131,31 +131,14 @@ impl Tensor {
         dtype: DType,
         device: Device,
     ) -> Result<Tensor, Error> {
-        let device = session.resolve(device)?;
-        let numel = shape.iter().product();
-        check_device_dtype(device, dtype)?;
-        // The elements are made only once the device's allocator has admitted them.
-        let storage = Storage::new(
-            session,
-            device,
-            dtype,
-            numel,
-            || match device.kind {
-                DeviceType::Meta => StorageData::Meta,
-                _ => StorageData::Cpu(CpuStorage::filled(dtype, numel, value)),
-            },
-            false,
-        )?;
-        Ok(Tensor::from_storage(
-            Rc::new(storage),
-            Layout::contiguous(shape),
-            AutogradMeta::default(),
-        ))
+        Tensor::generated(session, shape, dtype, device, |n| {
+            CpuStorage::filled(dtype, n, value)
+        })
     }
 
     /// A tensor of `shape` whose elements `make` produces once the device's allocator has admitted
     /// them (a huge request fails as out-of-memory before any element exists).
-    fn generated(
+    pub(crate) fn generated(
         session: &Session,
         shape: &[usize],
         dtype: DType,
@@ -164,7 +147,7 @@ impl Tensor {
     ) -> Result<Tensor, Error> {
         let device = session.resolve(device)?;
         check_device_dtype(device, dtype)?;
-        let numel = shape.iter().product();
+        let numel = crate::layout::checked_storage_size(shape, dtype.size())? / dtype.size();
         let storage = Storage::new(
             session,
             device,
@@ -623,6 +606,8 @@ impl Tensor {
 
     /// A row-major copy, recorded as `CloneBackward0`.
     fn copy_contiguous(&self) -> Result<Tensor, Error> {
+        self.session()
+            .check_fits(self.device(), self.shape(), self.element_size())?;
         let data = self.read(|cpu| cpu.gather(self.layout(), self.dtype()))?;
         let copy = Tensor::from_cpu_data(self.session(), data, self.shape(), self.device())?;
         Ok(copy.with_autograd(autograd::record(&[self], || {

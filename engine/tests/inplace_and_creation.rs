@@ -304,3 +304,55 @@ fn meta_tensors_go_through_ops_as_shapes_only() {
         )
     );
 }
+
+#[test]
+fn huge_requests_fail_with_pytorchs_errors_before_any_memory_is_touched() {
+    let session = Session::default();
+    assert_eq!(
+        Tensor::zeros(
+            &session,
+            &[10_000_000_000, 10_000_000_000],
+            DType::Float32,
+            Device::CPU
+        )
+        .unwrap_err()
+        .to_string(),
+        "Storage size calculation overflowed with sizes=[10000000000, 10000000000]"
+    );
+    assert_eq!(
+        Tensor::zeros(&session, &[1_000_000_000], DType::Float32, Device::CPU)
+            .unwrap_err()
+            .to_string(),
+        "DefaultCPUAllocator: not enough memory: you tried to allocate 4000000000 bytes."
+    );
+    assert_eq!(
+        Tensor::arange(
+            &session,
+            Scalar::Int(0),
+            Scalar::Float(1e30),
+            Scalar::Int(1),
+            None,
+            Device::CPU
+        )
+        .unwrap_err()
+        .to_string(),
+        "invalid size, possible overflow?"
+    );
+    let column = Tensor::zeros(&session, &[100_000, 1], DType::Float32, Device::cuda(0)).unwrap();
+    let row = Tensor::zeros(&session, &[1, 100_000], DType::Float32, Device::cuda(0)).unwrap();
+    let error = column.add(&row).unwrap_err();
+    assert_eq!(error.python_type().name(), "torch.OutOfMemoryError");
+    assert!(error.to_string().starts_with("CUDA out of memory. Tried to allocate 37.25 GiB. GPU 0 has a total capacity of 1024.00 MiB"), "{error}");
+    let wide = row.expand(&[100_000, 100_000]).unwrap();
+    assert!(
+        wide.contiguous()
+            .unwrap_err()
+            .to_string()
+            .starts_with("CUDA out of memory.")
+    );
+    assert_eq!(
+        session.memory_stats(Device::cuda(0)).allocated,
+        2 * 400_384,
+        "nothing else was taken"
+    );
+}

@@ -84,14 +84,19 @@ impl Tensor {
         if (s > 0.0 && b < a) || (s < 0.0 && b > a) {
             return Err(Error::ArangeBounds);
         }
-        let n = ((b - a) / s).ceil().max(0.0) as usize;
-        let values: Vec<Scalar> = (0..n)
-            .map(|i| match (start, step) {
-                (Scalar::Int(a0), Scalar::Int(s0)) => Scalar::Int(a0 + i as i64 * s0),
-                _ => Scalar::Float(a + i as f64 * s),
-            })
-            .collect();
-        Tensor::from_scalars(session, &values, &[n], Some(dtype), device, false)
+        let count = ((b - a) / s).ceil().max(0.0);
+        if !(count < 9.0e18) {
+            return Err(Error::InvalidSize);
+        }
+        Tensor::generated(session, &[count as usize], dtype, device, |n| {
+            let values: Vec<Scalar> = (0..n)
+                .map(|i| match (start, step) {
+                    (Scalar::Int(a0), Scalar::Int(s0)) => Scalar::Int(a0 + i as i64 * s0),
+                    _ => Scalar::Float(a + i as f64 * s),
+                })
+                .collect();
+            CpuStorage::from_scalars(dtype, &values)
+        })
     }
 
     /// `torch.linspace(start, end, steps)`, with PyTorch's two-sided formula (the first half counts
@@ -106,45 +111,38 @@ impl Tensor {
         device: Device,
     ) -> Result<Tensor, Error> {
         let steps = usize::try_from(steps).map_err(|_| Error::LinspaceNegativeSteps)?;
-        if steps == 1 {
-            return Tensor::from_scalars(
-                session,
-                &[Scalar::Float(start)],
-                &[1],
-                Some(dtype),
-                device,
-                false,
-            );
-        }
-        let halfway = steps / 2;
-        let values: Vec<Scalar> = match dtype {
-            DType::Float64 => {
-                let step = (end - start) / (steps.max(2) - 1) as f64;
-                (0..steps)
-                    .map(|i| {
-                        Scalar::Float(if i < halfway {
-                            step.mul_add(i as f64, start)
-                        } else {
-                            (-step).mul_add((steps - i - 1) as f64, end)
+        Tensor::generated(session, &[steps], dtype, device, |steps| {
+            let halfway = steps / 2;
+            let values: Vec<Scalar> = match (steps, dtype) {
+                (1, _) => vec![Scalar::Float(start)],
+                (_, DType::Float64) => {
+                    let step = (end - start) / (steps.max(2) - 1) as f64;
+                    (0..steps)
+                        .map(|i| {
+                            Scalar::Float(if i < halfway {
+                                step.mul_add(i as f64, start)
+                            } else {
+                                (-step).mul_add((steps - i - 1) as f64, end)
+                            })
                         })
-                    })
-                    .collect()
-            }
-            _ => {
-                let (start, end) = (start as f32, end as f32);
-                let step = (end - start) / (steps.max(2) - 1) as f32;
-                (0..steps)
-                    .map(|i| {
-                        Scalar::Float(f64::from(if i < halfway {
-                            step.mul_add(i as f32, start)
-                        } else {
-                            (-step).mul_add((steps - i - 1) as f32, end)
-                        }))
-                    })
-                    .collect()
-            }
-        };
-        Tensor::from_scalars(session, &values, &[steps], Some(dtype), device, false)
+                        .collect()
+                }
+                _ => {
+                    let (start, end) = (start as f32, end as f32);
+                    let step = (end - start) / (steps.max(2) - 1) as f32;
+                    (0..steps)
+                        .map(|i| {
+                            Scalar::Float(f64::from(if i < halfway {
+                                step.mul_add(i as f32, start)
+                            } else {
+                                (-step).mul_add((steps - i - 1) as f32, end)
+                            }))
+                        })
+                        .collect()
+                }
+            };
+            CpuStorage::from_scalars(dtype, &values)
+        })
     }
 
     /// `torch.eye(n, m)`.
@@ -158,15 +156,12 @@ impl Tensor {
         let rows = usize::try_from(n).map_err(|_| Error::EyeNegative { n })?;
         let m = m.unwrap_or(n);
         let cols = usize::try_from(m).map_err(|_| Error::EyeNegative { n: m })?;
-        let values: Vec<Scalar> = (0..rows * cols)
-            .map(|i| Scalar::Int(i64::from(i / cols == i % cols)))
-            .collect();
-        Tensor::from_cpu_data(
-            session,
-            CpuStorage::from_scalars(dtype, &values),
-            &[rows, cols],
-            session.resolve(device)?,
-        )
+        Tensor::generated(session, &[rows, cols], dtype, device, |n| {
+            let values: Vec<Scalar> = (0..n)
+                .map(|i| Scalar::Int(i64::from(i / cols == i % cols)))
+                .collect();
+            CpuStorage::from_scalars(dtype, &values)
+        })
     }
 
     /// `torch.full_like(self, value)` (and `zeros_like`, `ones_like`, `empty_like`).

@@ -103,6 +103,7 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
     if device.kind == DeviceType::Meta {
         return meta_result(&session, &shape, out_dtype);
     }
+    session.check_fits(device, &shape, out_dtype.size())?;
     let kind = LaneKind::of(compute);
     if matches!(op, Binary::FloorDiv | Binary::Remainder)
         && !compute.is_floating_point()

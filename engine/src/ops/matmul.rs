@@ -62,6 +62,7 @@ fn product(
     if device.kind == DeviceType::Meta {
         return super::elementwise::meta_result(a.session(), shape, dtype);
     }
+    a.session().check_fits(device, shape, dtype.size())?;
     let kind = LaneKind::of(dtype);
     let lhs = a.read(|cpu| Lanes::gather(cpu, a.layout(), kind))?;
     let rhs = b.read(|cpu| Lanes::gather(cpu, b.layout(), kind))?;
