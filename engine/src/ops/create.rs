@@ -85,7 +85,7 @@ impl Tensor {
             return Err(Error::ArangeBounds);
         }
         let count = ((b - a) / s).ceil().max(0.0);
-        if !(count < 9.0e18) {
+        if count.is_nan() || count >= 9.0e18 {
             return Err(Error::InvalidSize);
         }
         Tensor::generated(session, &[count as usize], dtype, device, |n| {
