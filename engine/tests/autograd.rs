@@ -422,3 +422,52 @@ fn floor_division_and_remainder_follow_python_and_pytorch() {
         "tensor([1., 1., 1., 1.])"
     );
 }
+
+#[test]
+fn tensor_powers_differentiate_in_base_and_exponent() {
+    let session = Session::default();
+    let x = tensor(&session, &[1.0, 2.0], &[2], true);
+    let y = tensor(&session, &[2.0, 3.0], &[2], true);
+    let r = x.pow(&y).unwrap();
+    assert_eq!(r.grad_fn().unwrap().name(), "PowBackward1");
+    r.sum(&[], false).unwrap().backward(None, false).unwrap();
+    assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([ 2., 12.])");
+    assert_eq!(
+        y.grad().unwrap().repr().unwrap(),
+        "tensor([0.0000, 5.5452])"
+    );
+}
+
+#[test]
+fn the_trace_shows_graph_nodes_and_which_backend_ran_each_kernel() {
+    use tolab_engine::trace::{Backend, EventKind};
+    let session = Session::default();
+    let a = tensor(&session, &[1.0, 2.0], &[2], true);
+    session.set_tracing(true);
+    let b = a.to(To::device("cuda")).unwrap();
+    b.mul(&b).unwrap().sum(&[], false).unwrap();
+    let trace = session.take_trace();
+    let nodes: Vec<&str> = trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::GraphNode { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(nodes, ["ToCopyBackward0", "MulBackward0", "SumBackward0"]);
+    let kernels: Vec<(String, Backend)> = trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Kernel { op, backend } => Some((op.clone(), *backend)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        kernels,
+        [
+            ("mul".to_owned(), Backend::CpuStandIn),
+            ("sum".to_owned(), Backend::CpuStandIn)
+        ]
+    );
+    assert!(trace.windows(2).all(|w| w[0].seq < w[1].seq));
+}

@@ -102,3 +102,13 @@ fn seeded_random_values_equal_pytorchs_exactly() {
 fn the_default_seed_is_pytorchs() {
     assert_eq!(Session::default().initial_seed(), 67_280_421_310_721);
 }
+
+#[test]
+fn in_place_uniform_draws_what_rand_draws() {
+    let session = Session::default();
+    session.manual_seed(0);
+    let t = Tensor::zeros(&session, &[3], DType::Float32, Device::CPU).unwrap();
+    t.uniform_(0.0, 1.0).unwrap();
+    assert_eq!(t.repr().unwrap(), "tensor([0.4963, 0.7682, 0.0885])");
+    assert_eq!(t.version(), 1);
+}

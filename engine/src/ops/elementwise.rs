@@ -457,6 +457,41 @@ impl Tensor {
         Ok(out.with_autograd(meta))
     }
 
+    /// `self ** exponent` for a tensor exponent (`PowBackward1`).
+    pub fn pow(&self, exponent: &Tensor) -> Result<Tensor, Error> {
+        let out = binary_values(Binary::Pow, Operand::Tensor(self), exponent.into())?;
+        let (base, power) = (SavedTensor::new(self), SavedTensor::new(exponent));
+        let meta = autograd::record(&[self, exponent], || {
+            Backward::saving("PowBackward1", move |grad| {
+                let (x, p) = (base.unpack()?, power.unpack()?);
+                // d/dx = p · x^(p-1); d/dp = x^p · ln x
+                let lower = binary_values(
+                    Binary::Pow,
+                    x.into(),
+                    (&binary_values(Binary::Sub, p.into(), Operand::Scalar(Scalar::Int(1)))?)
+                        .into(),
+                )?;
+                let dx = binary_values(
+                    Binary::Mul,
+                    (&binary_values(Binary::Mul, p.into(), (&lower).into())?).into(),
+                    grad.into(),
+                )?;
+                let power_of = binary_values(Binary::Pow, x.into(), p.into())?;
+                let log = super::elementwise::unary_values(Unary::Log, x)?;
+                let dp = binary_values(
+                    Binary::Mul,
+                    (&binary_values(Binary::Mul, (&power_of).into(), (&log).into())?).into(),
+                    grad.into(),
+                )?;
+                Ok(vec![
+                    Some(reduce_grad(&dx, x.shape(), x.dtype())?),
+                    Some(reduce_grad(&dp, p.shape(), p.dtype())?),
+                ])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
     /// `-self`.
     pub fn neg(&self) -> Result<Tensor, Error> {
         let out = unary_values(Unary::Neg, self)?;

@@ -97,6 +97,38 @@ impl Tensor {
         Ok(self)
     }
 
+    /// `uniform_(from, to)`: fresh values from the device's generator, in place.
+    pub fn uniform_(&self, from: f64, to: f64) -> Result<&Tensor, Error> {
+        self.check_in_place()?;
+        let values = Tensor::uniform(
+            self.session(),
+            self.shape(),
+            self.dtype(),
+            self.device(),
+            from,
+            to,
+        )?;
+        self.write_values(&values)?;
+        self.rebase(None);
+        Ok(self)
+    }
+
+    /// `normal_(mean, std)`, in place.
+    pub fn normal_(&self, mean: f64, std: f64) -> Result<&Tensor, Error> {
+        self.check_in_place()?;
+        let values = Tensor::normal(
+            self.session(),
+            self.shape(),
+            self.dtype(),
+            self.device(),
+            mean,
+            std,
+        )?;
+        self.write_values(&values)?;
+        self.rebase(None);
+        Ok(self)
+    }
+
     /// `fill_(value)`.
     pub fn fill_(&self, value: Scalar) -> Result<&Tensor, Error> {
         self.check_in_place()?;
