@@ -185,18 +185,14 @@ impl Tensor {
         from: f64,
         to: f64,
     ) -> Result<Tensor, Error> {
-        if !dtype.is_floating_point() {
-            return Err(Error::KernelNotForDtype {
-                kernel: "check_uniform_bounds".into(),
-                dtype,
-            });
-        }
-        let target = session.resolve(device)?;
-        Tensor::generated(session, shape, dtype, device, |n| {
-            session
-                .with_generator(target, |g| g.uniform(dtype, n, from, to))
-                .unwrap_or_else(|| CpuStorage::filled(dtype, n, Scalar::Int(0)))
-        })
+        Tensor::random_floats(
+            session,
+            shape,
+            dtype,
+            device,
+            "check_uniform_bounds",
+            |g, n| g.uniform(dtype, n, from, to),
+        )
     }
 
     /// `torch.randn(*shape)` and `normal_(mean, std)`: normal values from the device's generator.
@@ -208,16 +204,37 @@ impl Tensor {
         mean: f64,
         std: f64,
     ) -> Result<Tensor, Error> {
+        Tensor::random_floats(
+            session,
+            shape,
+            dtype,
+            device,
+            "normal_kernel_cpu",
+            |g, n| g.normal(dtype, n, mean, std),
+        )
+    }
+
+    /// Floating-point random values drawn by `draw` from the target device's generator; `kernel`
+    /// names PyTorch's kernel in the error for other dtypes.
+    fn random_floats(
+        session: &Session,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        kernel: &str,
+        draw: impl FnOnce(&mut crate::random::Generator, usize) -> Option<CpuStorage>,
+    ) -> Result<Tensor, Error> {
         if !dtype.is_floating_point() {
             return Err(Error::KernelNotForDtype {
-                kernel: "normal_kernel_cpu".into(),
+                kernel: kernel.into(),
                 dtype,
             });
         }
         let target = session.resolve(device)?;
         Tensor::generated(session, shape, dtype, device, |n| {
+            // `draw` gives values for every floating dtype, which is all that reaches here.
             session
-                .with_generator(target, |g| g.normal(dtype, n, mean, std))
+                .with_generator(target, |g| draw(g, n))
                 .unwrap_or_else(|| CpuStorage::filled(dtype, n, Scalar::Int(0)))
         })
     }
@@ -366,16 +383,7 @@ impl Tensor {
 
     /// `x.type()`: `torch.FloatTensor`, `torch.cuda.LongTensor`, …
     pub fn type_name(&self) -> String {
-        let kind = match self.dtype() {
-            DType::Float32 => "Float",
-            DType::Float64 => "Double",
-            DType::Float16 => "Half",
-            DType::BFloat16 => "BFloat16",
-            DType::Int64 => "Long",
-            DType::Int32 => "Int",
-            DType::UInt8 => "Byte",
-            DType::Bool => "Bool",
-        };
+        let kind = self.dtype().scalar_type_name();
         match self.device().kind {
             DeviceType::Cpu => format!("torch.{kind}Tensor"),
             other => format!("torch.{}.{kind}Tensor", other.name()),

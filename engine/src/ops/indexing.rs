@@ -46,6 +46,19 @@ fn index_values(index: &Tensor) -> Result<Vec<i64>, Error> {
         .collect())
 }
 
+/// A gradient of `shape` from accumulated sums, in the incoming gradient's dtype and device.
+fn gradient_from_sums(grad: &Tensor, sums: Vec<f64>, shape: &[usize]) -> Result<Tensor, Error> {
+    let sums: Vec<Scalar> = sums.into_iter().map(Scalar::Float).collect();
+    Tensor::from_scalars(
+        grad.session(),
+        &sums,
+        shape,
+        Some(grad.dtype()),
+        grad.device(),
+        false,
+    )
+}
+
 impl Tensor {
     /// `torch.cat(tensors, dim)`: dtypes promoted, shapes equal except along `dim`.
     pub fn cat(tensors: &[&Tensor], dim: i64) -> Result<Tensor, Error> {
@@ -255,15 +268,7 @@ impl Tensor {
                     sums[flat_index(&to, &strides)] += g[k].as_f64();
                     k += 1;
                 });
-                let sums: Vec<Scalar> = sums.into_iter().map(Scalar::Float).collect();
-                Ok(vec![Some(Tensor::from_scalars(
-                    grad.session(),
-                    &sums,
-                    &shape,
-                    Some(grad.dtype()),
-                    grad.device(),
-                    false,
-                )?)])
+                Ok(vec![Some(gradient_from_sums(grad, sums, &shape)?)])
             })
         });
         Ok(out.with_autograd(meta))
@@ -431,15 +436,7 @@ impl Tensor {
                         sums[r * row_len + j] += g[i * row_len + j].as_f64();
                     }
                 }
-                let sums: Vec<Scalar> = sums.into_iter().map(Scalar::Float).collect();
-                Ok(vec![Some(Tensor::from_scalars(
-                    grad.session(),
-                    &sums,
-                    &input_shape,
-                    Some(grad.dtype()),
-                    grad.device(),
-                    false,
-                )?)])
+                Ok(vec![Some(gradient_from_sums(grad, sums, &input_shape)?)])
             })
         });
         Ok(out.with_autograd(meta))
