@@ -25,6 +25,15 @@ pub enum LanesRef<'a> {
 }
 
 impl<'a> LanesRef<'a> {
+    fn to_lanes(self) -> Lanes {
+        match self {
+            LanesRef::F32(v) => Lanes::F32(v.to_vec()),
+            LanesRef::F64(v) => Lanes::F64(v.to_vec()),
+            LanesRef::I64(v) => Lanes::I64(v.to_vec()),
+            LanesRef::Bool(v) => Lanes::Bool(v.to_vec()),
+        }
+    }
+
     /// `len` elements of `storage` from `offset`, when its dtype is a lane type.
     pub fn of_storage(storage: &'a CpuStorage, offset: usize, len: usize) -> Option<LanesRef<'a>> {
         let range = offset..offset + len;
@@ -79,14 +88,19 @@ impl Lanes {
     }
 
     fn from_storage(storage: CpuStorage) -> Lanes {
+        let len = storage.len();
+        let all = Layout::contiguous(&[len]);
         match storage {
             CpuStorage::F32(v) => Lanes::F32(v),
             CpuStorage::F64(v) => Lanes::F64(v),
             CpuStorage::I64(v) => Lanes::I64(v),
             CpuStorage::Bool(v) => Lanes::Bool(v),
-            other => Lanes::from_storage(
-                other.gather(&Layout::contiguous(&[other.len()]), DType::Float32),
-            ),
+            narrow @ (CpuStorage::F16(_) | CpuStorage::BF16(_)) => {
+                Lanes::from_storage(narrow.gather(&all, DType::Float32))
+            }
+            narrow @ (CpuStorage::I32(_) | CpuStorage::U8(_)) => {
+                Lanes::from_storage(narrow.gather(&all, DType::Int64))
+            }
         }
     }
 
@@ -220,8 +234,9 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
                 Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p || !q))
             }
         },
-        // Callers widen both operands to one kind first; mixed kinds have no elementwise meaning.
-        _ => Lanes::Bool(Vec::new()),
+        // Callers widen both operands to one kind first; mixed kinds have no elementwise meaning,
+        // so the left operand is returned unchanged (right length, never reached in practice).
+        _ => a.to_lanes(),
     }
 }
 
