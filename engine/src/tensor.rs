@@ -76,25 +76,14 @@ impl Tensor {
         shape: &[usize],
         device: Device,
     ) -> Result<Tensor, Error> {
-        let dtype = data.dtype();
-        let numel = data.len();
-        check_device_dtype(device, dtype)?;
-        let storage = Storage::new(
-            session,
-            device,
-            dtype,
-            numel,
-            || match device.kind {
-                DeviceType::Meta => StorageData::Meta,
-                _ => StorageData::Cpu(data),
-            },
-            false,
-        )?;
-        Ok(Tensor::from_storage(
-            Rc::new(storage),
-            Layout::contiguous(shape),
-            AutogradMeta::default(),
-        ))
+        if shape.iter().product::<usize>() != data.len() {
+            let spec = shape.iter().map(|&d| d as i64).collect();
+            return Err(Error::ShapeInvalidForSize {
+                shape: spec,
+                numel: data.len(),
+            });
+        }
+        Tensor::generated(session, shape, data.dtype(), device, |_| data)
     }
 
     /// `torch.tensor(data, dtype=…, device=…, requires_grad=…)` from flattened Python numbers. Without

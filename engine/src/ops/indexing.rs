@@ -295,27 +295,21 @@ impl Tensor {
         let shape = self.shape().to_vec();
         let meta = autograd::record(&[self], || {
             Backward::new("IndexSelectBackward0", move |grad| {
-                let zeros = Tensor::full(
-                    grad.session(),
-                    &shape,
-                    Scalar::Int(0),
-                    grad.dtype(),
-                    grad.device(),
-                )?;
-                let mut total = zeros;
-                for (k, &p) in positions.iter().enumerate() {
-                    let piece = grad.select(d as i64, k as i64)?;
-                    let placed = Tensor::full(
-                        grad.session(),
-                        &shape,
-                        Scalar::Int(0),
-                        grad.dtype(),
-                        grad.device(),
-                    )?;
-                    placed.select(d as i64, p)?.copy_(&piece)?;
-                    total = binary_values(Binary::Add, (&total).into(), (&placed).into())?;
+                // index_add: each selected slice's gradient added back at its source position.
+                let g = grad.scalars()?;
+                let inner: usize = shape[d + 1..].iter().product();
+                let outer: usize = shape[..d].iter().product();
+                let (size, picked) = (shape[d], positions.len());
+                let mut sums = vec![0.0f64; shape.iter().product()];
+                for o in 0..outer {
+                    for (k, &p) in positions.iter().enumerate() {
+                        for i in 0..inner {
+                            sums[(o * size + p as usize) * inner + i] +=
+                                g[(o * picked + k) * inner + i].as_f64();
+                        }
+                    }
                 }
-                Ok(vec![Some(total)])
+                Ok(vec![Some(gradient_from_sums(grad, sums, &shape)?)])
             })
         });
         Ok(out.with_autograd(meta))
