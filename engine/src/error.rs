@@ -303,11 +303,6 @@ pub enum Error {
         result: Vec<usize>,
         output: Vec<usize>,
     },
-    /// The lab does not keep the overwritten values an in-place product's second gradient needs.
-    #[error(
-        "in-place multiplication or division by a tensor that requires grad is not supported in the lab yet: use an out-of-place op"
-    )]
-    InPlaceTensorProductWithGrad,
     #[error("\"{kernel}\" not implemented for '{}'", dtype.scalar_type_name())]
     KernelNotForDtype {
         kernel: String,
@@ -506,7 +501,6 @@ impl Error {
             | Error::InPlaceOverlap
             | Error::InPlaceOnViewWithGrad
             | Error::BroadcastInPlace { .. }
-            | Error::InPlaceTensorProductWithGrad
             | Error::ClampWithoutBounds
             | Error::EmptyReduction { .. }
             | Error::RetainGradWithoutGrad

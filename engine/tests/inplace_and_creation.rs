@@ -356,3 +356,38 @@ fn huge_requests_fail_with_pytorchs_errors_before_any_memory_is_touched() {
         "nothing else was taken"
     );
 }
+
+#[test]
+fn in_place_products_with_a_tensor_that_requires_grad_use_the_values_before_the_write() {
+    let session = Session::default();
+    let x = tensor(&session, &[1.0, 2.0], true);
+    let w = tensor(&session, &[3.0, 4.0], true);
+    let a = x.mul(Scalar::Int(1)).unwrap();
+    a.mul_(&w).unwrap();
+    assert_eq!(a.grad_fn().unwrap().name(), "MulBackward0");
+    a.sum(&[], false).unwrap().backward(None, false).unwrap();
+    assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([3., 4.])");
+    assert_eq!(
+        w.grad().unwrap().repr().unwrap(),
+        "tensor([1., 2.])",
+        "the values before mul_"
+    );
+
+    let y = tensor(&session, &[2.0, 8.0], true);
+    let d = tensor(&session, &[2.0, 4.0], true);
+    let b = y.mul(Scalar::Int(1)).unwrap();
+    b.div_(&d)
+        .unwrap()
+        .sum(&[], false)
+        .unwrap()
+        .backward(None, false)
+        .unwrap();
+    assert_eq!(
+        y.grad().unwrap().repr().unwrap(),
+        "tensor([0.5000, 0.2500])"
+    );
+    assert_eq!(
+        d.grad().unwrap().repr().unwrap(),
+        "tensor([-0.5000, -0.5000])"
+    );
+}

@@ -2,7 +2,7 @@
 //! tensor's layout (views see the change), bump the version counter that autograd checks, refuse
 //! leaves that require grad, and rebase a non-leaf's history onto the new node.
 
-use crate::autograd::{self, AutogradMeta, Backward};
+use crate::autograd::{self, AutogradMeta, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::Binary;
 use crate::element::Scalar;
 use crate::error::Error;
@@ -179,40 +179,62 @@ fn in_place_backward(
     name: &'static str,
 ) -> Result<Option<AutogradMeta>, Error> {
     let other_requires = matches!(other, Operand::Tensor(t) if t.requires_grad());
-    if !target.session().is_grad_enabled() || !(target.requires_grad() || other_requires) {
+    let session = target.session();
+    if !session.is_grad_enabled() || !(target.requires_grad() || other_requires) {
         return Ok(None);
     }
     let (shape, dtype) = (target.shape().to_vec(), target.dtype());
     let product = matches!(op, Binary::Mul | Binary::Div);
-    // The gradient for `other` in a product needs this tensor's old values, which the write destroys.
-    if product && other_requires {
-        return Err(Error::InPlaceTensorProductWithGrad);
-    }
     let factor = product.then(|| Saved::of(other));
-    let other_tensor = match other {
-        Operand::Tensor(t) if !product => Some((t.shape().to_vec(), t.dtype())),
-        _ => None,
+    // The other operand's gradient in a product needs this tensor's values from before the write:
+    // kept as a copy, as PyTorch keeps `original_self`.
+    let original = match product && other_requires {
+        true => Some(SavedTensor::new(
+            &session.no_grad(|| target.clone_tensor())?,
+        )),
+        false => None,
+    };
+    let other_meta = match other {
+        Operand::Tensor(t) => Some((t.shape().to_vec(), t.dtype())),
+        Operand::Scalar(_) => None,
     };
     let inputs: Vec<&Tensor> = std::iter::once(target)
         .chain(match other {
-            Operand::Tensor(t) if !product => Some(t),
-            _ => None,
+            Operand::Tensor(t) => Some(t),
+            Operand::Scalar(_) => None,
         })
         .collect();
     Ok(Some(autograd::record(&inputs, || {
-        Backward::new(name, move |grad| {
+        Backward::saving(name, move |grad| {
             let own = match &factor {
                 Some(factor) => binary_values(op, grad.into(), factor.operand()?)?,
                 None => grad.clone(),
             };
             let mut grads = vec![Some(reduce_grad(&own, &shape, dtype)?)];
-            if let Some((other_shape, other_dtype)) = &other_tensor {
-                let g = if op == Binary::Sub {
-                    grad.neg()?
-                } else {
-                    grad.clone()
+            if let Some((other_shape, other_dtype)) = &other_meta {
+                let for_other = match (op, &original, &factor) {
+                    (Binary::Sub, _, _) => Some(grad.neg()?),
+                    (Binary::Mul, Some(original), _) => Some(binary_values(
+                        Binary::Mul,
+                        grad.into(),
+                        original.unpack()?.into(),
+                    )?),
+                    (Binary::Div, Some(original), Some(factor)) => {
+                        // d(a / b)/db = -a / b²
+                        let b = factor.operand()?;
+                        let b2 = binary_values(Binary::Mul, b, b)?;
+                        let ratio =
+                            binary_values(Binary::Div, original.unpack()?.into(), (&b2).into())?;
+                        Some(binary_values(Binary::Mul, grad.into(), (&ratio).into())?.neg()?)
+                    }
+                    (Binary::Mul | Binary::Div, _, _) => None,
+                    _ => Some(grad.clone()),
                 };
-                grads.push(Some(reduce_grad(&g, other_shape, *other_dtype)?));
+                grads.push(
+                    for_other
+                        .map(|g| reduce_grad(&g, other_shape, *other_dtype))
+                        .transpose()?,
+                );
             }
             Ok(grads)
         })
