@@ -47,6 +47,17 @@ impl GradFn {
         self.0.name
     }
 
+    /// `grad_fn.name()`: nodes written in C++ by hand carry their namespace
+    /// (`torch::autograd::AccumulateGrad`); generated ones are their class name.
+    pub fn qualified_name(&self) -> String {
+        match self.0.name {
+            "AccumulateGrad" | "NotImplemented" | "CopySlices" => {
+                format!("torch::autograd::{}", self.0.name)
+            }
+            name => name.to_owned(),
+        }
+    }
+
     pub fn id(&self) -> u64 {
         self.0.id
     }
@@ -194,18 +205,28 @@ impl Backward {
 /// The autograd state of an op's output: a new node over `inputs` when grad mode is on and some
 /// input requires grad, else a plain tensor's. `backward` is only built when a node is recorded.
 pub(crate) fn record(inputs: &[&Tensor], backward: impl FnOnce() -> Backward) -> AutogradMeta {
-    let Some(first) = inputs.first() else {
+    let inputs: Vec<Option<&Tensor>> = inputs.iter().copied().map(Some).collect();
+    record_edges(&inputs, backward)
+}
+
+/// [`record`] for ops whose inputs include Python numbers: PyTorch wraps those as tensors that
+/// never require grad, so they still take an edge (`None`) in `next_functions`.
+pub(crate) fn record_edges(
+    inputs: &[Option<&Tensor>],
+    backward: impl FnOnce() -> Backward,
+) -> AutogradMeta {
+    let Some(first) = inputs.iter().flatten().next() else {
         return AutogradMeta::default();
     };
     let session = first.session();
-    if !session.is_grad_enabled() || !inputs.iter().any(|t| t.requires_grad()) {
+    if !session.is_grad_enabled() || !inputs.iter().flatten().any(|t| t.requires_grad()) {
         return AutogradMeta::default();
     }
     let backward = backward();
     let node = GradFn(Rc::new(Node {
         id: session.next_id(),
         name: backward.name,
-        next: inputs.iter().map(|t| edge_to(t)).collect(),
+        next: inputs.iter().map(|t| t.and_then(edge_to)).collect(),
         variable: None,
         backward: RefCell::new(Some(backward.apply)),
         saves_tensors: backward.saves_tensors,

@@ -471,3 +471,33 @@ fn the_trace_shows_graph_nodes_and_which_backend_ran_each_kernel() {
     );
     assert!(trace.windows(2).all(|w| w[0].seq < w[1].seq));
 }
+
+#[test]
+fn python_numbers_take_an_empty_edge_as_in_pytorch() {
+    let session = Session::default();
+    let x = tensor(&session, &[1.0, 2.0], &[2], true);
+    let edges = |t: &Tensor| -> Vec<Option<String>> {
+        t.grad_fn()
+            .unwrap()
+            .next_functions()
+            .iter()
+            .map(|n| n.as_ref().map(|g| g.qualified_name()))
+            .collect()
+    };
+    let leaf = Some("torch::autograd::AccumulateGrad".to_owned());
+    let two = Scalar::Int(2);
+    assert_eq!(edges(&x.mul(two).unwrap()), [leaf.clone(), None]);
+    assert_eq!(edges(&x.add(two).unwrap()), [leaf.clone(), None]);
+    assert_eq!(edges(&x.div(two).unwrap()), [leaf.clone(), None]);
+    assert_eq!(edges(&x.rsub(two).unwrap()), std::slice::from_ref(&leaf));
+    assert_eq!(
+        edges(&x.pow_scalar(two).unwrap()),
+        std::slice::from_ref(&leaf)
+    );
+    let floor = x.floor_divide(two).unwrap();
+    assert_eq!(
+        floor.grad_fn().unwrap().qualified_name(),
+        "torch::autograd::NotImplemented"
+    );
+    assert_eq!(edges(&floor), [leaf]);
+}

@@ -280,10 +280,9 @@ impl Tensor {
                 )?
             }
         };
-        let inputs = tensors(&[Operand::Tensor(self), other]);
         let (a_shape, a_dtype) = (self.shape().to_vec(), self.dtype());
         let b = other.tensor().map(|t| (t.shape().to_vec(), t.dtype()));
-        let meta = autograd::record(&inputs, || {
+        let meta = autograd::record_edges(&[Some(self), other.tensor()], || {
             Backward::new("AddBackward0", move |grad| {
                 let mut grads = vec![Some(reduce_grad(grad, &a_shape, a_dtype)?)];
                 if let Some((shape, dtype)) = &b {
@@ -311,7 +310,7 @@ impl Tensor {
         let out = binary_values(Binary::Sub, Operand::Tensor(self), other)?;
         let (a_shape, a_dtype) = (self.shape().to_vec(), self.dtype());
         let b = other.tensor().map(|t| (t.shape().to_vec(), t.dtype()));
-        let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
+        let meta = autograd::record_edges(&[Some(self), other.tensor()], || {
             Backward::new("SubBackward0", move |grad| {
                 let mut grads = vec![Some(reduce_grad(grad, &a_shape, a_dtype)?)];
                 if let Some((shape, dtype)) = &b {
@@ -341,7 +340,7 @@ impl Tensor {
         let out = binary_values(Binary::Mul, Operand::Tensor(self), other)?;
         let a = SavedTensor::new(self);
         let b = Saved::of(other);
-        let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
+        let meta = autograd::record_edges(&[Some(self), other.tensor()], || {
             Backward::saving("MulBackward0", move |grad| {
                 let a = a.unpack()?;
                 let grad_a = binary_values(Binary::Mul, grad.into(), b.operand()?)?;
@@ -363,7 +362,7 @@ impl Tensor {
         let out = binary_values(Binary::Div, Operand::Tensor(self), other)?;
         let a = SavedTensor::new(self);
         let b = Saved::of(other);
-        let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
+        let meta = autograd::record_edges(&[Some(self), other.tensor()], || {
             Backward::saving("DivBackward0", move |grad| {
                 let a = a.unpack()?;
                 let grad_a = binary_values(Binary::Div, grad.into(), b.operand()?)?;
