@@ -289,11 +289,8 @@ pub enum Error {
         "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
     )]
     InPlaceOverlap,
-    /// PyTorch supports this (through `CopySlices`); the lab does not yet.
-    #[error(
-        "in-place changes to a view of a tensor that requires grad are not supported in the lab yet: use an out-of-place op"
-    )]
-    InPlaceOnViewWithGrad,
+    #[error("a view of a leaf Variable that requires grad is being used in an in-place operation.")]
+    InPlaceOnViewOfLeaf,
     #[error(
         "output with shape {} doesn't match the broadcast shape {}",
         ShapeText(output),
@@ -499,7 +496,7 @@ impl Error {
             | Error::InPlaceOnLeaf
             | Error::InPlaceResultType { .. }
             | Error::InPlaceOverlap
-            | Error::InPlaceOnViewWithGrad
+            | Error::InPlaceOnViewOfLeaf
             | Error::BroadcastInPlace { .. }
             | Error::ClampWithoutBounds
             | Error::EmptyReduction { .. }

@@ -31,6 +31,9 @@ pub(crate) struct TensorImpl {
     version: Rc<Cell<u64>>,
     /// Made by a view op (or `detach()`) from another tensor's storage.
     is_view: bool,
+    /// The tensor a differentiable view (a view op's result) was taken from, first in its chain:
+    /// `_base`. In-place changes through the view rewrite the base's history (`CopySlices`).
+    base: Option<Tensor>,
 }
 
 impl Tensor {
@@ -48,7 +51,7 @@ impl Tensor {
         layout: Layout,
         autograd: AutogradMeta,
     ) -> Tensor {
-        Tensor::from_parts(storage, layout, autograd, Rc::default(), false)
+        Tensor::from_parts(storage, layout, autograd, Rc::default(), false, None)
     }
 
     fn from_parts(
@@ -57,6 +60,7 @@ impl Tensor {
         autograd: AutogradMeta,
         version: Rc<Cell<u64>>,
         is_view: bool,
+        base: Option<Tensor>,
     ) -> Tensor {
         let id = storage.session().next_id();
         Tensor(Rc::new(TensorImpl {
@@ -66,6 +70,7 @@ impl Tensor {
             autograd: RefCell::new(autograd),
             version,
             is_view,
+            base,
         }))
     }
 
@@ -347,6 +352,11 @@ impl Tensor {
         self.0.is_view
     }
 
+    /// `_base`: the tensor a differentiable view was taken from.
+    pub fn view_base(&self) -> Option<&Tensor> {
+        self.0.base.as_ref()
+    }
+
     /// `detach()`: the same data and version counter, cut from the graph.
     pub fn detach(&self) -> Tensor {
         Tensor::from_parts(
@@ -355,6 +365,7 @@ impl Tensor {
             AutogradMeta::default(),
             self.0.version.clone(),
             true,
+            None,
         )
     }
 
@@ -367,6 +378,7 @@ impl Tensor {
             AutogradMeta::default(),
             Rc::default(),
             false,
+            None,
         )
     }
 
@@ -415,12 +427,14 @@ impl Tensor {
     /// A view of this tensor's storage, recording the view op's backward node.
     fn view_of(&self, layout: Layout, backward: impl FnOnce() -> Backward) -> Tensor {
         let meta = autograd::record(&[self], backward);
+        let base = self.0.base.clone().unwrap_or_else(|| self.clone());
         Tensor::from_parts(
             self.0.storage.clone(),
             layout,
             meta,
             self.0.version.clone(),
             true,
+            Some(base),
         )
     }
 

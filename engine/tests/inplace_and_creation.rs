@@ -391,3 +391,82 @@ fn in_place_products_with_a_tensor_that_requires_grad_use_the_values_before_the_
         "tensor([-0.5000, -0.5000])"
     );
 }
+
+#[test]
+fn changes_through_a_view_rewrite_the_base_history_as_copy_slices() {
+    let session = Session::default();
+    let names = |t: &Tensor| -> Vec<Option<&'static str>> {
+        t.grad_fn()
+            .unwrap()
+            .next_functions()
+            .iter()
+            .map(|n| n.as_ref().map(|g| g.name()))
+            .collect()
+    };
+
+    let x = tensor(&session, &[1.0, 2.0, 3.0], true);
+    assert_eq!(
+        x.select(0, 0)
+            .unwrap()
+            .fill_(Scalar::Int(5))
+            .unwrap_err()
+            .to_string(),
+        "a view of a leaf Variable that requires grad is being used in an in-place operation."
+    );
+
+    // b[0] = 5
+    let b = x.mul(Scalar::Int(1)).unwrap();
+    b.select(0, 0).unwrap().fill_(Scalar::Int(5)).unwrap();
+    assert_eq!(
+        b.grad_fn().unwrap().qualified_name(),
+        "torch::autograd::CopySlices"
+    );
+    assert_eq!(names(&b), [Some("MulBackward0")]);
+    b.sum(&[], false).unwrap().backward(None, false).unwrap();
+    assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([0., 1., 1.])");
+
+    // v = b[1:]; v.mul_(2)
+    let x = tensor(&session, &[1.0, 2.0, 3.0], true);
+    let b = x.mul(Scalar::Int(1)).unwrap();
+    let v = b.slice(0, Some(1), None, 1).unwrap();
+    v.mul_(Scalar::Int(2)).unwrap();
+    assert_eq!(names(&b), [Some("MulBackward0"), None]);
+    assert_eq!(v.grad_fn().unwrap().name(), "AsStridedBackward0");
+    b.sum(&[], false).unwrap().backward(None, false).unwrap();
+    assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([1., 2., 2.])");
+
+    // b[0].add_(x[2]), then a weighted sum
+    let x = tensor(&session, &[1.0, 2.0, 3.0], true);
+    let b = x.mul(Scalar::Int(1)).unwrap();
+    b.select(0, 0)
+        .unwrap()
+        .add_(&x.select(0, 2).unwrap())
+        .unwrap();
+    assert_eq!(names(&b), [Some("MulBackward0"), Some("SelectBackward0")]);
+    let weights = tensor(&session, &[1.0, 10.0, 100.0], false);
+    b.mul(&weights)
+        .unwrap()
+        .sum(&[], false)
+        .unwrap()
+        .backward(None, false)
+        .unwrap();
+    assert_eq!(
+        x.grad().unwrap().repr().unwrap(),
+        "tensor([  1.,  10., 101.])"
+    );
+
+    // b = zeros(3); b[0] = x[1] * 3
+    let x = tensor(&session, &[1.0, 2.0, 3.0], true);
+    let b = Tensor::zeros(&session, &[3], DType::Float32, Device::CPU).unwrap();
+    b.select(0, 0)
+        .unwrap()
+        .copy_(&x.select(0, 1).unwrap().mul(Scalar::Int(3)).unwrap())
+        .unwrap();
+    assert_eq!(
+        b.repr().unwrap(),
+        "tensor([6., 0., 0.], grad_fn=<CopySlices>)"
+    );
+    assert_eq!(names(&b), [None, Some("MulBackward0")]);
+    b.sum(&[], false).unwrap().backward(None, false).unwrap();
+    assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([0., 3., 0.])");
+}

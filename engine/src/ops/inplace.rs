@@ -1,6 +1,11 @@
-//! In-place ops (`add_`, `sub_`, `mul_`, `div_`, `fill_`, `zero_`, `copy_`): they write through the
-//! tensor's layout (views see the change), bump the version counter that autograd checks, refuse
-//! leaves that require grad, and rebase a non-leaf's history onto the new node.
+//! In-place ops (`add_`, `sub_`, `mul_`, `div_`, `clamp_`, `fill_`, `zero_`, `copy_`, `uniform_`,
+//! `normal_`): they write through the tensor's layout (views see the change), bump the version
+//! counter that autograd checks, refuse leaves that require grad (and views of them), and rewrite
+//! history: a tensor's own history becomes the op's node; a change made through a view rewrites
+//! its base's history as `CopySlices` (the region the view covers takes the op's gradient, the
+//! rest passes through) and the view's as `AsStridedBackward0` over it, as PyTorch does.
+
+use std::collections::HashMap;
 
 use crate::autograd::{self, AutogradMeta, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::Binary;
@@ -10,15 +15,37 @@ use crate::tensor::Tensor;
 
 use super::elementwise::{Operand, Saved, binary_values, reduce_grad};
 
+/// What an in-place op contributes to the graph, prepared before the values change.
+struct History {
+    /// The op's backward: gradients for the tensor's old values, then for `others`. `None` for ops
+    /// that overwrite every value (their old values get no gradient).
+    backward: Option<Backward>,
+    /// The op's other inputs, `None` for Python numbers.
+    others: Vec<Option<Tensor>>,
+}
+
+impl History {
+    fn overwrite() -> History {
+        History {
+            backward: None,
+            others: Vec::new(),
+        }
+    }
+}
+
 impl Tensor {
     /// Checks shared by every in-place op, before anything is written.
     fn check_in_place(&self) -> Result<(), Error> {
-        let grad_mode = self.session().is_grad_enabled();
-        if grad_mode && self.is_leaf() && self.requires_grad() {
-            return Err(Error::InPlaceOnLeaf);
-        }
-        if grad_mode && self.is_view() && self.requires_grad() {
-            return Err(Error::InPlaceOnViewWithGrad);
+        if self.session().is_grad_enabled() {
+            if self.is_leaf() && self.requires_grad() {
+                return Err(Error::InPlaceOnLeaf);
+            }
+            if self
+                .view_base()
+                .is_some_and(|b| b.is_leaf() && b.requires_grad())
+            {
+                return Err(Error::InPlaceOnViewOfLeaf);
+            }
         }
         if self
             .shape()
@@ -38,6 +65,33 @@ impl Tensor {
         self.write_at(&self.layout().clone(), &row_major)?;
         self.bump_version();
         Ok(())
+    }
+
+    /// Writes `values`, then rewrites the history the op leaves behind.
+    fn commit(&self, values: &Tensor, history: History) -> Result<&Tensor, Error> {
+        self.write_values(values)?;
+        let session = self.session();
+        let involved = self.requires_grad()
+            || self.view_base().is_some_and(Tensor::requires_grad)
+            || history.others.iter().flatten().any(Tensor::requires_grad);
+        if !session.is_grad_enabled() || !involved {
+            return Ok(self);
+        }
+        match self.view_base() {
+            Some(base) => copy_slices(base, self, history)?,
+            None => {
+                let others: Vec<Option<&Tensor>> =
+                    history.others.iter().map(Option::as_ref).collect();
+                let inputs: Vec<Option<&Tensor>> =
+                    std::iter::once(Some(self)).chain(others).collect();
+                let meta = match history.backward {
+                    Some(backward) => autograd::record_edges(&inputs, || backward),
+                    None => AutogradMeta::default(),
+                };
+                self.replace_autograd(meta);
+            }
+        }
+        Ok(self)
     }
 
     /// `self op= other` for the arithmetic ops, with PyTorch's rule that the result type must fit
@@ -62,10 +116,8 @@ impl Tensor {
                 output: self.dtype(),
             });
         }
-        let backward = in_place_backward(self, op, other, name)?;
-        self.write_values(&result)?;
-        self.rebase(backward);
-        Ok(self)
+        let history = arithmetic_history(self, op, other, name)?;
+        self.commit(&result, history)
     }
 
     pub fn add_<'a>(&self, other: impl Into<Operand<'a>>) -> Result<&Tensor, Error> {
@@ -89,12 +141,15 @@ impl Tensor {
     pub fn clamp_(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<&Tensor, Error> {
         self.check_in_place()?;
         let clamped = super::unary::clamp_values(self, min, max)?;
-        let original = self.session().no_grad(|| self.clone_tensor())?;
-        let meta =
-            super::unary::clamp_node(self, crate::autograd::SavedTensor::new(&original), min, max);
-        self.write_values(&clamped)?;
-        self.rebase(Some(meta));
-        Ok(self)
+        let original = SavedTensor::new(&self.session().no_grad(|| self.clone_tensor())?);
+        let backward = super::unary::clamp_backward(original, min, max);
+        self.commit(
+            &clamped,
+            History {
+                backward: Some(backward),
+                others: Vec::new(),
+            },
+        )
     }
 
     /// `uniform_(from, to)`: fresh values from the device's generator, in place.
@@ -108,9 +163,7 @@ impl Tensor {
             from,
             to,
         )?;
-        self.write_values(&values)?;
-        self.rebase(None);
-        Ok(self)
+        self.commit(&values, History::overwrite())
     }
 
     /// `normal_(mean, std)`, in place.
@@ -124,12 +177,10 @@ impl Tensor {
             mean,
             std,
         )?;
-        self.write_values(&values)?;
-        self.rebase(None);
-        Ok(self)
+        self.commit(&values, History::overwrite())
     }
 
-    /// `fill_(value)`.
+    /// `fill_(value)` (also what `t[i] = 5` does).
     pub fn fill_(&self, value: Scalar) -> Result<&Tensor, Error> {
         self.check_in_place()?;
         let filled = Tensor::full(
@@ -139,9 +190,7 @@ impl Tensor {
             self.dtype(),
             self.device(),
         )?;
-        self.write_values(&filled)?;
-        self.rebase(None);
-        Ok(self)
+        self.commit(&filled, History::overwrite())
     }
 
     /// `zero_()`.
@@ -149,46 +198,51 @@ impl Tensor {
         self.fill_(Scalar::Int(0))
     }
 
-    /// `copy_(src)`: `src` broadcast to this tensor's shape, converted to its dtype, copied from
-    /// any device.
+    /// `copy_(src)` (also what `t[i] = other_tensor` does): `src` broadcast to this tensor's shape,
+    /// converted to its dtype, copied from any device; the gradient flows to `src`.
     pub fn copy_(&self, src: &Tensor) -> Result<&Tensor, Error> {
         self.check_in_place()?;
         let sizes: Vec<i64> = self.shape().iter().map(|&s| s as i64).collect();
         let source = src.expand(&sizes)?;
-        self.write_values(&source)?;
-        self.rebase(None);
-        Ok(self)
-    }
-
-    /// After an in-place op under grad mode, the tensor's history is the op's node (or, for ops
-    /// that overwrite every value, no history at all).
-    fn rebase(&self, backward: Option<AutogradMeta>) {
-        if !self.session().is_grad_enabled() || !self.requires_grad() {
-            return;
-        }
-        self.replace_autograd(backward.unwrap_or_default());
+        let (shape, dtype, device) = (src.shape().to_vec(), src.dtype(), src.device());
+        let backward = Backward::new("CopyBackwards", move |grad| {
+            let to_source = reduce_grad(grad, &shape, dtype)?;
+            let to_source = if to_source.device() == device {
+                to_source
+            } else {
+                to_source.to(crate::To {
+                    device: Some(crate::Target::Device(device)),
+                    ..crate::To::default()
+                })?
+            };
+            Ok(vec![None, Some(to_source)])
+        });
+        self.commit(
+            &source,
+            History {
+                backward: Some(backward),
+                others: vec![Some(src.clone())],
+            },
+        )
     }
 }
 
-/// The node an in-place arithmetic op records, built before the values change (its edges point
-/// at this tensor's current history).
-fn in_place_backward(
+/// The backward of an in-place arithmetic op, prepared before the values change (a product keeps
+/// a copy of the old values when its other operand needs a gradient).
+fn arithmetic_history(
     target: &Tensor,
     op: Binary,
     other: Operand,
     name: &'static str,
-) -> Result<Option<AutogradMeta>, Error> {
+) -> Result<History, Error> {
     let other_requires = matches!(other, Operand::Tensor(t) if t.requires_grad());
     let session = target.session();
-    if !session.is_grad_enabled() || !(target.requires_grad() || other_requires) {
-        return Ok(None);
-    }
     let (shape, dtype) = (target.shape().to_vec(), target.dtype());
     let product = matches!(op, Binary::Mul | Binary::Div);
     let factor = product.then(|| Saved::of(other));
     // The other operand's gradient in a product needs this tensor's values from before the write:
     // kept as a copy, as PyTorch keeps `original_self`.
-    let original = match product && other_requires {
+    let original = match product && other_requires && session.is_grad_enabled() {
         true => Some(SavedTensor::new(
             &session.no_grad(|| target.clone_tensor())?,
         )),
@@ -198,45 +252,129 @@ fn in_place_backward(
         Operand::Tensor(t) => Some((t.shape().to_vec(), t.dtype())),
         Operand::Scalar(_) => None,
     };
-    let inputs: Vec<&Tensor> = std::iter::once(target)
-        .chain(match other {
-            Operand::Tensor(t) => Some(t),
-            Operand::Scalar(_) => None,
-        })
-        .collect();
-    Ok(Some(autograd::record(&inputs, || {
-        Backward::saving(name, move |grad| {
-            let own = match &factor {
-                Some(factor) => binary_values(op, grad.into(), factor.operand()?)?,
-                None => grad.clone(),
+    let backward = Backward::saving(name, move |grad| {
+        let own = match &factor {
+            Some(factor) => binary_values(op, grad.into(), factor.operand()?)?,
+            None => grad.clone(),
+        };
+        let mut grads = vec![Some(reduce_grad(&own, &shape, dtype)?)];
+        if let Some((other_shape, other_dtype)) = &other_meta {
+            let for_other = match (op, &original, &factor) {
+                (Binary::Sub, _, _) => Some(grad.neg()?),
+                (Binary::Mul, Some(original), _) => Some(binary_values(
+                    Binary::Mul,
+                    grad.into(),
+                    original.unpack()?.into(),
+                )?),
+                (Binary::Div, Some(original), Some(factor)) => {
+                    // d(a / b)/db = -a / b²
+                    let b = factor.operand()?;
+                    let b2 = binary_values(Binary::Mul, b, b)?;
+                    let ratio =
+                        binary_values(Binary::Div, original.unpack()?.into(), (&b2).into())?;
+                    Some(binary_values(Binary::Mul, grad.into(), (&ratio).into())?.neg()?)
+                }
+                (Binary::Mul | Binary::Div, _, _) => None,
+                _ => Some(grad.clone()),
             };
-            let mut grads = vec![Some(reduce_grad(&own, &shape, dtype)?)];
-            if let Some((other_shape, other_dtype)) = &other_meta {
-                let for_other = match (op, &original, &factor) {
-                    (Binary::Sub, _, _) => Some(grad.neg()?),
-                    (Binary::Mul, Some(original), _) => Some(binary_values(
-                        Binary::Mul,
-                        grad.into(),
-                        original.unpack()?.into(),
-                    )?),
-                    (Binary::Div, Some(original), Some(factor)) => {
-                        // d(a / b)/db = -a / b²
-                        let b = factor.operand()?;
-                        let b2 = binary_values(Binary::Mul, b, b)?;
-                        let ratio =
-                            binary_values(Binary::Div, original.unpack()?.into(), (&b2).into())?;
-                        Some(binary_values(Binary::Mul, grad.into(), (&ratio).into())?.neg()?)
-                    }
-                    (Binary::Mul | Binary::Div, _, _) => None,
-                    _ => Some(grad.clone()),
-                };
-                grads.push(
-                    for_other
-                        .map(|g| reduce_grad(&g, other_shape, *other_dtype))
-                        .transpose()?,
-                );
+            grads.push(
+                for_other
+                    .map(|g| reduce_grad(&g, other_shape, *other_dtype))
+                    .transpose()?,
+            );
+        }
+        Ok(grads)
+    });
+    let others = vec![match other {
+        Operand::Tensor(t) => Some(t.clone()),
+        Operand::Scalar(_) => None,
+    }];
+    Ok(History {
+        backward: Some(backward),
+        others,
+    })
+}
+
+/// Rewrites history after an in-place change made through `view` of `base`.
+fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Error> {
+    // Where each of the view's elements sits in the base's row-major order.
+    let position_of: HashMap<usize, usize> = base
+        .layout()
+        .indices()
+        .enumerate()
+        .map(|(k, s)| (s, k))
+        .collect();
+    let region: Vec<usize> = view
+        .layout()
+        .indices()
+        .filter_map(|s| position_of.get(&s).copied())
+        .collect();
+    let (base_shape, view_shape) = (base.shape().to_vec(), view.shape().to_vec());
+
+    let others: Vec<Option<&Tensor>> = history.others.iter().map(Option::as_ref).collect();
+    let inputs: Vec<Option<&Tensor>> = std::iter::once(Some(base)).chain(others).collect();
+    let inner = history.backward;
+    let slices_region = region.clone();
+    let base_meta = autograd::record_edges(&inputs, || {
+        Backward::saving("CopySlices", move |grad| {
+            let mut values: Vec<f64> = grad.scalars()?.into_iter().map(Scalar::as_f64).collect();
+            let picked: Vec<Scalar> = slices_region
+                .iter()
+                .map(|&p| Scalar::Float(values[p]))
+                .collect();
+            let grad_view = Tensor::from_scalars(
+                grad.session(),
+                &picked,
+                &view_shape,
+                Some(grad.dtype()),
+                grad.device(),
+                false,
+            )?;
+            let mut inner_grads = match &inner {
+                Some(backward) => (backward.apply)(&grad_view)?,
+                None => vec![None],
+            };
+            let own: Vec<f64> = match inner_grads.first().cloned().flatten() {
+                Some(g) => g.scalars()?.into_iter().map(Scalar::as_f64).collect(),
+                None => vec![0.0; slices_region.len()],
+            };
+            for (&p, v) in slices_region.iter().zip(own) {
+                values[p] = v;
             }
-            Ok(grads)
+            let sums: Vec<Scalar> = values.into_iter().map(Scalar::Float).collect();
+            let for_base = Tensor::from_scalars(
+                grad.session(),
+                &sums,
+                &base_shape,
+                Some(grad.dtype()),
+                grad.device(),
+                false,
+            )?;
+            inner_grads[0] = Some(for_base);
+            Ok(inner_grads)
         })
-    })))
+    });
+    base.replace_autograd(base_meta);
+
+    // The view now reads its history through the rewritten base.
+    let base_shape = base.shape().to_vec();
+    let view_meta = autograd::record(&[base], || {
+        Backward::new("AsStridedBackward0", move |grad| {
+            let values = grad.scalars()?;
+            let mut spread = vec![Scalar::Float(0.0); base_shape.iter().product()];
+            for (&p, v) in region.iter().zip(values) {
+                spread[p] = v;
+            }
+            Ok(vec![Some(Tensor::from_scalars(
+                grad.session(),
+                &spread,
+                &base_shape,
+                Some(grad.dtype()),
+                grad.device(),
+                false,
+            )?)])
+        })
+    });
+    view.replace_autograd(view_meta);
+    Ok(())
 }

@@ -133,27 +133,34 @@ pub(super) fn clamp_node(
     min: Option<Scalar>,
     max: Option<Scalar>,
 ) -> crate::autograd::AutogradMeta {
-    autograd::record(&[input], || {
-        Backward::saving("ClampBackward1", move |grad| {
-            let x = saved.unpack()?;
-            let mut inside = Tensor::full(
-                x.session(),
-                x.shape(),
-                Scalar::Bool(true),
-                crate::DType::Bool,
-                x.device(),
-            )?;
-            for (bound, test) in [(min, Binary::Ge), (max, Binary::Le)] {
-                if let Some(bound) = bound {
-                    let ok = binary_values(test, x.into(), Operand::Scalar(bound))?;
-                    inside = binary_values(Binary::Mul, (&inside).into(), (&ok).into())?;
-                }
+    autograd::record(&[input], || clamp_backward(saved, min, max))
+}
+
+/// The backward of `clamp`: the gradient passes where the saved values were inside the bounds.
+pub(super) fn clamp_backward(
+    saved: SavedTensor,
+    min: Option<Scalar>,
+    max: Option<Scalar>,
+) -> Backward {
+    Backward::saving("ClampBackward1", move |grad| {
+        let x = saved.unpack()?;
+        let mut inside = Tensor::full(
+            x.session(),
+            x.shape(),
+            Scalar::Bool(true),
+            crate::DType::Bool,
+            x.device(),
+        )?;
+        for (bound, test) in [(min, Binary::Ge), (max, Binary::Le)] {
+            if let Some(bound) = bound {
+                let ok = binary_values(test, x.into(), Operand::Scalar(bound))?;
+                inside = binary_values(Binary::Mul, (&inside).into(), (&ok).into())?;
             }
-            Ok(vec![Some(binary_values(
-                Binary::Mul,
-                grad.into(),
-                (&inside.to_dtype(grad.dtype())?).into(),
-            )?)])
-        })
+        }
+        Ok(vec![Some(binary_values(
+            Binary::Mul,
+            grad.into(),
+            (&inside.to_dtype(grad.dtype())?).into(),
+        )?)])
     })
 }
