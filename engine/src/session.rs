@@ -178,34 +178,41 @@ impl Session {
     /// The concrete device a tensor on `device` lives on: `cuda` becomes the current CUDA device,
     /// `mps` becomes `mps:0`, `cpu:0` becomes `cpu`; indices that do not exist are errors.
     pub fn resolve(&self, device: Device) -> Result<Device, Error> {
+        let device = self.normalise(device)?;
         match device.kind {
-            DeviceType::Cpu => Ok(Device::CPU),
-            DeviceType::Meta => Ok(Device::META),
             DeviceType::Cuda => {
                 let count = self.device_count();
                 if count == 0 {
                     return Err(Error::NoCudaGpus);
                 }
-                let index = match device.index {
-                    None => self.current_device()?,
-                    Some(i) => usize::try_from(i).map_err(|_| Error::CudaInvalidDevice)?,
-                };
-                if index >= count {
-                    return Err(Error::CudaInvalidDevice);
+                let index = device.index.and_then(|i| usize::try_from(i).ok());
+                match index {
+                    Some(i) if i < count => Ok(device),
+                    _ => Err(Error::CudaInvalidDevice),
                 }
-                Ok(Device::cuda(index as i8))
             }
-            DeviceType::Mps => match device.index {
-                None | Some(0) => Ok(Device {
-                    kind: DeviceType::Mps,
-                    index: Some(0),
-                }),
-                Some(_) => Err(Error::MpsInvalidDevice),
-            },
+            DeviceType::Mps if device.index != Some(0) => Err(Error::MpsInvalidDevice),
             DeviceType::Other(_) => Err(Error::NoBackendForDevice {
                 device: device.kind.name(),
             }),
+            _ => Ok(device),
         }
+    }
+
+    /// ATen's `ensure_has_index`, with `cpu:0` seen as `cpu`: `cuda` becomes the current CUDA
+    /// device and `mps` becomes `mps:0`. Nothing is checked for existence (see [`Session::resolve`]).
+    pub fn normalise(&self, device: Device) -> Result<Device, Error> {
+        Ok(match device.kind {
+            DeviceType::Cpu => Device::CPU,
+            DeviceType::Cuda if device.index.is_none() => {
+                Device::cuda(self.current_device()? as i8)
+            }
+            DeviceType::Mps if device.index.is_none() => Device {
+                kind: DeviceType::Mps,
+                index: Some(0),
+            },
+            _ => device,
+        })
     }
 
     // ---- memory ----
@@ -424,9 +431,5 @@ impl Session {
 
     pub fn take_trace(&self) -> Vec<TraceEvent> {
         self.0.tracer.borrow_mut().take()
-    }
-
-    pub fn tracer(&self) -> std::cell::RefMut<'_, Tracer> {
-        self.0.tracer.borrow_mut()
     }
 }

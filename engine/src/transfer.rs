@@ -169,7 +169,10 @@ impl Transfer<'_> {
         };
         let device = match written {
             None => source.device(),
-            Some(d) => normalise(source, d).map_err(|e| self.fail(step, e))?,
+            Some(d) => source
+                .session()
+                .normalise(d)
+                .map_err(|e| self.fail(step, e))?,
         };
         let dtype = request.dtype.unwrap_or(source.dtype());
         let detail = match (&request.device, written) {
@@ -430,22 +433,6 @@ impl Transfer<'_> {
 enum Outcome {
     SameTensor,
     Copy,
-}
-
-/// ATen's `ensure_has_index`, and `cpu:0` seen as `cpu`.
-fn normalise(source: &Tensor, device: Device) -> Result<Device, Error> {
-    match device.kind {
-        DeviceType::Cpu => Ok(Device::CPU),
-        DeviceType::Cuda if device.index.is_none() => {
-            let current = source.session().current_device()?;
-            Ok(Device::cuda(current as i8))
-        }
-        DeviceType::Mps if device.index.is_none() => Ok(Device {
-            kind: DeviceType::Mps,
-            index: Some(0),
-        }),
-        _ => Ok(device),
-    }
 }
 
 /// `ToCopyBackward0`: the gradient goes back to the source's device and dtype.
