@@ -47,7 +47,11 @@ fn index_values(index: &Tensor) -> Result<Vec<i64>, Error> {
 }
 
 /// A gradient of `shape` from accumulated sums, in the incoming gradient's dtype and device.
-fn gradient_from_sums(grad: &Tensor, sums: Vec<f64>, shape: &[usize]) -> Result<Tensor, Error> {
+pub(super) fn gradient_from_sums(
+    grad: &Tensor,
+    sums: Vec<f64>,
+    shape: &[usize],
+) -> Result<Tensor, Error> {
     let sums: Vec<Scalar> = sums.into_iter().map(Scalar::Float).collect();
     Tensor::from_scalars(
         grad.session(),

@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::tensor::Tensor;
 
 use super::elementwise::{Operand, Saved, binary_values, reduce_grad};
+use super::indexing::gradient_from_sums;
 
 /// What an in-place op contributes to the graph, prepared before the values change.
 struct History {
@@ -341,16 +342,7 @@ fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Err
             for (&p, v) in slices_region.iter().zip(own) {
                 values[p] = v;
             }
-            let sums: Vec<Scalar> = values.into_iter().map(Scalar::Float).collect();
-            let for_base = Tensor::from_scalars(
-                grad.session(),
-                &sums,
-                &base_shape,
-                Some(grad.dtype()),
-                grad.device(),
-                false,
-            )?;
-            inner_grads[0] = Some(for_base);
+            inner_grads[0] = Some(gradient_from_sums(grad, values, &base_shape)?);
             Ok(inner_grads)
         })
     });
@@ -360,19 +352,11 @@ fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Err
     let base_shape = base.shape().to_vec();
     let view_meta = autograd::record(&[base], || {
         Backward::new("AsStridedBackward0", move |grad| {
-            let values = grad.scalars()?;
-            let mut spread = vec![Scalar::Float(0.0); base_shape.iter().product()];
-            for (&p, v) in region.iter().zip(values) {
-                spread[p] = v;
+            let mut spread = vec![0.0; base_shape.iter().product()];
+            for (&p, v) in region.iter().zip(grad.scalars()?) {
+                spread[p] = v.as_f64();
             }
-            Ok(vec![Some(Tensor::from_scalars(
-                grad.session(),
-                &spread,
-                &base_shape,
-                Some(grad.dtype()),
-                grad.device(),
-                false,
-            )?)])
+            Ok(vec![Some(gradient_from_sums(grad, spread, &base_shape)?)])
         })
     });
     view.replace_autograd(view_meta);

@@ -111,7 +111,13 @@ impl Tensor {
         let lanes =
             self.read(|cpu| Lanes::gather(cpu, self.layout(), LaneKind::of(self.dtype())))?;
         let result = reduce(op, &lanes, self.shape(), &reduced);
-        super::elementwise::record_kernel(self.session(), self.device(), "sum");
+        let name = match op {
+            Reduction::Sum => "sum",
+            Reduction::Prod => "prod",
+            Reduction::Max => "amax",
+            Reduction::Min => "amin",
+        };
+        super::elementwise::record_kernel(self.session(), self.device(), name);
         Tensor::from_cpu_data(
             self.session(),
             result.into_storage(out_dtype),
