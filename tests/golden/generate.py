@@ -230,6 +230,8 @@ def random_numbers():
         (4, [("randperm", [10]), ("randperm", [1]), ("randperm", [0]), ("randperm", [100])]),
         (5, [("uniform_", [6, -2.0, 3.0]), ("normal_", [20, 1.5, 0.5, "float32"]), ("normal_", [4, -1.0, 2.0, "float64"]), ("normal_", [33, 0.5, 2.0, "float64"])]),
         (6, [("randint", [0, 3, 10, "float32"]), ("randint", [0, 100, 4, "uint8"])]),
+        # A ragged 16-bit randn consumes its size rounded up to 16 draws.
+        (8, [("randn", [21, "float16"]), ("rand", [2, "float32"]), ("normal_", [37, 0.0, 1.0, "bfloat16"]), ("rand", [1, "float32"])]),
     ]
     write("random.json", [{"seed": seed, "steps": run((seed, steps))} for seed, steps in sequences])
 
