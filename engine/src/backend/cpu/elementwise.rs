@@ -162,7 +162,7 @@ impl Binary {
 
 macro_rules! zip_map {
     ($a:expr, $b:expr, $f:expr) => {
-        $a.iter().zip($b.iter()).map(|(&x, &y)| $f(x, y)).collect()
+        super::buffer::collect($a.iter().zip($b.iter()).map(|(&x, &y)| $f(x, y)))
     };
 }
 
@@ -329,26 +329,22 @@ pub enum Unary {
 pub fn unary(op: Unary, x: &Lanes) -> Lanes {
     macro_rules! float_unary {
         ($v:expr, $variant:ident, $t:ty) => {
-            Lanes::$variant(
-                $v.iter()
-                    .map(|&x: &$t| match op {
-                        Unary::Neg => -x,
-                        Unary::Abs => x.abs(),
-                        Unary::Exp => x.exp(),
-                        Unary::Log => x.ln(),
-                        Unary::Sqrt => x.sqrt(),
-                        Unary::Relu => {
-                            if x > 0.0 || x.is_nan() {
-                                x
-                            } else {
-                                0.0
-                            }
-                        }
-                        Unary::Sigmoid => 1.0 / (1.0 + (-x).exp()),
-                        Unary::Tanh => x.tanh(),
-                    })
-                    .collect(),
-            )
+            Lanes::$variant(super::buffer::collect($v.iter().map(|&x: &$t| match op {
+                Unary::Neg => -x,
+                Unary::Abs => x.abs(),
+                Unary::Exp => x.exp(),
+                Unary::Log => x.ln(),
+                Unary::Sqrt => x.sqrt(),
+                Unary::Relu => {
+                    if x > 0.0 || x.is_nan() {
+                        x
+                    } else {
+                        0.0
+                    }
+                }
+                Unary::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+                Unary::Tanh => x.tanh(),
+            })))
         };
     }
     match x {

@@ -6,6 +6,7 @@
 //! result), `f64` for float64, `i64` for the integer types (narrowed with wrap-around on store), and
 //! `bool`.
 
+pub mod buffer;
 pub mod elementwise;
 pub mod matmul;
 pub mod reduce;
