@@ -150,13 +150,20 @@ impl Generator {
     }
 
     /// `tensor.normal_(mean, std)` / `torch.randn`: PyTorch's CPU `normal_kernel`. Tensors of 16 or
-    /// more contiguous elements take the batched Box–Muller fill; smaller ones the scalar
-    /// distribution (whose cached partner value carries over to the next call).
-    pub fn normal(&mut self, dtype: DType, n: usize, mean: f64, std: f64) -> Option<CpuStorage> {
+    /// more contiguous elements take the batched Box–Muller fill; smaller or non-contiguous ones
+    /// the scalar distribution (whose cached partner value carries over to the next call).
+    pub fn normal(
+        &mut self,
+        dtype: DType,
+        n: usize,
+        contiguous: bool,
+        mean: f64,
+        std: f64,
+    ) -> Option<CpuStorage> {
         if !dtype.is_floating_point() {
             return None;
         }
-        if n < 16 {
+        if n < 16 || !contiguous {
             let values: Vec<Scalar> = (0..n)
                 .map(|_| Scalar::Float(self.normal_f64(mean, std)))
                 .collect();

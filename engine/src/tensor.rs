@@ -189,12 +189,26 @@ impl Tensor {
         )
     }
 
-    /// `torch.randn(*shape)` and `normal_(mean, std)`: normal values from the device's generator.
+    /// `torch.randn(*shape)`: normal values from the device's generator.
     pub fn normal(
         session: &Session,
         shape: &[usize],
         dtype: DType,
         device: Device,
+        mean: f64,
+        std: f64,
+    ) -> Result<Tensor, Error> {
+        Tensor::normal_drawn(session, shape, dtype, device, true, mean, std)
+    }
+
+    /// Normal values as PyTorch draws them for a tensor that is `contiguous` or not (a
+    /// non-contiguous `normal_` takes the scalar path whatever its size).
+    pub(crate) fn normal_drawn(
+        session: &Session,
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        contiguous: bool,
         mean: f64,
         std: f64,
     ) -> Result<Tensor, Error> {
@@ -204,7 +218,7 @@ impl Tensor {
             dtype,
             device,
             "normal_kernel_cpu",
-            |g, n| g.normal(dtype, n, mean, std),
+            |g, n| g.normal(dtype, n, contiguous, mean, std),
         )
     }
 

@@ -1,7 +1,7 @@
 //! The CPU generator against PyTorch 2.15 value for value: `manual_seed` then `rand`, `randn`
 //! (the scalar path under 16 elements, the batched Box–Muller path from 16, ragged ends),
-//! `randint`, `randperm`, `uniform_` and `normal_`, in every float dtype, with sequences that
-//! share the generator (`tests/golden/random.json`).
+//! `randint`, `randperm`, `uniform_` and `normal_` (contiguous, and in memory order on transposed and
+//! sliced tensors), in every float dtype, with sequences that share the generator (`tests/golden/random.json`).
 
 use serde_json::Value;
 use tolab_engine::{DType, Device, Scalar, Session, Tensor};
@@ -32,6 +32,18 @@ fn run(session: &Session, op: &str, args: &[Value]) -> Tensor {
             float(1),
             float(2),
         ),
+        "normal_t" => {
+            let base = Tensor::empty(session, &[int(0), int(1)], dtype(4), cpu).unwrap();
+            let t = base.t().unwrap();
+            t.normal_(float(2), float(3)).unwrap();
+            t.contiguous()
+        }
+        "uniform_step" => {
+            let base = Tensor::empty(session, &[int(0), int(1)], DType::Float32, cpu).unwrap();
+            let t = base.slice(1, None, None, 2).unwrap();
+            t.uniform_(float(2), float(3)).unwrap();
+            t.contiguous()
+        }
         other => panic!("unknown op {other}"),
     }
     .unwrap()

@@ -215,6 +215,10 @@ def random_numbers():
                 t = torch.empty(args[0]).uniform_(args[1], args[2])
             elif op == "normal_":
                 t = torch.empty(args[0], dtype=getattr(torch, args[3])).normal_(args[1], args[2])
+            elif op == "normal_t":
+                t = torch.empty(args[0], args[1], dtype=getattr(torch, args[4])).t().normal_(args[2], args[3]).flatten()
+            elif op == "uniform_step":
+                t = torch.empty(args[0], args[1])[:, ::2].uniform_(args[2], args[3]).flatten()
             out.append({"op": op, "args": args, "values": t.tolist()})
         return out
     sequences = []
@@ -231,6 +235,8 @@ def random_numbers():
         (5, [("uniform_", [6, -2.0, 3.0]), ("normal_", [20, 1.5, 0.5, "float32"]), ("normal_", [4, -1.0, 2.0, "float64"]), ("normal_", [33, 0.5, 2.0, "float64"])]),
         (6, [("randint", [0, 3, 10, "float32"]), ("randint", [0, 100, 4, "uint8"])]),
         # A ragged 16-bit randn consumes its size rounded up to 16 draws.
+        # Non-contiguous fills draw in memory order, normal_ through the scalar path at any size.
+        (9, [("normal_t", [5, 4, 0.0, 1.0, "float32"]), ("normal_t", [3, 2, 1.0, 2.0, "float64"]), ("uniform_step", [4, 6, -1.0, 1.0]), ("normal_t", [8, 4, 0.0, 1.0, "float16"])]),
         (8, [("randn", [21, "float16"]), ("rand", [2, "float32"]), ("normal_", [37, 0.0, 1.0, "bfloat16"]), ("rand", [1, "float32"])]),
     ]
     write("random.json", [{"seed": seed, "steps": run((seed, steps))} for seed, steps in sequences])

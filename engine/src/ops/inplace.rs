@@ -156,29 +156,48 @@ impl Tensor {
     /// `uniform_(from, to)`: fresh values from the device's generator, in place.
     pub fn uniform_(&self, from: f64, to: f64) -> Result<&Tensor, Error> {
         self.check_in_place()?;
-        let values = Tensor::uniform(
-            self.session(),
-            self.shape(),
-            self.dtype(),
-            self.device(),
-            from,
-            to,
-        )?;
+        let values = self.drawn_in_memory_order(|shape| {
+            Tensor::uniform(self.session(), shape, self.dtype(), self.device(), from, to)
+        })?;
         self.commit(&values, History::overwrite())
     }
 
     /// `normal_(mean, std)`, in place.
     pub fn normal_(&self, mean: f64, std: f64) -> Result<&Tensor, Error> {
         self.check_in_place()?;
-        let values = Tensor::normal(
-            self.session(),
-            self.shape(),
-            self.dtype(),
-            self.device(),
-            mean,
-            std,
-        )?;
+        let contiguous = self.is_contiguous();
+        let values = self.drawn_in_memory_order(|shape| {
+            Tensor::normal_drawn(
+                self.session(),
+                shape,
+                self.dtype(),
+                self.device(),
+                contiguous,
+                mean,
+                std,
+            )
+        })?;
         self.commit(&values, History::overwrite())
+    }
+
+    /// Random values for this tensor, drawn in the order PyTorch's TensorIterator visits its
+    /// elements: memory order (dimensions from the largest stride to the smallest), so that a
+    /// seeded fill of a transposed or sliced tensor puts each value where PyTorch does.
+    fn drawn_in_memory_order(
+        &self,
+        draw: impl FnOnce(&[usize]) -> Result<Tensor, Error>,
+    ) -> Result<Tensor, Error> {
+        if self.is_contiguous() {
+            return draw(self.shape());
+        }
+        let mut order: Vec<usize> = (0..self.dim()).collect();
+        order.sort_by_key(|&d| std::cmp::Reverse(self.stride()[d]));
+        let shape: Vec<usize> = order.iter().map(|&d| self.shape()[d]).collect();
+        let mut inverse = vec![0i64; order.len()];
+        for (position, &d) in order.iter().enumerate() {
+            inverse[d] = position as i64;
+        }
+        draw(&shape)?.permute(&inverse)
     }
 
     /// `fill_(value)` (also what `t[i] = 5` does).
