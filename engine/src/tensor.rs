@@ -29,6 +29,9 @@ pub(crate) struct TensorImpl {
     autograd: RefCell<AutogradMeta>,
     /// `_version`: in-place changes, counted for everything that shares this counter.
     version: Rc<Cell<u64>>,
+    /// The `version` the autograd state was set at (`attr_version`): a view whose data changed since
+    /// (through its base or another view) rebuilds its history before it is next read.
+    history_version: Cell<u64>,
     /// Made by a view op (or `detach()`) from another tensor's storage.
     is_view: bool,
     /// The tensor a differentiable view (a view op's result) was taken from, first in its chain:
@@ -68,6 +71,7 @@ impl Tensor {
             storage,
             layout,
             autograd: RefCell::new(autograd),
+            history_version: Cell::new(version.get()),
             version,
             is_view,
             base,
@@ -113,7 +117,7 @@ impl Tensor {
             shape,
             device,
         )?;
-        tensor.0.autograd.borrow_mut().requires_grad = requires_grad;
+        tensor.meta_mut().requires_grad = requires_grad;
         Ok(tensor)
     }
 
@@ -408,12 +412,12 @@ impl Tensor {
     // ---- autograd state ----
 
     pub fn requires_grad(&self) -> bool {
-        self.0.autograd.borrow().requires_grad()
+        self.autograd().requires_grad()
     }
 
     /// `requires_grad_()`: only leaves may change it, and only floating-point tensors may require grad.
     pub fn set_requires_grad(&self, requires_grad: bool) -> Result<(), Error> {
-        let mut meta = self.0.autograd.borrow_mut();
+        let mut meta = self.meta_mut();
         if meta.grad_fn.is_some() && !requires_grad {
             return Err(Error::RequiresGradOnNonLeaf);
         }
@@ -425,15 +429,37 @@ impl Tensor {
     }
 
     pub fn grad_fn(&self) -> Option<GradFn> {
-        self.0.autograd.borrow().grad_fn.clone()
+        self.autograd().grad_fn.clone()
     }
 
     pub fn is_leaf(&self) -> bool {
-        self.0.autograd.borrow().grad_fn.is_none()
+        self.autograd().grad_fn.is_none()
     }
 
+    /// The autograd state, every read going through here so that a stale view is rebuilt first.
     pub(crate) fn autograd(&self) -> std::cell::Ref<'_, AutogradMeta> {
+        self.refresh_view_history();
         self.0.autograd.borrow()
+    }
+
+    fn meta_mut(&self) -> std::cell::RefMut<'_, AutogradMeta> {
+        self.refresh_view_history();
+        self.0.autograd.borrow_mut()
+    }
+
+    /// PyTorch's lazy `grad_fn` regeneration: once a view's data changed through its base or another
+    /// view, its history is `AsStridedBackward0` over the base's current history (if either had
+    /// any), so gradients reach whatever wrote the values last.
+    fn refresh_view_history(&self) {
+        let Some(base) = &self.0.base else { return };
+        let version = self.0.version.get();
+        if self.0.history_version.replace(version) == version {
+            return;
+        }
+        let had_history = self.0.autograd.borrow().grad_fn.is_some();
+        if had_history || base.requires_grad() {
+            self.replace_autograd(crate::ops::inplace::view_history(base, self));
+        }
     }
 
     // ---- views ----
@@ -655,6 +681,7 @@ impl Tensor {
 
     /// Replaces the autograd state in place (an in-place op's new history), keeping `.grad`.
     pub(crate) fn replace_autograd(&self, meta: AutogradMeta) {
+        self.0.history_version.set(self.0.version.get());
         let mut current = self.0.autograd.borrow_mut();
         let grad = current.grad.take();
         *current = meta;
@@ -663,6 +690,7 @@ impl Tensor {
 
     /// The same tensor with its autograd state replaced (an op's freshly made output).
     pub(crate) fn with_autograd(self, meta: AutogradMeta) -> Tensor {
+        self.0.history_version.set(self.0.version.get());
         *self.0.autograd.borrow_mut() = meta;
         self
     }
@@ -672,7 +700,7 @@ impl Tensor {
     /// `.grad`. On a non-leaf it is always `None`, and PyTorch warns (the session records the
     /// warning for the runtime to show).
     pub fn grad(&self) -> Option<Tensor> {
-        let meta = self.0.autograd.borrow();
+        let meta = self.autograd();
         if meta.grad_fn.is_some() && !meta.retains_grad {
             self.session().warn(crate::error::NON_LEAF_GRAD_WARNING);
         }
@@ -680,7 +708,7 @@ impl Tensor {
     }
 
     pub(crate) fn set_grad(&self, grad: Option<Tensor>) {
-        self.0.autograd.borrow_mut().grad = grad;
+        self.meta_mut().grad = grad;
     }
 
     /// `retain_grad()`: a non-leaf keeps its `.grad` after `backward()` (a no-op on leaves).
@@ -690,7 +718,7 @@ impl Tensor {
         }
         if let Some(grad_fn) = self.grad_fn() {
             grad_fn.retain_for(self);
-            self.0.autograd.borrow_mut().retains_grad = true;
+            self.meta_mut().retains_grad = true;
         }
         Ok(())
     }

@@ -470,3 +470,70 @@ fn changes_through_a_view_rewrite_the_base_history_as_copy_slices() {
     b.sum(&[], false).unwrap().backward(None, false).unwrap();
     assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([0., 3., 0.])");
 }
+
+/// Expected names and gradients from PyTorch 2.15 (the same steps run in a torch session): a view
+/// whose data changed through its base or a sibling view reads its history again, as
+/// `AsStridedBackward0` over the base's current node.
+#[test]
+fn other_views_of_a_changed_base_rebuild_their_history_over_it() {
+    let session = Session::default();
+    let next_name = |t: &Tensor| {
+        t.grad_fn().unwrap().next_functions()[0]
+            .as_ref()
+            .unwrap()
+            .name()
+    };
+
+    // a = zeros(4); v1, v2 = a[:2], a[2:]; v1.mul_(w) with w requiring grad
+    let w = tensor(&session, &[1.0, 1.0], true);
+    let a = Tensor::zeros(&session, &[4], DType::Float32, Device::CPU).unwrap();
+    let (v1, v2) = (
+        a.slice(0, None, Some(2), 1).unwrap(),
+        a.slice(0, Some(2), None, 1).unwrap(),
+    );
+    assert!(v2.grad_fn().is_none() && !v2.requires_grad());
+    v1.mul_(&w).unwrap();
+    assert_eq!(v2.grad_fn().unwrap().name(), "AsStridedBackward0");
+    assert!(v2.requires_grad());
+    assert_eq!(next_name(&v2), "CopySlices");
+
+    // b = x.clone(); u = b[1:]; b.mul_(3): u reads through MulBackward0
+    let x = tensor(&session, &[1.0, 1.0, 1.0, 1.0], true);
+    let b = x.clone_tensor().unwrap();
+    let u = b.slice(0, Some(1), None, 1).unwrap();
+    assert_eq!(u.grad_fn().unwrap().name(), "SliceBackward0");
+    b.mul_(Scalar::Int(3)).unwrap();
+    assert_eq!(u.grad_fn().unwrap().name(), "AsStridedBackward0");
+    assert_eq!(next_name(&u), "MulBackward0");
+    u.sum(&[], false).unwrap().backward(None, false).unwrap();
+    assert_eq!(
+        x.grad().unwrap().repr().unwrap(),
+        "tensor([0., 3., 3., 3.])"
+    );
+
+    // c = x.clone(); u1, u2 = c[:2], c[2:]; u1.mul_(5); (u2 * 2).sum().backward()
+    let c = x.clone_tensor().unwrap();
+    let (u1, u2) = (
+        c.slice(0, None, Some(2), 1).unwrap(),
+        c.slice(0, Some(2), None, 1).unwrap(),
+    );
+    u1.mul_(Scalar::Int(5)).unwrap();
+    assert_eq!(next_name(&u2), "CopySlices");
+    let doubled = u2.mul(Scalar::Int(2)).unwrap();
+    doubled
+        .sum(&[], false)
+        .unwrap()
+        .backward(None, false)
+        .unwrap();
+    assert_eq!(
+        x.grad().unwrap().repr().unwrap(),
+        "tensor([0., 3., 5., 5.])"
+    );
+
+    // A change made under no_grad still makes the views rebuild.
+    let e = x.clone_tensor().unwrap();
+    let g = e.slice(0, Some(0), Some(1), 1).unwrap();
+    session.no_grad(|| e.add_(Scalar::Int(1))).unwrap();
+    assert_eq!(g.grad_fn().unwrap().name(), "AsStridedBackward0");
+    assert_eq!(next_name(&g), "CloneBackward0");
+}

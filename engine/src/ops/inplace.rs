@@ -317,24 +317,13 @@ fn arithmetic_history(
 
 /// Rewrites history after an in-place change made through `view` of `base`.
 fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Error> {
-    // Where each of the view's elements sits in the base's row-major order.
-    let position_of: HashMap<usize, usize> = base
-        .layout()
-        .indices()
-        .enumerate()
-        .map(|(k, s)| (s, k))
-        .collect();
-    let region: Vec<usize> = view
-        .layout()
-        .indices()
-        .filter_map(|s| position_of.get(&s).copied())
-        .collect();
+    let region = region_in_base(base, view);
     let (base_shape, view_shape) = (base.shape().to_vec(), view.shape().to_vec());
 
     let others: Vec<Option<&Tensor>> = history.others.iter().map(Option::as_ref).collect();
     let inputs: Vec<Option<&Tensor>> = std::iter::once(Some(base)).chain(others).collect();
     let inner = history.backward;
-    let slices_region = region.clone();
+    let slices_region = region;
     let base_meta = autograd::record_edges(&inputs, || {
         Backward::saving("CopySlices", move |grad| {
             let mut values: Vec<f64> = grad.scalars()?.into_iter().map(Scalar::as_f64).collect();
@@ -366,10 +355,30 @@ fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Err
         })
     });
     base.replace_autograd(base_meta);
+    view.replace_autograd(view_history(base, view));
+    Ok(())
+}
 
-    // The view now reads its history through the rewritten base.
+/// Where each of the view's elements sits in the base's row-major order.
+fn region_in_base(base: &Tensor, view: &Tensor) -> Vec<usize> {
+    let position_of: HashMap<usize, usize> = base
+        .layout()
+        .indices()
+        .enumerate()
+        .map(|(k, s)| (s, k))
+        .collect();
+    view.layout()
+        .indices()
+        .filter_map(|s| position_of.get(&s).copied())
+        .collect()
+}
+
+/// A view's history read through its base's: `AsStridedBackward0`, which places the view's
+/// gradient where the view sits in the base.
+pub(crate) fn view_history(base: &Tensor, view: &Tensor) -> AutogradMeta {
+    let region = region_in_base(base, view);
     let base_shape = base.shape().to_vec();
-    let view_meta = autograd::record(&[base], || {
+    autograd::record(&[base], || {
         Backward::new("AsStridedBackward0", move |grad| {
             let mut spread = vec![0.0; base_shape.iter().product()];
             for (&p, v) in region.iter().zip(grad.scalars()?) {
@@ -377,7 +386,5 @@ fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Err
             }
             Ok(vec![Some(gradient_from_sums(grad, spread, &base_shape)?)])
         })
-    });
-    view.replace_autograd(view_meta);
-    Ok(())
+    })
 }

@@ -5,7 +5,7 @@
 mod create;
 mod elementwise;
 mod indexing;
-mod inplace;
+pub(crate) mod inplace;
 mod matmul;
 mod reduce;
 mod softmax;
