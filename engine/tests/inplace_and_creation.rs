@@ -5,6 +5,11 @@
 use serde_json::Value;
 use tolab_engine::{DType, Device, Scalar, Session, Tensor};
 
+/// `t.sum().backward()`.
+fn sum_backward(t: &Tensor) {
+    t.sum(&[], false).unwrap().backward(None, false).unwrap();
+}
+
 fn tensor(session: &Session, values: &[f64], requires_grad: bool) -> Tensor {
     let values: Vec<Scalar> = values.iter().map(|&v| Scalar::Float(v)).collect();
     Tensor::from_scalars(
@@ -127,7 +132,7 @@ fn in_place_history_carries_gradients() {
         .unwrap()
         .mul_(Scalar::Int(2))
         .unwrap();
-    y.sum(&[], false).unwrap().backward(None, false).unwrap();
+    sum_backward(&y);
     assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([6., 6.])");
 }
 
@@ -271,7 +276,7 @@ fn clamp_in_place_keeps_the_original_values_for_its_gradient() {
         y.repr().unwrap(),
         "tensor([0.0000, 1.0000, 1.5000], grad_fn=<ClampBackward1>)"
     );
-    y.sum(&[], false).unwrap().backward(None, false).unwrap();
+    sum_backward(&y);
     assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([0., 2., 0.])");
 }
 
@@ -365,7 +370,7 @@ fn in_place_products_with_a_tensor_that_requires_grad_use_the_values_before_the_
     let a = x.mul(Scalar::Int(1)).unwrap();
     a.mul_(&w).unwrap();
     assert_eq!(a.grad_fn().unwrap().name(), "MulBackward0");
-    a.sum(&[], false).unwrap().backward(None, false).unwrap();
+    sum_backward(&a);
     assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([3., 4.])");
     assert_eq!(
         w.grad().unwrap().repr().unwrap(),
@@ -376,12 +381,7 @@ fn in_place_products_with_a_tensor_that_requires_grad_use_the_values_before_the_
     let y = tensor(&session, &[2.0, 8.0], true);
     let d = tensor(&session, &[2.0, 4.0], true);
     let b = y.mul(Scalar::Int(1)).unwrap();
-    b.div_(&d)
-        .unwrap()
-        .sum(&[], false)
-        .unwrap()
-        .backward(None, false)
-        .unwrap();
+    sum_backward(&b.div_(&d).unwrap());
     assert_eq!(
         y.grad().unwrap().repr().unwrap(),
         "tensor([0.5000, 0.2500])"
@@ -422,7 +422,7 @@ fn changes_through_a_view_rewrite_the_base_history_as_copy_slices() {
         "torch::autograd::CopySlices"
     );
     assert_eq!(names(&b), [Some("MulBackward0")]);
-    b.sum(&[], false).unwrap().backward(None, false).unwrap();
+    sum_backward(&b);
     assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([0., 1., 1.])");
 
     // v = b[1:]; v.mul_(2)
@@ -432,7 +432,7 @@ fn changes_through_a_view_rewrite_the_base_history_as_copy_slices() {
     v.mul_(Scalar::Int(2)).unwrap();
     assert_eq!(names(&b), [Some("MulBackward0"), None]);
     assert_eq!(v.grad_fn().unwrap().name(), "AsStridedBackward0");
-    b.sum(&[], false).unwrap().backward(None, false).unwrap();
+    sum_backward(&b);
     assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([1., 2., 2.])");
 
     // b[0].add_(x[2]), then a weighted sum
@@ -444,12 +444,7 @@ fn changes_through_a_view_rewrite_the_base_history_as_copy_slices() {
         .unwrap();
     assert_eq!(names(&b), [Some("MulBackward0"), Some("SelectBackward0")]);
     let weights = tensor(&session, &[1.0, 10.0, 100.0], false);
-    b.mul(&weights)
-        .unwrap()
-        .sum(&[], false)
-        .unwrap()
-        .backward(None, false)
-        .unwrap();
+    sum_backward(&b.mul(&weights).unwrap());
     assert_eq!(
         x.grad().unwrap().repr().unwrap(),
         "tensor([  1.,  10., 101.])"
@@ -467,7 +462,7 @@ fn changes_through_a_view_rewrite_the_base_history_as_copy_slices() {
         "tensor([6., 0., 0.], grad_fn=<CopySlices>)"
     );
     assert_eq!(names(&b), [None, Some("MulBackward0")]);
-    b.sum(&[], false).unwrap().backward(None, false).unwrap();
+    sum_backward(&b);
     assert_eq!(x.grad().unwrap().repr().unwrap(), "tensor([0., 3., 0.])");
 }
 
@@ -505,7 +500,7 @@ fn other_views_of_a_changed_base_rebuild_their_history_over_it() {
     b.mul_(Scalar::Int(3)).unwrap();
     assert_eq!(u.grad_fn().unwrap().name(), "AsStridedBackward0");
     assert_eq!(next_name(&u), "MulBackward0");
-    u.sum(&[], false).unwrap().backward(None, false).unwrap();
+    sum_backward(&u);
     assert_eq!(
         x.grad().unwrap().repr().unwrap(),
         "tensor([0., 3., 3., 3.])"
@@ -519,12 +514,7 @@ fn other_views_of_a_changed_base_rebuild_their_history_over_it() {
     );
     u1.mul_(Scalar::Int(5)).unwrap();
     assert_eq!(next_name(&u2), "CopySlices");
-    let doubled = u2.mul(Scalar::Int(2)).unwrap();
-    doubled
-        .sum(&[], false)
-        .unwrap()
-        .backward(None, false)
-        .unwrap();
+    sum_backward(&u2.mul(Scalar::Int(2)).unwrap());
     assert_eq!(
         x.grad().unwrap().repr().unwrap(),
         "tensor([0., 3., 5., 5.])"
