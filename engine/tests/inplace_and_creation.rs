@@ -381,7 +381,7 @@ fn in_place_products_with_a_tensor_that_requires_grad_use_the_values_before_the_
     let y = tensor(&session, &[2.0, 8.0], true);
     let d = tensor(&session, &[2.0, 4.0], true);
     let b = y.mul(Scalar::Int(1)).unwrap();
-    sum_backward(&b.div_(&d).unwrap());
+    sum_backward(b.div_(&d).unwrap());
     assert_eq!(
         y.grad().unwrap().repr().unwrap(),
         "tensor([0.5000, 0.2500])"
