@@ -42,23 +42,25 @@ fn gemm_batches<T: Copy + Default + num_like::One + 'static>(
             &b[i * k * m..(i + 1) * k * m],
         );
         let dst = &mut out[i * n * m..(i + 1) * n * m];
+        // `gemm` is fastest on column-major operands, and a row-major matrix read column-major is
+        // its transpose: so it computes dstᵀ (m×n) = rhsᵀ (m×k) · lhsᵀ (k×n), all column-major.
         // SAFETY: `dst`, `lhs` and `rhs` are row-major n×m, n×k and k×m slices of exactly that
         // many elements (checked above), and the strides below stay inside them.
         unsafe {
             gemm::gemm(
-                n,
                 m,
+                n,
                 k,
                 dst.as_mut_ptr(),
-                1,
                 m as isize,
+                1,
                 false,
-                lhs.as_ptr(),
-                1,
-                k as isize,
                 rhs.as_ptr(),
-                1,
                 m as isize,
+                1,
+                lhs.as_ptr(),
+                k as isize,
+                1,
                 T::default(),
                 T::one(),
                 false,
