@@ -20,6 +20,7 @@ pub enum PythonType {
     ValueError,
     TypeError,
     IndexError,
+    KeyError,
     NotImplementedError,
 }
 
@@ -199,8 +200,17 @@ pub enum Error {
     },
     #[error("mm: {argument} must be a matrix, got {dim}-D tensor")]
     MmNeedsMatrix { argument: &'static str, dim: usize },
-    #[error("mm: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", a[0], a[1], b[0], b[1])]
-    MmShapes { a: [usize; 2], b: [usize; 2] },
+    #[error("{op}: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", a[0], a[1], b[0], b[1])]
+    MmShapes {
+        op: &'static str,
+        a: [usize; 2],
+        b: [usize; 2],
+    },
+    #[error("mat1 and mat2 must have the same dtype, but got {} and {}", first.scalar_type_name(), second.scalar_type_name())]
+    AddmmDtypeMismatch {
+        first: crate::dtype::DType,
+        second: crate::dtype::DType,
+    },
     #[error("expected m1 and m2 to have the same dtype, but got: {} != {}", first.cpp_name(), second.cpp_name())]
     MatmulDtypeMismatch {
         first: crate::dtype::DType,
@@ -403,12 +413,153 @@ pub enum Error {
     #[error("{op}: Dimension size must be non-negative.")]
     NegativeDimension { op: &'static str },
 
+    // Modules (torch/nn/modules/module.py).
+    #[error(
+        "Error(s) in loading state_dict for {module}:\n\t{}",
+        state_dict_problems(missing, unexpected, size_mismatches)
+    )]
+    LoadStateDict {
+        module: String,
+        missing: Vec<String>,
+        unexpected: Vec<String>,
+        size_mismatches: Vec<SizeMismatch>,
+    },
+    #[error(
+        "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}"
+    )]
+    ModuleToDtype { dtype: crate::dtype::DType },
+    #[error(
+        "cannot assign '{type_name}' as parameter '{name}' (torch.nn.Parameter or None expected)"
+    )]
+    ParameterAssign { type_name: String, name: String },
+    #[error(
+        "cannot assign '{type_name}' as buffer '{name}' (torch.nn.Buffer, torch.Tensor or None expected)"
+    )]
+    BufferAssign { type_name: String, name: String },
+    #[error("attribute '{name}' already exists")]
+    AttributeExists { name: String },
+    #[error("Module [{class_name}] is missing the required \"forward\" function")]
+    MissingForward { class_name: String },
+    /// Python's own `TypeError` for a call of `forward` with the wrong number of arguments.
+    #[error("{}", arity_message(layer, arguments, *got))]
+    LayerArity {
+        layer: String,
+        arguments: Vec<&'static str>,
+        got: usize,
+    },
+    /// `p` as Python prints the number the learner gave.
+    #[error("dropout probability has to be between 0 and 1, but got {p}")]
+    DropoutProbability { p: String },
+
+    // Losses (torch/nn/functional.py, aten/src/ATen/native/LossNLL.cpp).
+    #[error("Target {target} is out of bounds.")]
+    TargetOutOfBounds { target: i64 },
+    #[error("expected target dtype to be Long or Byte, but got {}", dtype.scalar_type_name())]
+    TargetDtype { dtype: crate::dtype::DType },
+    #[error("Expected input batch_size ({input}) to match target batch_size ({target}).")]
+    BatchSizeMismatch { input: usize, target: usize },
+    #[error(
+        "Target size (torch.Size({})) must be the same as input size (torch.Size({}))",
+        ShapeText(target),
+        ShapeText(input)
+    )]
+    TargetSizeMismatch {
+        target: Vec<usize>,
+        input: Vec<usize>,
+    },
+    #[error("Expected 1 or more dimensions (got {dim})")]
+    LossInputDims { dim: usize },
+
+    // Optimizers (torch/optim).
+    #[error("can't optimize a non-leaf Tensor")]
+    NonLeafOptimize,
+    #[error("optimizer got an empty parameter list")]
+    EmptyParameterList,
+    #[error("Invalid {what}: {value}")]
+    InvalidHyperparameter { what: &'static str, value: String },
+    #[error("Nesterov momentum requires a momentum and zero dampening")]
+    NesterovNeedsMomentum,
+    #[error("loaded state dict has a different number of parameter groups")]
+    OptimizerGroupCount,
+    #[error(
+        "loaded state dict contains a parameter group that doesn't match the size of optimizer's group"
+    )]
+    OptimizerGroupSizes,
+
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
     #[error("{source}")]
     Transfer {
         step: crate::trace::TransferStep,
         source: Box<Error>,
     },
+}
+
+/// `Linear.forward() takes 2 positional arguments but 3 were given`, or `MSELoss.forward() missing
+/// 1 required positional argument: 'target'` (`self` counts among the positional arguments).
+fn arity_message(layer: &str, arguments: &[&str], got: usize) -> String {
+    if got > arguments.len() {
+        return format!(
+            "{layer}.forward() takes {} positional arguments but {} were given",
+            arguments.len() + 1,
+            got + 1
+        );
+    }
+    let missing: Vec<String> = arguments[got..].iter().map(|a| format!("'{a}'")).collect();
+    let names = match missing.as_slice() {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    let plural = if missing.len() == 1 { "" } else { "s" };
+    format!(
+        "{layer}.forward() missing {} required positional argument{plural}: {names}",
+        missing.len()
+    )
+}
+
+/// A parameter or buffer whose checkpoint shape differs from the module's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeMismatch {
+    pub key: String,
+    pub checkpoint: Vec<usize>,
+    pub model: Vec<usize>,
+}
+
+/// `load_state_dict`'s list: missing keys, unexpected keys, then size mismatches, joined by
+/// `\n\t`, each key list quoted and followed by `". "` as PyTorch writes it.
+fn state_dict_problems(
+    missing: &[String],
+    unexpected: &[String],
+    size_mismatches: &[SizeMismatch],
+) -> String {
+    let quoted = |keys: &[String]| {
+        keys.iter()
+            .map(|k| format!("\"{k}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines = Vec::new();
+    if !missing.is_empty() {
+        lines.push(format!(
+            "Missing key(s) in state_dict: {}. ",
+            quoted(missing)
+        ));
+    }
+    if !unexpected.is_empty() {
+        lines.push(format!(
+            "Unexpected key(s) in state_dict: {}. ",
+            quoted(unexpected)
+        ));
+    }
+    for m in size_mismatches {
+        lines.push(format!(
+            "size mismatch for {}: copying a param with shape torch.Size({}) from checkpoint, the shape in current model is torch.Size({}).",
+            m.key,
+            ShapeText(&m.checkpoint),
+            ShapeText(&m.model)
+        ));
+    }
+    lines.join("\n\t")
 }
 
 impl Error {
@@ -525,6 +676,26 @@ impl Error {
             Error::CudaOutOfMemory { .. } | Error::MpsOutOfMemory { .. } => {
                 PythonType::OutOfMemoryError
             }
+            Error::AddmmDtypeMismatch { .. }
+            | Error::LoadStateDict { .. }
+            | Error::TargetDtype { .. } => PythonType::RuntimeError,
+            Error::LayerArity { .. }
+            | Error::ModuleToDtype { .. }
+            | Error::ParameterAssign { .. }
+            | Error::BufferAssign { .. } => PythonType::TypeError,
+            Error::AttributeExists { .. } => PythonType::KeyError,
+            Error::MissingForward { .. } => PythonType::NotImplementedError,
+            Error::DropoutProbability { .. }
+            | Error::BatchSizeMismatch { .. }
+            | Error::TargetSizeMismatch { .. }
+            | Error::LossInputDims { .. }
+            | Error::NonLeafOptimize
+            | Error::EmptyParameterList
+            | Error::InvalidHyperparameter { .. }
+            | Error::NesterovNeedsMomentum
+            | Error::OptimizerGroupCount
+            | Error::OptimizerGroupSizes => PythonType::ValueError,
+            Error::TargetOutOfBounds { .. } => PythonType::IndexError,
         }
     }
 }
@@ -537,6 +708,7 @@ impl PythonType {
             PythonType::ValueError => "ValueError",
             PythonType::TypeError => "TypeError",
             PythonType::IndexError => "IndexError",
+            PythonType::KeyError => "KeyError",
             PythonType::NotImplementedError => "NotImplementedError",
         }
     }

@@ -234,6 +234,15 @@ impl Generator {
         }
     }
 
+    /// `bernoulli_(p)`: one `uniform_real_distribution<double>` draw per element, `1` when it falls
+    /// below `p` (PyTorch's default CPU kernel; its MKL stream, used only on Intel CPUs, differs).
+    pub fn bernoulli(&mut self, dtype: DType, n: usize, p: f64) -> CpuStorage {
+        let values: Vec<Scalar> = (0..n)
+            .map(|_| Scalar::Bool(self.uniform_f64(0.0, 1.0) < p))
+            .collect();
+        CpuStorage::from_scalars(dtype, &values)
+    }
+
     /// `torch.randint(low, high)`: `(bits % range) + low`, with 64 random bits for ranges of
     /// 2^32 or more.
     pub fn randint(&mut self, dtype: DType, n: usize, low: i64, high: i64) -> CpuStorage {

@@ -239,3 +239,69 @@ pub fn add_suffixes(text: &str, suffixes: &[String], indent: usize) -> String {
     out.push(')');
     out
 }
+
+/// Python's `repr(float)`: the shortest digits that read back the same value, in fixed notation
+/// for exponents from -4 to 15 and scientific (`1e-08`) outside them.
+pub fn python_float(x: f64) -> String {
+    if !x.is_finite() {
+        return non_finite(x);
+    }
+    let scientific = format!("{x:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let negative = mantissa.starts_with('-');
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let sign = if negative { "-" } else { "" };
+    if (-4..16).contains(&exponent) {
+        let point = exponent + 1;
+        let body = if point <= 0 {
+            format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+        } else if point as usize >= digits.len() {
+            format!("{digits}{}.0", "0".repeat(point as usize - digits.len()))
+        } else {
+            let (whole, fraction) = digits.split_at(point as usize);
+            format!("{whole}.{fraction}")
+        };
+        format!("{sign}{body}")
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let fraction = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        let exponent_sign = if exponent < 0 { '-' } else { '+' };
+        format!(
+            "{sign}{first}{fraction}e{exponent_sign}{:02}",
+            exponent.unsigned_abs()
+        )
+    }
+}
+
+#[cfg(test)]
+mod python_float_tests {
+    use super::python_float;
+
+    #[test]
+    fn python_float_matches_pythons_repr() {
+        let cases = [
+            (0.001, "0.001"),
+            (1e-8, "1e-08"),
+            (0.9, "0.9"),
+            (0.999, "0.999"),
+            (1.0, "1.0"),
+            (-2.5, "-2.5"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (123456789.0, "123456789.0"),
+            (1e16, "1e+16"),
+            (1.5e300, "1.5e+300"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (-0.0, "-0.0"),
+            (f64::INFINITY, "inf"),
+        ];
+        for (x, text) in cases {
+            assert_eq!(python_float(x), text, "{x}");
+        }
+    }
+}

@@ -707,6 +707,11 @@ impl Tensor {
         meta.grad.clone()
     }
 
+    /// `.grad` without the non-leaf warning (the engine's own reads).
+    pub(crate) fn raw_grad(&self) -> Option<Tensor> {
+        self.autograd().grad.clone()
+    }
+
     pub(crate) fn set_grad(&self, grad: Option<Tensor>) {
         self.meta_mut().grad = grad;
     }

@@ -354,6 +354,170 @@ def indexing():
     write("indexing.json", cases)
 
 
+def values(t):
+    return t.detach().flatten().tolist()
+
+
+def grad_name(t):
+    return None if t.grad_fn is None else type(t.grad_fn).__name__
+
+
+def nn_library():
+    """torch.nn and torch.optim: default initialisation, reprs, graph names, loss values and
+    gradients, dropout masks, PyTorch's errors and warnings, and whole training runs."""
+    import warnings
+    import torch.nn as nn
+    import torch.nn.functional as F
+    out = {}
+
+    torch.manual_seed(0)
+    lin = nn.Linear(3, 2)
+    torch.manual_seed(1)
+    seq = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Dropout(0.2), nn.Linear(8, 3, bias=False))
+    out["init"] = {
+        "linear_seed0": {"weight": values(lin.weight), "bias": values(lin.bias)},
+        "sequential_seed1": {k: values(v) for k, v in seq.state_dict().items()},
+    }
+    nested = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.ReLU(), nn.Linear(2, 1)), nn.Flatten(), nn.Sigmoid(), nn.Tanh())
+    out["reprs"] = {
+        "sequential": repr(seq),
+        "nested": repr(nested),
+        "losses": [repr(m) for m in [nn.MSELoss(), nn.CrossEntropyLoss(), nn.NLLLoss(), nn.BCEWithLogitsLoss()]],
+        "parameter": repr(lin.bias),
+        "nested_state_keys": list(nested.state_dict().keys()),
+        "nested_module_names": [n for n, _ in nested.named_modules()],
+        "nested_parameter_names": [n for n, _ in nested.named_parameters()],
+        "sgd": repr(torch.optim.SGD(lin.parameters(), lr=0.1, momentum=0.9)),
+        "adam": repr(torch.optim.Adam(lin.parameters())),
+        "adamw": repr(torch.optim.AdamW(lin.parameters(), lr=0.01)),
+        "load_ok": repr(lin.load_state_dict(lin.state_dict())),
+        "load_not_strict": repr(lin.load_state_dict({"weight": lin.weight.detach()}, strict=False)),
+    }
+
+    x2 = torch.randn(4, 3)
+    names = {
+        "linear_2d": grad_name(lin(x2)),
+        "linear_1d": grad_name(lin(torch.randn(3))),
+        "linear_3d": grad_name(lin(torch.randn(2, 4, 3))),
+        "linear_no_bias": grad_name(nn.Linear(3, 2, bias=False)(x2)),
+        "linear_2d_next": [None if f is None else type(f).__name__ for f, _ in lin(x2).grad_fn.next_functions],
+        "mse": grad_name(F.mse_loss(lin(x2), torch.zeros(4, 2))),
+        "cross_entropy": grad_name(F.cross_entropy(lin(x2), torch.tensor([0, 1, 1, 0]))),
+        "cross_entropy_next": type(F.cross_entropy(lin(x2), torch.tensor([0, 1, 1, 0])).grad_fn.next_functions[0][0]).__name__,
+        "bce": grad_name(F.binary_cross_entropy_with_logits(lin(x2), torch.zeros(4, 2))),
+        "dropout": grad_name(F.dropout(lin(x2), 0.5)),
+        "relu": grad_name(F.relu(lin(x2))),
+    }
+    out["names"] = names
+
+    torch.manual_seed(3)
+    logits = torch.randn(5, 4, dtype=torch.float64, requires_grad=True)
+    target = torch.tensor([0, 3, 1, 2, 3])
+    regress = torch.randn(5, 4, dtype=torch.float64)
+    probs_target = torch.rand(5, 4, dtype=torch.float64)
+    losses = []
+    for name, fn in [
+        ("cross_entropy_mean", lambda: F.cross_entropy(logits, target)),
+        ("cross_entropy_sum", lambda: F.cross_entropy(logits, target, reduction="sum")),
+        ("cross_entropy_ignore", lambda: F.cross_entropy(logits, torch.tensor([0, -100, 1, 2, -100]))),
+        ("nll_mean", lambda: F.nll_loss(logits, target)),
+        ("mse_mean", lambda: F.mse_loss(logits, regress)),
+        ("mse_sum", lambda: F.mse_loss(logits, regress, reduction="sum")),
+        ("bce_mean", lambda: F.binary_cross_entropy_with_logits(logits, probs_target)),
+        ("bce_sum", lambda: F.binary_cross_entropy_with_logits(logits, probs_target, reduction="sum")),
+    ]:
+        logits.grad = None
+        loss = fn()
+        loss.backward()
+        losses.append({"name": name, "value": loss.item(), "grad": values(logits.grad)})
+    none_loss = F.cross_entropy(logits, target, reduction="none")
+    losses.append({"name": "cross_entropy_none", "values": values(none_loss)})
+    out["losses"] = {"logits": values(logits), "target": target.tolist(), "regress": values(regress), "probs_target": values(probs_target), "cases": losses}
+
+    masks = []
+    for seed, n, p in [(0, 10, 0.5), (42, 37, 0.2), (7, 100, 0.9)]:
+        torch.manual_seed(seed)
+        masks.append({"seed": seed, "n": n, "p": p, "values": values(F.dropout(torch.ones(n), p)), "next_rand": torch.rand(1).item()})
+    out["dropout"] = masks
+
+    def errors_and_warnings():
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("b", torch.zeros(1))
+        m = M()
+        l = nn.Linear(3, 2)
+        cases = {
+            "missing": lambda: l.load_state_dict({"weight": torch.zeros(2, 3)}),
+            "unexpected": lambda: l.load_state_dict({"weight": torch.zeros(2, 3), "bias": torch.zeros(2), "extra": torch.zeros(1), "more": torch.zeros(1)}),
+            "size_mismatch": lambda: l.load_state_dict({"weight": torch.zeros(3, 3), "bias": torch.zeros(2)}),
+            "missing_and_size": lambda: l.load_state_dict({"weight": torch.zeros(3, 3)}),
+            "nested_missing": lambda: nn.Sequential(nn.Linear(3, 2), nn.ReLU()).load_state_dict({"0.weight": torch.zeros(2, 3)}),
+            "to_int": lambda: l.to(torch.int64),
+            "assign_tensor_to_parameter": lambda: setattr(l, "weight", torch.zeros(2, 3)),
+            "assign_int_to_buffer": lambda: setattr(m, "b", 3),
+            "missing_forward": lambda: m(torch.zeros(1)),
+            "non_leaf": lambda: torch.optim.SGD([torch.randn(3, requires_grad=True) * 2], lr=0.1),
+            "empty": lambda: torch.optim.SGD([], lr=0.1),
+            "negative_lr": lambda: torch.optim.SGD(l.parameters(), lr=-1),
+            "nesterov": lambda: torch.optim.SGD(l.parameters(), lr=0.1, nesterov=True),
+            "beta": lambda: torch.optim.Adam(l.parameters(), betas=(1.0, 0.9)),
+            "linear_shapes": lambda: l(torch.zeros(4, 4)),
+            "linear_shapes_1d": lambda: l(torch.zeros(4)),
+            "linear_dtype": lambda: l(torch.zeros(4, 3, dtype=torch.float64)),
+            "target_bounds": lambda: F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 5])),
+            "target_negative": lambda: F.nll_loss(torch.zeros(2, 3), torch.tensor([0, -3])),
+            "target_dtype": lambda: F.cross_entropy(torch.zeros(2, 3), torch.tensor([0.0, 1.0])),
+            "batch_sizes": lambda: F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1, 2])),
+            "bce_sizes": lambda: F.binary_cross_entropy_with_logits(torch.zeros(4, 2), torch.zeros(4)),
+            "dropout_p": lambda: nn.Dropout(1.5),
+            "loss_arity": lambda: nn.MSELoss()(torch.zeros(2)),
+            "layer_arity": lambda: nn.Linear(3, 2)(torch.zeros(3), torch.zeros(3)),
+        }
+        result = {name: outcome(fn) for name, fn in cases.items()}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            F.mse_loss(torch.zeros(4, 1), torch.zeros(4))
+        result["mse_broadcast_warning"] = [str(w.message) for w in caught]
+        return result
+    out["errors"] = errors_and_warnings()
+
+    # Training runs: a 4-8-3 MLP from committed weights on a fixed dataset, 200 full-batch steps.
+    torch.manual_seed(11)
+    data = torch.randn(32, 4)
+    labels = (data[:, 0] + 2 * data[:, 1] > 0).long() + (data[:, 2] > 0.5).long()
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    start = {k: v.clone() for k, v in model.state_dict().items()}
+    runs = []
+    for name, make, loss_name in [
+        ("sgd_momentum", lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9), "cross_entropy"),
+        ("sgd_nesterov_decay", lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9, nesterov=True, weight_decay=1e-3), "cross_entropy"),
+        ("adam", lambda p: torch.optim.Adam(p, lr=0.01), "cross_entropy"),
+        ("adamw_mse", lambda p: torch.optim.AdamW(p, lr=0.01), "mse"),
+    ]:
+        model.load_state_dict(start)
+        opt = make(model.parameters())
+        history = []
+        for _ in range(200):
+            opt.zero_grad()
+            scores = model(data)
+            if loss_name == "mse":
+                loss = F.mse_loss(scores, F.one_hot(labels, 3).float())
+            else:
+                loss = F.cross_entropy(scores, labels)
+            loss.backward()
+            opt.step()
+            history.append(loss.item())
+        runs.append({"name": name, "losses": history})
+    out["training"] = {
+        "data": values(data),
+        "labels": labels.tolist(),
+        "start": {k: values(v) for k, v in start.items()},
+        "runs": runs,
+    }
+    write("nn.json", out)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -367,3 +531,4 @@ if __name__ == "__main__":
     unary_ops()
     reductions()
     indexing()
+    nn_library()

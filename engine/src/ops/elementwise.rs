@@ -381,6 +381,35 @@ impl Tensor {
         Ok(out.with_autograd(meta))
     }
 
+    /// `torch.maximum(self, other)`: `MaximumBackward0` sends the gradient to the larger input
+    /// (half to each on a tie).
+    pub fn maximum(&self, other: &Tensor) -> Result<Tensor, Error> {
+        let out = binary_values(Binary::Maximum, self.into(), other.into())?;
+        let (a, b) = (SavedTensor::new(self), SavedTensor::new(other));
+        let meta = autograd::record(&[self, other], || {
+            Backward::saving("MaximumBackward0", move |grad| {
+                let (a, b) = (a.unpack()?, b.unpack()?);
+                let share = |winner: Binary| -> Result<Tensor, Error> {
+                    let wins = binary_values(winner, a.into(), b.into())?.to_dtype(grad.dtype())?;
+                    let ties =
+                        binary_values(Binary::Eq, a.into(), b.into())?.to_dtype(grad.dtype())?;
+                    let half_ties = binary_values(
+                        Binary::Mul,
+                        (&ties).into(),
+                        Operand::Scalar(Scalar::Float(0.5)),
+                    )?;
+                    let weight = binary_values(Binary::Add, (&wins).into(), (&half_ties).into())?;
+                    binary_values(Binary::Mul, grad.into(), (&weight).into())
+                };
+                Ok(vec![
+                    Some(reduce_grad(&share(Binary::Gt)?, a.shape(), a.dtype())?),
+                    Some(reduce_grad(&share(Binary::Lt)?, b.shape(), b.dtype())?),
+                ])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
     /// `self // other` (`torch.floor_divide`). PyTorch records a `NotImplemented` node for it:
     /// the graph continues, and a backward pass through it fails.
     pub fn floor_divide<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {

@@ -180,6 +180,19 @@ impl Tensor {
         self.commit(&values, History::overwrite())
     }
 
+    /// `bernoulli_(p)`, in place: each element 1 with probability `p`, else 0.
+    pub fn bernoulli_(&self, p: f64) -> Result<&Tensor, Error> {
+        self.check_in_place()?;
+        let (session, dtype, device) = (self.session(), self.dtype(), self.device());
+        let values = self.drawn_in_memory_order(|shape| {
+            let target = session.resolve(device)?;
+            Tensor::generated(session, shape, dtype, device, |n| {
+                session.with_generator(target, |g| g.bernoulli(dtype, n, p))
+            })
+        })?;
+        self.commit(&values, History::overwrite())
+    }
+
     /// Random values for this tensor, drawn in the order PyTorch's TensorIterator visits its
     /// elements: memory order (dimensions from the largest stride to the smallest), so that a
     /// seeded fill of a transposed or sliced tensor puts each value where PyTorch does.

@@ -50,6 +50,19 @@ fn check_same_dtype(a: &Tensor, b: &Tensor) -> Result<(), Error> {
     Ok(())
 }
 
+/// `(n, k, m)` of an n×k by k×m product of two matrices, or `op`'s shape error.
+fn product_sizes(op: &'static str, a: &Tensor, b: &Tensor) -> Result<(usize, usize, usize), Error> {
+    let (n, k, k2, m) = (a.shape()[0], a.shape()[1], b.shape()[0], b.shape()[1]);
+    if k != k2 {
+        return Err(Error::MmShapes {
+            op,
+            a: [n, k],
+            b: [k2, m],
+        });
+    }
+    Ok((n, k, m))
+}
+
 /// `batch` stacked products of a (batch×n×k) and b (batch×k×m), both read row-major. No autograd.
 fn product(
     a: &Tensor,
@@ -84,18 +97,7 @@ impl Tensor {
             }
         }
         check_same_dtype(self, mat2)?;
-        let (n, k, k2, m) = (
-            self.shape()[0],
-            self.shape()[1],
-            mat2.shape()[0],
-            mat2.shape()[1],
-        );
-        if k != k2 {
-            return Err(Error::MmShapes {
-                a: [n, k],
-                b: [k2, m],
-            });
-        }
+        let (n, k, m) = product_sizes("mm", self, mat2)?;
         let out = product(self, mat2, (1, n, k, m), &[n, m], device)?;
         let (a, b) = (SavedTensor::new(self), SavedTensor::new(mat2));
         let meta = autograd::record(&[self, mat2], || {
@@ -105,6 +107,51 @@ impl Tensor {
             })
         });
         Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.addmm(self, mat1, mat2)`: `self + mat1 @ mat2`, `self` broadcast to the product's
+    /// shape (what `nn.Linear` runs on a batch: `addmm(bias, input, weight.t())`).
+    pub fn addmm(&self, mat1: &Tensor, mat2: &Tensor) -> Result<Tensor, Error> {
+        let device = check_devices(
+            "wrapper_CUDA_addmm",
+            &[("self", self), ("mat1", mat1), ("mat2", mat2)],
+        )?;
+        for (name, t) in [("mat1", mat1), ("mat2", mat2)] {
+            if t.dim() != 2 {
+                return Err(Error::MmNeedsMatrix {
+                    argument: name,
+                    dim: t.dim(),
+                });
+            }
+        }
+        if mat1.dtype() != mat2.dtype() {
+            return Err(Error::AddmmDtypeMismatch {
+                first: mat1.dtype(),
+                second: mat2.dtype(),
+            });
+        }
+        let (n, k, m) = product_sizes("addmm", mat1, mat2)?;
+        let product = self.session().no_grad(|| -> Result<Tensor, Error> {
+            let bias = self.expand(&[n as i64, m as i64])?;
+            bias.add(&product(mat1, mat2, (1, n, k, m), &[n, m], device)?)
+        })?;
+        let (bias_shape, bias_dtype) = (self.shape().to_vec(), self.dtype());
+        let (a, b) = (SavedTensor::new(mat1), SavedTensor::new(mat2));
+        let meta = autograd::record(&[self, mat1, mat2], || {
+            Backward::saving("AddmmBackward0", move |grad| {
+                let (a, b) = (a.unpack()?, b.unpack()?);
+                Ok(vec![
+                    Some(super::elementwise::reduce_grad(
+                        grad,
+                        &bias_shape,
+                        bias_dtype,
+                    )?),
+                    Some(grad.mm(&b.t()?)?),
+                    Some(a.t()?.mm(grad)?),
+                ])
+            })
+        });
+        Ok(product.with_autograd(meta))
     }
 
     /// `torch.bmm(self, mat2)`: batches of matrices, the batch sizes equal.
@@ -220,6 +267,7 @@ impl Tensor {
         let (k2, m) = (b.shape()[b.dim() - 2], b.shape()[b.dim() - 1]);
         if k != k2 {
             return Err(Error::MmShapes {
+                op: "mm",
                 a: [n, k],
                 b: [k2, m],
             });

@@ -12,6 +12,7 @@ mod softmax;
 mod unary;
 
 pub use elementwise::Operand;
+pub(crate) use elementwise::reduce_grad;
 
 use crate::device::Device;
 use crate::error::Error;
