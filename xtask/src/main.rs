@@ -74,9 +74,9 @@ fn run(port: u16) -> Result<(), String> {
 
 /// The workspace root: xtask lives one level below it. `cargo run` sets CARGO_MANIFEST_DIR for
 /// the checkout being run, which matters when several clones share one target directory.
-fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        .unwrap_or_else(|| PathBuf::from("xtask"));
     manifest.parent().map(PathBuf::from).unwrap_or(manifest)
 }

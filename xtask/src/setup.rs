@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn trunk_toml_pins_the_wasm_bindgen_version_of_cargo_lock() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let root = crate::repo_root();
         let locked = wasm_bindgen_version(&root).unwrap();
         let trunk = std::fs::read_to_string(root.join("Trunk.toml")).unwrap();
         assert!(
