@@ -22,6 +22,8 @@ pub enum PythonType {
     IndexError,
     KeyError,
     NotImplementedError,
+    FileNotFoundError,
+    OSError,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -486,6 +488,26 @@ pub enum Error {
     )]
     OptimizerGroupSizes,
 
+    // Checkpoints (torch/serialization.py).
+    #[error("[Errno 2] No such file or directory: '{path}'")]
+    FileNotFound { path: String },
+    #[error("{reason}: '{path}'")]
+    FileAccess { path: String, reason: String },
+    #[error("PytorchStreamReader failed reading zip archive: failed finding central directory")]
+    NotACheckpoint,
+    #[error(
+        "don't know how to restore data location of torch.storage.UntypedStorage (tagged with {location})"
+    )]
+    UnknownLocation { location: String },
+    #[error("Attempting to deserialize object on a {} device but torch.{backend}.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.", backend.to_uppercase())]
+    CheckpointDeviceUnavailable { backend: &'static str },
+    #[error("Attempting to deserialize object on {} device {index} but torch.{backend}.device_count() is {count}. Please use torch.load with map_location to map your storages to an existing device.", backend.to_uppercase())]
+    CheckpointDeviceIndex {
+        backend: &'static str,
+        index: usize,
+        count: usize,
+    },
+
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
     #[error("{source}")]
     Transfer {
@@ -696,6 +718,12 @@ impl Error {
             | Error::OptimizerGroupCount
             | Error::OptimizerGroupSizes => PythonType::ValueError,
             Error::TargetOutOfBounds { .. } => PythonType::IndexError,
+            Error::FileNotFound { .. } => PythonType::FileNotFoundError,
+            Error::FileAccess { .. } => PythonType::OSError,
+            Error::NotACheckpoint
+            | Error::UnknownLocation { .. }
+            | Error::CheckpointDeviceUnavailable { .. }
+            | Error::CheckpointDeviceIndex { .. } => PythonType::RuntimeError,
         }
     }
 }
@@ -709,6 +737,8 @@ impl PythonType {
             PythonType::TypeError => "TypeError",
             PythonType::IndexError => "IndexError",
             PythonType::KeyError => "KeyError",
+            PythonType::FileNotFoundError => "FileNotFoundError",
+            PythonType::OSError => "OSError",
             PythonType::NotImplementedError => "NotImplementedError",
         }
     }

@@ -26,6 +26,7 @@ pub mod ops;
 pub mod optim;
 pub mod random;
 pub mod repr;
+pub mod serialization;
 pub mod session;
 pub mod storage;
 pub mod tensor;

@@ -110,6 +110,38 @@ impl CpuStorage {
         self.len() == 0
     }
 
+    /// The elements as little-endian bytes (bool as one byte each): what checkpoints hold.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            CpuStorage::F32(v) => bytemuck::cast_slice(v).to_vec(),
+            CpuStorage::F64(v) => bytemuck::cast_slice(v).to_vec(),
+            CpuStorage::F16(v) => bytemuck::cast_slice(v).to_vec(),
+            CpuStorage::BF16(v) => bytemuck::cast_slice(v).to_vec(),
+            CpuStorage::I64(v) => bytemuck::cast_slice(v).to_vec(),
+            CpuStorage::I32(v) => bytemuck::cast_slice(v).to_vec(),
+            CpuStorage::U8(v) => v.clone(),
+            CpuStorage::Bool(v) => v.iter().map(|&b| u8::from(b)).collect(),
+        }
+    }
+
+    /// The inverse of [`CpuStorage::to_bytes`]; `None` when the length is not a whole number of
+    /// `dtype` elements.
+    pub fn from_bytes(dtype: DType, bytes: &[u8]) -> Option<CpuStorage> {
+        if !bytes.len().is_multiple_of(dtype.size()) {
+            return None;
+        }
+        Some(match dtype {
+            DType::Float32 => CpuStorage::F32(bytemuck::pod_collect_to_vec(bytes)),
+            DType::Float64 => CpuStorage::F64(bytemuck::pod_collect_to_vec(bytes)),
+            DType::Float16 => CpuStorage::F16(bytemuck::pod_collect_to_vec(bytes)),
+            DType::BFloat16 => CpuStorage::BF16(bytemuck::pod_collect_to_vec(bytes)),
+            DType::Int64 => CpuStorage::I64(bytemuck::pod_collect_to_vec(bytes)),
+            DType::Int32 => CpuStorage::I32(bytemuck::pod_collect_to_vec(bytes)),
+            DType::UInt8 => CpuStorage::U8(bytes.to_vec()),
+            DType::Bool => CpuStorage::Bool(bytes.iter().map(|&b| b != 0).collect()),
+        })
+    }
+
     /// The element at storage index `i`, as a Python number.
     pub fn get(&self, i: usize) -> Option<Scalar> {
         with_vec!(self, v => v.get(i).map(|x| x.to_scalar()))

@@ -2,6 +2,9 @@
 //! non-leaf parameter trap, accumulation, broadcasting, views, and PyTorch's errors and warnings.
 //! Expected values are worked by hand from the ops' derivatives; names and texts from PyTorch 2.15.
 
+mod common;
+
+use common::values;
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::error::NON_LEAF_GRAD_WARNING;
 use tolab_engine::{DType, Device, Scalar, Session, Tensor, To};
@@ -9,14 +12,6 @@ use tolab_engine::{DType, Device, Scalar, Session, Tensor, To};
 fn tensor(session: &Session, values: &[f64], shape: &[usize], requires_grad: bool) -> Tensor {
     let values: Vec<Scalar> = values.iter().map(|&v| Scalar::Float(v)).collect();
     Tensor::from_scalars(session, &values, shape, None, Device::CPU, requires_grad).unwrap()
-}
-
-fn values(t: &Tensor) -> Vec<f64> {
-    t.scalars()
-        .unwrap()
-        .into_iter()
-        .map(Scalar::as_f64)
-        .collect()
 }
 
 #[test]

@@ -3,8 +3,11 @@
 //! loss values and gradients, dropout masks, errors and warnings word for word, and four whole
 //! training runs on `cpu` and `cuda:0`. Then the device pitfalls these pieces are known for.
 
+mod common;
+
 use std::sync::LazyLock;
 
+use common::{json_floats, tensor, values};
 use serde_json::Value;
 use tolab_engine::nn::functional::{self, Reduction};
 use tolab_engine::nn::{Assign, Layer, Module, Parameter};
@@ -14,20 +17,6 @@ use tolab_engine::{DType, Device, Error, Scalar, Session, Tensor, To};
 static GOLDEN: LazyLock<Value> = LazyLock::new(|| {
     serde_json::from_str(include_str!("../../tests/golden/nn.json")).expect("nn.json parses")
 });
-
-fn floats(value: &Value) -> Vec<f64> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect()
-}
-
-fn tensor(session: &Session, values: &[f64], shape: &[usize], dtype: DType) -> Tensor {
-    let scalars: Vec<Scalar> = values.iter().map(|&v| Scalar::Float(v)).collect();
-    Tensor::from_scalars(session, &scalars, shape, Some(dtype), Device::CPU, false).unwrap()
-}
 
 fn labels(session: &Session, values: &Value) -> Tensor {
     let scalars: Vec<Scalar> = values
@@ -45,14 +34,6 @@ fn labels(session: &Session, values: &Value) -> Tensor {
         false,
     )
     .unwrap()
-}
-
-fn values_of(t: &Tensor) -> Vec<f64> {
-    t.scalars()
-        .unwrap()
-        .into_iter()
-        .map(Scalar::as_f64)
-        .collect()
 }
 
 fn linear(session: &Session, inputs: usize, outputs: usize, bias: bool) -> Module {
@@ -84,12 +65,12 @@ fn default_initialisation_draws_pytorchs_very_weights() {
     session.manual_seed(0);
     let lin = linear(&session, 3, 2, true);
     assert_eq!(
-        values_of(&lin.parameter("weight").unwrap().tensor()),
-        floats(&init["linear_seed0"]["weight"])
+        values(&lin.parameter("weight").unwrap().tensor()),
+        json_floats(&init["linear_seed0"]["weight"])
     );
     assert_eq!(
-        values_of(&lin.parameter("bias").unwrap().tensor()),
-        floats(&init["linear_seed0"]["bias"])
+        values(&lin.parameter("bias").unwrap().tensor()),
+        json_floats(&init["linear_seed0"]["bias"])
     );
 
     session.manual_seed(1);
@@ -103,7 +84,7 @@ fn default_initialisation_draws_pytorchs_very_weights() {
     let state = seq.state_dict();
     assert_eq!(state.len(), expected.len());
     for (key, value) in &state {
-        assert_eq!(values_of(value), floats(&expected[key]), "{key}");
+        assert_eq!(values(value), json_floats(&expected[key]), "{key}");
     }
 }
 
@@ -286,13 +267,13 @@ fn loss_values_and_gradients_match_pytorch() {
     let target = labels(&session, &golden["target"]);
     let regress = tensor(
         &session,
-        &floats(&golden["regress"]),
+        &json_floats(&golden["regress"]),
         &[5, 4],
         DType::Float64,
     );
     let probs = tensor(
         &session,
-        &floats(&golden["probs_target"]),
+        &json_floats(&golden["probs_target"]),
         &[5, 4],
         DType::Float64,
     );
@@ -301,7 +282,7 @@ fn loss_values_and_gradients_match_pytorch() {
         let name = case["name"].as_str().unwrap();
         let logits = tensor(
             &session,
-            &floats(&golden["logits"]),
+            &json_floats(&golden["logits"]),
             &[5, 4],
             DType::Float64,
         );
@@ -329,8 +310,8 @@ fn loss_values_and_gradients_match_pytorch() {
                 let per_sample =
                     functional::cross_entropy(&logits, &target, Reduction::None, -100).unwrap();
                 assert!(close(
-                    &values_of(&per_sample),
-                    &floats(&case["values"]),
+                    &values(&per_sample),
+                    &json_floats(&case["values"]),
                     1e-12
                 ));
                 continue;
@@ -345,9 +326,9 @@ fn loss_values_and_gradients_match_pytorch() {
             "{name}: {value} vs {expected}"
         );
         loss.backward(None, false).unwrap();
-        let grad = values_of(&logits.grad().unwrap());
+        let grad = values(&logits.grad().unwrap());
         assert!(
-            close(&grad, &floats(&case["grad"]), 1e-10),
+            close(&grad, &json_floats(&case["grad"]), 1e-10),
             "{name} gradient"
         );
     }
@@ -361,9 +342,9 @@ fn dropout_masks_come_from_pytorchs_generator() {
         let n = case["n"].as_u64().unwrap() as usize;
         let ones = Tensor::ones(&session, &[n as i64], DType::Float32, Device::CPU).unwrap();
         let dropped = functional::dropout(&ones, case["p"].as_f64().unwrap(), true).unwrap();
-        assert_eq!(values_of(&dropped), floats(&case["values"]));
+        assert_eq!(values(&dropped), json_floats(&case["values"]));
         let next = Tensor::rand(&session, &[1], DType::Float32, Device::CPU).unwrap();
-        assert_eq!(values_of(&next), vec![case["next_rand"].as_f64().unwrap()]);
+        assert_eq!(values(&next), vec![case["next_rand"].as_f64().unwrap()]);
     }
     let ones = Tensor::ones(&session, &[5], DType::Float32, Device::CPU).unwrap();
     let layer = Module::dropout(0.5).unwrap();
@@ -539,15 +520,20 @@ fn train(run: &str, device: &str) -> Vec<f64> {
                 .unwrap();
             (
                 k.clone(),
-                tensor(&session, &floats(v), &shape, DType::Float32),
+                tensor(&session, &json_floats(v), &shape, DType::Float32),
             )
         })
         .collect();
     model.load_state_dict(&start, true).unwrap();
     model.to(&To::device(device)).unwrap();
-    let data = tensor(&session, &floats(&golden["data"]), &[32, 4], DType::Float32)
-        .to(To::device(device))
-        .unwrap();
+    let data = tensor(
+        &session,
+        &json_floats(&golden["data"]),
+        &[32, 4],
+        DType::Float32,
+    )
+    .to(To::device(device))
+    .unwrap();
     let classes = labels(&session, &golden["labels"])
         .to(To::device(device))
         .unwrap();
@@ -603,7 +589,7 @@ fn train(run: &str, device: &str) -> Vec<f64> {
 fn training_runs_reach_pytorchs_losses_on_cpu_and_cuda() {
     for run in GOLDEN["training"]["runs"].as_array().unwrap() {
         let name = run["name"].as_str().unwrap();
-        let expected = floats(&run["losses"]);
+        let expected = json_floats(&run["losses"]);
         for device in ["cpu", "cuda:0"] {
             let losses = train(name, device);
             let worst = losses
@@ -747,8 +733,8 @@ fn a_cpu_checkpoint_loads_into_a_gpu_model_in_place() {
     );
     assert_eq!(weight.device(), cuda0());
     assert_eq!(
-        values_of(&weight),
-        values_of(&checkpoint[0].1),
+        values(&weight),
+        values(&checkpoint[0].1),
         "the checkpoint's values"
     );
 }
@@ -804,7 +790,7 @@ fn zero_grad_drops_or_zeroes_gradients() {
     backward_once(&model, Device::CPU);
     model.zero_grad(false).unwrap();
     let grad = model.parameters()[0].tensor().grad().unwrap();
-    assert!(values_of(&grad).iter().all(|&g| g == 0.0));
+    assert!(values(&grad).iter().all(|&g| g == 0.0));
     model.zero_grad(true).unwrap();
     assert!(model.parameters()[0].tensor().grad().is_none());
 }

@@ -1,0 +1,349 @@
+//! `torch.save` / `torch.load`: checkpoints of tensors and the Python containers around them
+//! (dicts, lists, tuples, numbers, strings) in a file system the host provides — real files
+//! natively, memory in the browser. Each tensor keeps the device it was saved from, and loading
+//! restores it there unless `map_location` says otherwise, with PyTorch's errors when that device
+//! does not exist.
+//!
+//! The file is the lab's own format (a JSON header, then the tensors' bytes), not PyTorch's zip of
+//! pickles; what a learner can observe — devices, dtypes, values, `requires_grad`, errors — follows
+//! PyTorch.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::device::{Device, DeviceType};
+use crate::dtype::DType;
+use crate::error::Error;
+use crate::session::Session;
+use crate::storage::CpuStorage;
+use crate::tensor::Tensor;
+use crate::trace::EventKind;
+use crate::transfer::{Target, To};
+
+/// The first bytes of every checkpoint.
+const MAGIC: &[u8; 8] = b"TOLABPT1";
+
+/// An object `torch.save` can write.
+#[derive(Debug, Clone)]
+pub enum Stored {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Tensor(Tensor),
+    List(Vec<Stored>),
+    Tuple(Vec<Stored>),
+    /// A dict (or OrderedDict, as `state_dict()` returns) in insertion order.
+    Dict(Vec<(Key, Stored)>),
+}
+
+/// A dict key in a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Key {
+    Str(String),
+    Int(i64),
+}
+
+/// Where checkpoints are read and written.
+pub trait Files {
+    fn read(&self, path: &str) -> Result<Vec<u8>, Error>;
+    fn write(&self, path: &str, bytes: Vec<u8>) -> Result<(), Error>;
+}
+
+/// Files kept in memory (the browser's, one set per lesson).
+#[derive(Debug, Default)]
+pub struct MemoryFiles {
+    files: RefCell<BTreeMap<String, Vec<u8>>>,
+}
+
+impl Files for MemoryFiles {
+    fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
+        self.files
+            .borrow()
+            .get(path)
+            .cloned()
+            .ok_or_else(|| Error::FileNotFound { path: path.into() })
+    }
+
+    fn write(&self, path: &str, bytes: Vec<u8>) -> Result<(), Error> {
+        self.files.borrow_mut().insert(path.to_owned(), bytes);
+        Ok(())
+    }
+}
+
+/// Real files, paths relative to a working directory.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug)]
+pub struct DiskFiles {
+    pub root: std::path::PathBuf,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Files for DiskFiles {
+    fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
+        std::fs::read(self.root.join(path)).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::FileNotFound { path: path.into() },
+            _ => Error::FileAccess {
+                path: path.into(),
+                reason: e.to_string(),
+            },
+        })
+    }
+
+    fn write(&self, path: &str, bytes: Vec<u8>) -> Result<(), Error> {
+        std::fs::write(self.root.join(path), bytes).map_err(|e| Error::FileAccess {
+            path: path.into(),
+            reason: e.to_string(),
+        })
+    }
+}
+
+/// Restores a saved tensor somewhere else: it gets the tensor (already on the CPU) and the
+/// location it was saved from; `None` keeps the default.
+pub type RestoreFn<'a> = dyn Fn(&Tensor, &str) -> Result<Option<Tensor>, Error> + 'a;
+
+/// `torch.load(map_location=...)`.
+pub enum MapLocation<'a> {
+    /// Every tensor back where it was saved from.
+    Saved,
+    /// A device string or `torch.device`: every tensor there.
+    To(String),
+    /// A dict from saved locations to new ones (`{'cuda:1': 'cuda:0'}`).
+    Remap(Vec<(String, String)>),
+    /// A callable `(storage, location)`.
+    Call(&'a RestoreFn<'a>),
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Node {
+    None,
+    Bool(bool),
+    Int(i64),
+    /// The bits of an f64 (JSON has no inf or nan).
+    Float(u64),
+    Str(String),
+    List(Vec<Node>),
+    Tuple(Vec<Node>),
+    Dict(Vec<(Key, Node)>),
+    Tensor(TensorRecord),
+}
+
+#[derive(Serialize, Deserialize)]
+struct TensorRecord {
+    dtype: DType,
+    shape: Vec<usize>,
+    /// Where it was saved from, as PyTorch tags storages: `cpu`, `cuda:0`, `mps`, `meta`.
+    location: String,
+    requires_grad: bool,
+    /// Its bytes in the data section.
+    start: usize,
+    length: usize,
+}
+
+/// `torch.save(obj, path)`.
+pub fn save(obj: &Stored, path: &str, files: &dyn Files) -> Result<(), Error> {
+    let mut data = Vec::new();
+    let root = encode(obj, &mut data)?;
+    let header = serde_json::to_vec(&root).map_err(|e| Error::FileAccess {
+        path: path.into(),
+        reason: e.to_string(),
+    })?;
+    let mut bytes = Vec::with_capacity(MAGIC.len() + 8 + header.len() + data.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&(header.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&header);
+    bytes.extend_from_slice(&data);
+    files.write(path, bytes)
+}
+
+fn encode(obj: &Stored, data: &mut Vec<u8>) -> Result<Node, Error> {
+    let many = |items: &[Stored], data: &mut Vec<u8>| -> Result<Vec<Node>, Error> {
+        items.iter().map(|i| encode(i, data)).collect()
+    };
+    Ok(match obj {
+        Stored::None => Node::None,
+        Stored::Bool(b) => Node::Bool(*b),
+        Stored::Int(i) => Node::Int(*i),
+        Stored::Float(x) => Node::Float(x.to_bits()),
+        Stored::Str(s) => Node::Str(s.clone()),
+        Stored::List(items) => Node::List(many(items, data)?),
+        Stored::Tuple(items) => Node::Tuple(many(items, data)?),
+        Stored::Dict(entries) => Node::Dict(
+            entries
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), encode(v, data)?)))
+                .collect::<Result<_, Error>>()?,
+        ),
+        Stored::Tensor(t) => {
+            let bytes = if t.device().kind == DeviceType::Meta {
+                Vec::new()
+            } else {
+                if !t.device().is_cpu() {
+                    // Saving reads the values back to the host: a sync point.
+                    t.session().record(Some(t.device()), || EventKind::Sync {
+                        reason: "torch.save".into(),
+                        waited_us: 0,
+                    });
+                }
+                t.read(|cpu| cpu.gather(t.layout(), t.dtype()).to_bytes())?
+            };
+            let record = TensorRecord {
+                dtype: t.dtype(),
+                shape: t.shape().to_vec(),
+                location: location_tag(t.device()),
+                requires_grad: t.requires_grad(),
+                start: data.len(),
+                length: bytes.len(),
+            };
+            data.extend_from_slice(&bytes);
+            Node::Tensor(record)
+        }
+    })
+}
+
+/// PyTorch's location tag of a storage: GPU devices always with their index.
+fn location_tag(device: Device) -> String {
+    match device.kind {
+        DeviceType::Cuda => format!("cuda:{}", device.index.unwrap_or(0)),
+        _ => device.kind.name().to_owned(),
+    }
+}
+
+/// `torch.load(path, map_location, weights_only)`. Checkpoints hold only tensors and plain
+/// containers, all of which `weights_only=True` (the default) accepts.
+pub fn load(
+    session: &Session,
+    path: &str,
+    files: &dyn Files,
+    map_location: &MapLocation,
+) -> Result<Stored, Error> {
+    let bytes = files.read(path)?;
+    let corrupt = || Error::NotACheckpoint;
+    let rest = bytes.strip_prefix(MAGIC.as_slice()).ok_or_else(corrupt)?;
+    let (length, rest) = rest.split_first_chunk::<8>().ok_or_else(corrupt)?;
+    let length = usize::try_from(u64::from_le_bytes(*length)).map_err(|_| corrupt())?;
+    if rest.len() < length {
+        return Err(corrupt());
+    }
+    let (header, data) = rest.split_at(length);
+    let root: Node = serde_json::from_slice(header).map_err(|_| corrupt())?;
+    decode(session, root, data, map_location)
+}
+
+fn decode(
+    session: &Session,
+    node: Node,
+    data: &[u8],
+    map_location: &MapLocation,
+) -> Result<Stored, Error> {
+    let many = |items: Vec<Node>| -> Result<Vec<Stored>, Error> {
+        items
+            .into_iter()
+            .map(|i| decode(session, i, data, map_location))
+            .collect()
+    };
+    Ok(match node {
+        Node::None => Stored::None,
+        Node::Bool(b) => Stored::Bool(b),
+        Node::Int(i) => Stored::Int(i),
+        Node::Float(bits) => Stored::Float(f64::from_bits(bits)),
+        Node::Str(s) => Stored::Str(s),
+        Node::List(items) => Stored::List(many(items)?),
+        Node::Tuple(items) => Stored::Tuple(many(items)?),
+        Node::Dict(entries) => Stored::Dict(
+            entries
+                .into_iter()
+                .map(|(k, v)| Ok((k, decode(session, v, data, map_location)?)))
+                .collect::<Result<_, Error>>()?,
+        ),
+        Node::Tensor(record) => Stored::Tensor(restore(session, &record, data, map_location)?),
+    })
+}
+
+/// A saved tensor, read onto the CPU first and then placed as `map_location` says.
+fn restore(
+    session: &Session,
+    record: &TensorRecord,
+    data: &[u8],
+    map_location: &MapLocation,
+) -> Result<Tensor, Error> {
+    let host = if record.location == "meta" {
+        Tensor::full(
+            session,
+            &record.shape,
+            crate::element::Scalar::Int(0),
+            record.dtype,
+            Device::META,
+        )?
+    } else {
+        let bytes = data
+            .get(record.start..record.start + record.length)
+            .ok_or(Error::NotACheckpoint)?;
+        let storage = CpuStorage::from_bytes(record.dtype, bytes).ok_or(Error::NotACheckpoint)?;
+        Tensor::from_cpu_data(session, storage, &record.shape, Device::CPU)?
+    };
+    let placed = match map_location {
+        MapLocation::Saved => default_restore(session, host, &record.location)?,
+        MapLocation::To(location) => default_restore(session, host, location)?,
+        MapLocation::Remap(pairs) => {
+            let location = pairs
+                .iter()
+                .find(|(from, _)| *from == record.location)
+                .map_or(record.location.as_str(), |(_, to)| to.as_str());
+            default_restore(session, host, location)?
+        }
+        MapLocation::Call(f) => match f(&host, &record.location)? {
+            Some(tensor) => tensor,
+            None => default_restore(session, host, &record.location)?,
+        },
+    };
+    if record.requires_grad {
+        placed.set_requires_grad(true)?;
+    }
+    Ok(placed)
+}
+
+/// `default_restore_location`: a CPU tensor moved to `location`, refusing devices this machine
+/// lacks with PyTorch's advice to use `map_location`.
+fn default_restore(session: &Session, host: Tensor, location: &str) -> Result<Tensor, Error> {
+    let device = Device::parse(location).map_err(|_| Error::UnknownLocation {
+        location: location.into(),
+    })?;
+    match device.kind {
+        DeviceType::Cpu | DeviceType::Meta => {}
+        DeviceType::Cuda => {
+            if !session.is_available() {
+                return Err(Error::CheckpointDeviceUnavailable { backend: "cuda" });
+            }
+            let index = match device.index {
+                Some(i) => i as usize,
+                None => session.current_device()?,
+            };
+            let count = session.device_count();
+            if index >= count {
+                return Err(Error::CheckpointDeviceIndex {
+                    backend: "cuda",
+                    index,
+                    count,
+                });
+            }
+        }
+        DeviceType::Mps => {}
+        _ => {
+            return Err(Error::UnknownLocation {
+                location: location.into(),
+            });
+        }
+    }
+    if device == Device::CPU {
+        return Ok(host);
+    }
+    host.to(To {
+        device: Some(Target::Device(device)),
+        ..To::default()
+    })
+}
