@@ -24,6 +24,7 @@ pub enum PythonType {
     NotImplementedError,
     FileNotFoundError,
     OSError,
+    AssertionError,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -508,6 +509,32 @@ pub enum Error {
         count: usize,
     },
 
+    // Data loading (torch/utils/data, torch/cuda/__init__.py).
+    #[error(
+        "Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method"
+    )]
+    CudaInForkedWorker,
+    /// An error raised inside a DataLoader worker, as the main process re-raises it (same type).
+    #[error("Caught {} in DataLoader worker process {worker}.\nOriginal Traceback (most recent call last):\n{traceback}{}: {original}\n", original.python_type().name(), original.python_type().name())]
+    WorkerFailed {
+        worker: usize,
+        original: Box<Error>,
+        /// The worker's traceback frames, as the cell runtime formats them (empty when unknown).
+        traceback: String,
+    },
+    #[error("Size mismatch between tensors")]
+    TensorDatasetSizes,
+    #[error("each element in list of batch should be of equal size")]
+    CollateUnequalSizes,
+    #[error(
+        "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found <class '{type_name}'>"
+    )]
+    CollateType { type_name: String },
+    #[error("batch_size should be a positive integer value, but got batch_size={batch_size}")]
+    BatchSize { batch_size: i64 },
+    #[error("list index out of range")]
+    DatasetIndex,
+
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
     #[error("{source}")]
     Transfer {
@@ -719,6 +746,12 @@ impl Error {
             | Error::OptimizerGroupSizes => PythonType::ValueError,
             Error::TargetOutOfBounds { .. } => PythonType::IndexError,
             Error::FileNotFound { .. } => PythonType::FileNotFoundError,
+            Error::CudaInForkedWorker | Error::CollateUnequalSizes => PythonType::RuntimeError,
+            Error::WorkerFailed { original, .. } => original.python_type(),
+            Error::TensorDatasetSizes => PythonType::AssertionError,
+            Error::CollateType { .. } => PythonType::TypeError,
+            Error::BatchSize { .. } => PythonType::ValueError,
+            Error::DatasetIndex => PythonType::IndexError,
             Error::FileAccess { .. } => PythonType::OSError,
             Error::NotACheckpoint
             | Error::UnknownLocation { .. }
@@ -739,6 +772,7 @@ impl PythonType {
             PythonType::KeyError => "KeyError",
             PythonType::FileNotFoundError => "FileNotFoundError",
             PythonType::OSError => "OSError",
+            PythonType::AssertionError => "AssertionError",
             PythonType::NotImplementedError => "NotImplementedError",
         }
     }

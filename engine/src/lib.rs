@@ -15,6 +15,7 @@
 
 pub mod autograd;
 pub mod backend;
+pub mod data;
 pub mod device;
 pub mod dtype;
 pub mod element;
@@ -32,6 +33,7 @@ pub mod storage;
 pub mod tensor;
 pub mod trace;
 pub mod transfer;
+pub mod value;
 
 pub use device::{Device, DeviceType};
 pub use dtype::DType;

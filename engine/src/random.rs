@@ -56,6 +56,27 @@ impl Mt19937 {
     }
 }
 
+/// A `torch.Generator()` object a learner made: its own state, shared by everyone holding it (a
+/// DataLoader's `generator=` argument, say).
+#[derive(Debug, Clone, Default)]
+pub struct GeneratorHandle(std::rc::Rc<std::cell::RefCell<Generator>>);
+
+impl GeneratorHandle {
+    /// `generator.manual_seed(seed)`.
+    pub fn manual_seed(&self, seed: u64) {
+        *self.0.borrow_mut() = Generator::new(seed);
+    }
+
+    /// `generator.initial_seed()`.
+    pub fn initial_seed(&self) -> u64 {
+        self.0.borrow().seed()
+    }
+
+    pub fn with<T>(&self, f: impl FnOnce(&mut Generator) -> T) -> T {
+        f(&mut self.0.borrow_mut())
+    }
+}
+
 /// `torch.Generator` on the CPU.
 #[derive(Debug, Clone)]
 pub struct Generator {
@@ -94,6 +115,12 @@ impl Generator {
         let hi = self.random();
         let lo = self.random();
         (u64::from(hi) << 32) | u64::from(lo)
+    }
+
+    /// `torch.empty((), dtype=torch.int64).random_()`: 64 random bits below 2^63 (how DataLoader
+    /// and RandomSampler draw their seeds).
+    pub fn random_int64(&mut self) -> i64 {
+        (self.random64() % (1u64 << 63)) as i64
     }
 
     /// `uniform_real_distribution<float>`: `digits` random bits (24 for float) scaled into [from, to).

@@ -1,5 +1,5 @@
 //! `torch.save` / `torch.load`: checkpoints of tensors and the Python containers around them
-//! (dicts, lists, tuples, numbers, strings) in a file system the host provides — real files
+//! ([`Value`]: dicts, lists, tuples, numbers, strings) in a file system the host provides — real files
 //! natively, memory in the browser. Each tensor keeps the device it was saved from, and loading
 //! restores it there unless `map_location` says otherwise, with PyTorch's errors when that device
 //! does not exist.
@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::value::{Key, Value};
+
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::error::Error;
@@ -24,28 +26,6 @@ use crate::transfer::{Target, To};
 
 /// The first bytes of every checkpoint.
 const MAGIC: &[u8; 8] = b"TOLABPT1";
-
-/// An object `torch.save` can write.
-#[derive(Debug, Clone)]
-pub enum Stored {
-    None,
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-    Str(String),
-    Tensor(Tensor),
-    List(Vec<Stored>),
-    Tuple(Vec<Stored>),
-    /// A dict (or OrderedDict, as `state_dict()` returns) in insertion order.
-    Dict(Vec<(Key, Stored)>),
-}
-
-/// A dict key in a checkpoint.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Key {
-    Str(String),
-    Int(i64),
-}
 
 /// Where checkpoints are read and written.
 pub trait Files {
@@ -145,7 +125,7 @@ struct TensorRecord {
 }
 
 /// `torch.save(obj, path)`.
-pub fn save(obj: &Stored, path: &str, files: &dyn Files) -> Result<(), Error> {
+pub fn save(obj: &Value, path: &str, files: &dyn Files) -> Result<(), Error> {
     let mut data = Vec::new();
     let root = encode(obj, &mut data)?;
     let header = serde_json::to_vec(&root).map_err(|e| Error::FileAccess {
@@ -160,25 +140,25 @@ pub fn save(obj: &Stored, path: &str, files: &dyn Files) -> Result<(), Error> {
     files.write(path, bytes)
 }
 
-fn encode(obj: &Stored, data: &mut Vec<u8>) -> Result<Node, Error> {
-    let many = |items: &[Stored], data: &mut Vec<u8>| -> Result<Vec<Node>, Error> {
+fn encode(obj: &Value, data: &mut Vec<u8>) -> Result<Node, Error> {
+    let many = |items: &[Value], data: &mut Vec<u8>| -> Result<Vec<Node>, Error> {
         items.iter().map(|i| encode(i, data)).collect()
     };
     Ok(match obj {
-        Stored::None => Node::None,
-        Stored::Bool(b) => Node::Bool(*b),
-        Stored::Int(i) => Node::Int(*i),
-        Stored::Float(x) => Node::Float(x.to_bits()),
-        Stored::Str(s) => Node::Str(s.clone()),
-        Stored::List(items) => Node::List(many(items, data)?),
-        Stored::Tuple(items) => Node::Tuple(many(items, data)?),
-        Stored::Dict(entries) => Node::Dict(
+        Value::None => Node::None,
+        Value::Bool(b) => Node::Bool(*b),
+        Value::Int(i) => Node::Int(*i),
+        Value::Float(x) => Node::Float(x.to_bits()),
+        Value::Str(s) => Node::Str(s.clone()),
+        Value::List(items) => Node::List(many(items, data)?),
+        Value::Tuple(items) => Node::Tuple(many(items, data)?),
+        Value::Dict(entries) => Node::Dict(
             entries
                 .iter()
                 .map(|(k, v)| Ok((k.clone(), encode(v, data)?)))
                 .collect::<Result<_, Error>>()?,
         ),
-        Stored::Tensor(t) => {
+        Value::Tensor(t) => {
             let bytes = if t.device().kind == DeviceType::Meta {
                 Vec::new()
             } else {
@@ -220,7 +200,7 @@ pub fn load(
     path: &str,
     files: &dyn Files,
     map_location: &MapLocation,
-) -> Result<Stored, Error> {
+) -> Result<Value, Error> {
     let bytes = files.read(path)?;
     let corrupt = || Error::NotACheckpoint;
     let rest = bytes.strip_prefix(MAGIC.as_slice()).ok_or_else(corrupt)?;
@@ -239,28 +219,28 @@ fn decode(
     node: Node,
     data: &[u8],
     map_location: &MapLocation,
-) -> Result<Stored, Error> {
-    let many = |items: Vec<Node>| -> Result<Vec<Stored>, Error> {
+) -> Result<Value, Error> {
+    let many = |items: Vec<Node>| -> Result<Vec<Value>, Error> {
         items
             .into_iter()
             .map(|i| decode(session, i, data, map_location))
             .collect()
     };
     Ok(match node {
-        Node::None => Stored::None,
-        Node::Bool(b) => Stored::Bool(b),
-        Node::Int(i) => Stored::Int(i),
-        Node::Float(bits) => Stored::Float(f64::from_bits(bits)),
-        Node::Str(s) => Stored::Str(s),
-        Node::List(items) => Stored::List(many(items)?),
-        Node::Tuple(items) => Stored::Tuple(many(items)?),
-        Node::Dict(entries) => Stored::Dict(
+        Node::None => Value::None,
+        Node::Bool(b) => Value::Bool(b),
+        Node::Int(i) => Value::Int(i),
+        Node::Float(bits) => Value::Float(f64::from_bits(bits)),
+        Node::Str(s) => Value::Str(s),
+        Node::List(items) => Value::List(many(items)?),
+        Node::Tuple(items) => Value::Tuple(many(items)?),
+        Node::Dict(entries) => Value::Dict(
             entries
                 .into_iter()
                 .map(|(k, v)| Ok((k, decode(session, v, data, map_location)?)))
                 .collect::<Result<_, Error>>()?,
         ),
-        Node::Tensor(record) => Stored::Tensor(restore(session, &record, data, map_location)?),
+        Node::Tensor(record) => Value::Tensor(restore(session, &record, data, map_location)?),
     })
 }
 

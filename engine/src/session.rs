@@ -61,6 +61,19 @@ struct State {
     generators: RefCell<HashMap<Device, Generator>>,
     /// `UserWarning`s raised since the runtime last collected them.
     warnings: RefCell<Vec<String>>,
+    /// Whether this process has a CUDA context (a tensor was placed on a GPU): a forked DataLoader
+    /// worker may not create one then.
+    cuda_context: Cell<bool>,
+    /// The DataLoader worker running now, if any.
+    worker: Cell<Option<Worker>>,
+}
+
+/// A simulated DataLoader worker process, while it runs.
+#[derive(Debug, Clone, Copy)]
+struct Worker {
+    id: usize,
+    /// The parent had a CUDA context when it forked this worker.
+    forked_with_cuda: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -84,6 +97,8 @@ impl Session {
             next_id: Cell::new(1),
             generators: RefCell::default(),
             warnings: RefCell::default(),
+            cuda_context: Cell::new(false),
+            worker: Cell::new(None),
         }))
     }
 
@@ -187,7 +202,10 @@ impl Session {
                 }
                 let index = device.index.and_then(|i| usize::try_from(i).ok());
                 match index {
-                    Some(i) if i < count => Ok(device),
+                    Some(i) if i < count => {
+                        self.use_cuda_context()?;
+                        Ok(device)
+                    }
                     _ => Err(Error::CudaInvalidDevice),
                 }
             }
@@ -197,6 +215,53 @@ impl Session {
             }),
             _ => Ok(device),
         }
+    }
+
+    /// Placing data on a GPU needs this process's CUDA context, which a worker forked from a parent
+    /// that already had one cannot create (`_lazy_init`'s bad-fork check).
+    fn use_cuda_context(&self) -> Result<(), Error> {
+        if let Some(worker) = self.0.worker.get()
+            && worker.forked_with_cuda
+        {
+            return Err(Error::CudaInForkedWorker);
+        }
+        self.0.cuda_context.set(true);
+        Ok(())
+    }
+
+    /// Runs `f` as DataLoader worker `id` would, in a process forked from this one: with the
+    /// worker's own CPU generator (`generator`, kept between calls), marked in the trace, and
+    /// unable to use CUDA if this process had already used it. What the worker does to CUDA does
+    /// not carry back to the parent.
+    pub fn in_worker<T>(&self, id: usize, generator: &mut Generator, f: impl FnOnce() -> T) -> T {
+        let parent_context = self.0.cuda_context.get();
+        let parent_generator = self
+            .0
+            .generators
+            .borrow_mut()
+            .insert(Device::CPU, generator.clone());
+        self.0.worker.set(Some(Worker {
+            id,
+            forked_with_cuda: parent_context,
+        }));
+        self.record(None, || EventKind::WorkerStart { worker: id });
+        let result = f();
+        self.record(None, || EventKind::WorkerEnd { worker: id });
+        self.0.worker.set(None);
+        self.0.cuda_context.set(parent_context);
+        let mut generators = self.0.generators.borrow_mut();
+        if let Some(worker_generator) = generators.remove(&Device::CPU) {
+            *generator = worker_generator;
+        }
+        if let Some(parent) = parent_generator {
+            generators.insert(Device::CPU, parent);
+        }
+        result
+    }
+
+    /// The DataLoader worker running now, if any.
+    pub fn current_worker(&self) -> Option<usize> {
+        self.0.worker.get().map(|w| w.id)
     }
 
     /// ATen's `ensure_has_index`, with `cpu:0` seen as `cpu`: `cuda` becomes the current CUDA

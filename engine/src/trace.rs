@@ -144,6 +144,14 @@ pub enum EventKind {
     GraphBreak {
         reason: String,
     },
+    /// A (simulated) DataLoader worker process started a piece of work: what follows, until its
+    /// `WorkerEnd`, ran in that worker.
+    WorkerStart {
+        worker: usize,
+    },
+    WorkerEnd {
+        worker: usize,
+    },
     Warning {
         message: String,
     },

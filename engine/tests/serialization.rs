@@ -7,7 +7,7 @@ mod common;
 
 use common::values;
 use tolab_engine::nn::{Layer, Module};
-use tolab_engine::serialization::{self, Files, Key, MapLocation, MemoryFiles, Stored};
+use tolab_engine::serialization::{self, Files, Key, MapLocation, MemoryFiles, Value};
 use tolab_engine::{DType, Device, Error, Scalar, Session, SessionConfig, Tensor, To};
 
 fn ramp(session: &Session, n: usize, dtype: DType, device: Device) -> Tensor {
@@ -25,12 +25,12 @@ fn machine_with_gpus(count: usize) -> Session {
     })
 }
 
-fn tensor_at<'a>(stored: &'a Stored, key: &str) -> &'a Tensor {
-    let Stored::Dict(entries) = stored else {
+fn tensor_at<'a>(stored: &'a Value, key: &str) -> &'a Tensor {
+    let Value::Dict(entries) = stored else {
         panic!("a dict")
     };
     match entries.iter().find(|(k, _)| *k == Key::Str(key.into())) {
-        Some((_, Stored::Tensor(t))) => t,
+        Some((_, Value::Tensor(t))) => t,
         _ => panic!("{key} is a tensor"),
     }
 }
@@ -46,19 +46,19 @@ fn a_checkpoint_brings_back_values_dtypes_devices_and_containers() {
         .unwrap();
     let trainable = ramp(&session, 3, DType::Float64, Device::CPU);
     trainable.set_requires_grad(true).unwrap();
-    let checkpoint = Stored::Dict(vec![
-        (Key::Str("weights".into()), Stored::Tensor(weights.clone())),
+    let checkpoint = Value::Dict(vec![
+        (Key::Str("weights".into()), Value::Tensor(weights.clone())),
         (
             Key::Str("trainable".into()),
-            Stored::Tensor(trainable.clone()),
+            Value::Tensor(trainable.clone()),
         ),
         (
             Key::Str("half".into()),
-            Stored::Tensor(ramp(&session, 4, DType::Float16, Device::cuda(0))),
+            Value::Tensor(ramp(&session, 4, DType::Float16, Device::cuda(0))),
         ),
         (
             Key::Str("flags".into()),
-            Stored::Tensor(
+            Value::Tensor(
                 ramp(&session, 4, DType::Float32, Device::CPU)
                     .compare(
                         tolab_engine::backend::cpu::elementwise::Binary::Gt,
@@ -67,15 +67,15 @@ fn a_checkpoint_brings_back_values_dtypes_devices_and_containers() {
                     .unwrap(),
             ),
         ),
-        (Key::Int(7), Stored::Float(f64::NAN)),
+        (Key::Int(7), Value::Float(f64::NAN)),
         (
             Key::Str("meta".into()),
-            Stored::Tuple(vec![
-                Stored::Int(3),
-                Stored::Str("epoch".into()),
-                Stored::None,
-                Stored::Bool(true),
-                Stored::List(vec![Stored::Float(0.25)]),
+            Value::Tuple(vec![
+                Value::Int(3),
+                Value::Str("epoch".into()),
+                Value::None,
+                Value::Bool(true),
+                Value::List(vec![Value::Float(0.25)]),
             ]),
         ),
     ]);
@@ -92,18 +92,18 @@ fn a_checkpoint_brings_back_values_dtypes_devices_and_containers() {
     assert_eq!(tensor_at(&loaded, "half").dtype(), DType::Float16);
     assert_eq!(tensor_at(&loaded, "half").device(), Device::cuda(0));
     assert_eq!(values(tensor_at(&loaded, "flags")), [0.0, 0.0, 0.0, 1.0]);
-    let Stored::Dict(entries) = &loaded else {
+    let Value::Dict(entries) = &loaded else {
         panic!("a dict")
     };
-    assert!(matches!(entries[4], (Key::Int(7), Stored::Float(x)) if x.is_nan()));
+    assert!(matches!(entries[4], (Key::Int(7), Value::Float(x)) if x.is_nan()));
     assert!(matches!(
         &entries[5].1,
-        Stored::Tuple(items) if matches!(items.as_slice(), [
-            Stored::Int(3),
-            Stored::Str(s),
-            Stored::None,
-            Stored::Bool(true),
-            Stored::List(_),
+        Value::Tuple(items) if matches!(items.as_slice(), [
+            Value::Int(3),
+            Value::Str(s),
+            Value::None,
+            Value::Bool(true),
+            Value::List(_),
         ] if s == "epoch")
     ));
 }
@@ -112,17 +112,17 @@ fn a_checkpoint_brings_back_values_dtypes_devices_and_containers() {
 fn map_location_moves_tensors_as_pytorch_does_in_each_form() {
     let session = Session::default();
     let files = MemoryFiles::default();
-    let checkpoint = Stored::List(vec![
-        Stored::Tensor(ramp(&session, 2, DType::Float32, Device::cuda(1))),
-        Stored::Tensor(ramp(&session, 2, DType::Float32, Device::CPU)),
+    let checkpoint = Value::List(vec![
+        Value::Tensor(ramp(&session, 2, DType::Float32, Device::cuda(1))),
+        Value::Tensor(ramp(&session, 2, DType::Float32, Device::CPU)),
     ]);
     serialization::save(&checkpoint, "m.pt", &files).unwrap();
     let devices = |map: &MapLocation| -> Vec<Device> {
         match serialization::load(&session, "m.pt", &files, map).unwrap() {
-            Stored::List(items) => items
+            Value::List(items) => items
                 .iter()
                 .map(|i| match i {
-                    Stored::Tensor(t) => t.device(),
+                    Value::Tensor(t) => t.device(),
                     _ => panic!("tensors"),
                 })
                 .collect(),
@@ -162,7 +162,7 @@ fn map_location_moves_tensors_as_pytorch_does_in_each_form() {
 fn a_gpu_checkpoint_without_that_gpu_fails_with_pytorchs_advice() {
     let files = MemoryFiles::default();
     let trained = Session::default();
-    let checkpoint = Stored::Tensor(ramp(&trained, 2, DType::Float32, Device::cuda(1)));
+    let checkpoint = Value::Tensor(ramp(&trained, 2, DType::Float32, Device::cuda(1)));
     serialization::save(&checkpoint, "gpu.pt", &files).unwrap();
 
     let laptop = machine_with_gpus(0);
@@ -173,7 +173,7 @@ fn a_gpu_checkpoint_without_that_gpu_fails_with_pytorchs_advice() {
     );
     assert_eq!(error.python_type().name(), "RuntimeError");
     let fixed = serialization::load(&laptop, "gpu.pt", &files, &MapLocation::To("cpu".into()));
-    assert!(matches!(fixed, Ok(Stored::Tensor(t)) if t.device() == Device::CPU));
+    assert!(matches!(fixed, Ok(Value::Tensor(t)) if t.device() == Device::CPU));
 
     let one_gpu = machine_with_gpus(1);
     let error = serialization::load(&one_gpu, "gpu.pt", &files, &MapLocation::Saved).unwrap_err();
@@ -192,15 +192,15 @@ fn a_gpu_models_state_dict_loads_into_a_cpu_model() {
     };
     let gpu_model = Module::sequential(&[lin(&session), Module::new(Layer::ReLU)]);
     gpu_model.to(&To::device("cuda:0")).unwrap();
-    let state: Vec<(Key, Stored)> = gpu_model
+    let state: Vec<(Key, Value)> = gpu_model
         .state_dict()
         .into_iter()
-        .map(|(k, t)| (Key::Str(k), Stored::Tensor(t)))
+        .map(|(k, t)| (Key::Str(k), Value::Tensor(t)))
         .collect();
-    serialization::save(&Stored::Dict(state), "model.pt", &files).unwrap();
+    serialization::save(&Value::Dict(state), "model.pt", &files).unwrap();
 
     let laptop = machine_with_gpus(0);
-    let Stored::Dict(entries) =
+    let Value::Dict(entries) =
         serialization::load(&laptop, "model.pt", &files, &MapLocation::To("cpu".into())).unwrap()
     else {
         panic!("a dict")
@@ -208,7 +208,7 @@ fn a_gpu_models_state_dict_loads_into_a_cpu_model() {
     let state: Vec<(String, Tensor)> = entries
         .into_iter()
         .map(|(k, v)| match (k, v) {
-            (Key::Str(k), Stored::Tensor(t)) => (k, t),
+            (Key::Str(k), Value::Tensor(t)) => (k, t),
             _ => panic!("str keys and tensors"),
         })
         .collect();
@@ -242,9 +242,9 @@ fn disk_files_hold_checkpoints_relative_to_the_working_directory() {
     std::fs::create_dir_all(&root).unwrap();
     let files = serialization::DiskFiles { root: root.clone() };
     let t = ramp(&session, 5, DType::Int64, Device::CPU);
-    serialization::save(&Stored::Tensor(t.clone()), "t.pt", &files).unwrap();
+    serialization::save(&Value::Tensor(t.clone()), "t.pt", &files).unwrap();
     assert!(root.join("t.pt").exists());
     let loaded = serialization::load(&session, "t.pt", &files, &MapLocation::Saved).unwrap();
-    assert!(matches!(loaded, Stored::Tensor(u) if values(&u) == values(&t)));
+    assert!(matches!(loaded, Value::Tensor(u) if values(&u) == values(&t)));
     std::fs::remove_dir_all(root).unwrap();
 }

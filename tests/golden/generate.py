@@ -518,6 +518,61 @@ def nn_library():
     write("nn.json", out)
 
 
+class _RandomRows(torch.utils.data.Dataset):
+    """Each item draws from the generator of whichever process fetches it."""
+
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return torch.rand(2)
+
+
+def data_loading():
+    """DataLoader batches in PyTorch's order: shuffles with and without a generator, drop_last,
+    collation of tensors and numbers, worker seeding, and what each epoch leaves in the global
+    generator."""
+    import warnings
+    from torch.utils.data import DataLoader, TensorDataset
+    out = {}
+    features = torch.arange(10, dtype=torch.float32)
+    labels = torch.arange(10) * 10
+    dataset = TensorDataset(features, labels)
+
+    def epochs(loader, n=2):
+        result = []
+        for _ in range(n):
+            result.append([[values(x), y.tolist()] for x, y in loader])
+        return result
+
+    torch.manual_seed(0)
+    out["shuffle_global"] = {"epochs": epochs(DataLoader(dataset, batch_size=3, shuffle=True)), "next_rand": torch.rand(1).item()}
+    torch.manual_seed(0)
+    g = torch.Generator().manual_seed(5)
+    out["shuffle_generator_drop_last"] = {"epochs": epochs(DataLoader(dataset, batch_size=4, shuffle=True, drop_last=True, generator=g)), "next_rand": torch.rand(1).item()}
+    torch.manual_seed(0)
+    out["sequential"] = {"epochs": epochs(DataLoader(dataset, batch_size=4), 1), "next_rand": torch.rand(1).item(), "len": len(DataLoader(dataset, batch_size=4)), "len_drop_last": len(DataLoader(dataset, batch_size=4, drop_last=True))}
+
+    pairs = [(0.5 * i, i) for i in range(5)]
+    batch = next(iter(DataLoader(pairs, batch_size=5)))
+    out["numbers"] = {"types": [str(t.dtype).removeprefix("torch.") for t in batch], "values": [t.tolist() for t in batch]}
+
+    torch.manual_seed(0)
+    rows = [values(b) for b in DataLoader(_RandomRows(), batch_size=2, num_workers=2)]
+    out["workers"] = {"batches": rows, "next_rand": torch.rand(1).item()}
+
+    errors = {
+        "tensor_dataset_sizes": outcome(lambda: TensorDataset(torch.zeros(3), torch.zeros(4))),
+        "batch_size_zero": outcome(lambda: DataLoader(dataset, batch_size=0)),
+    }
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        iter(DataLoader(dataset, pin_memory=True))
+        errors["pin_memory_warning"] = [str(w.message) for w in caught]
+    out["errors"] = errors
+    write("data.json", out)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -532,3 +587,4 @@ if __name__ == "__main__":
     reductions()
     indexing()
     nn_library()
+    data_loading()

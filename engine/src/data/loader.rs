@@ -1,0 +1,233 @@
+//! `DataLoader`: batches of a dataset in PyTorch's order. Each epoch (`iter(loader)`) first draws
+//! the workers' base seed, then, at the first batch, a shuffled order: `randperm` on the loader's
+//! generator, or on a fresh generator seeded from the global one — the same draws PyTorch makes, so
+//! a seeded learner sees PyTorch's very batches.
+//!
+//! Workers are simulated: batch `k` is fetched "in" worker `k % num_workers` (marked in the trace,
+//! with that worker's own generator seeded `base_seed + id`), and a worker that needs CUDA after the
+//! parent used it fails as a forked process does.
+
+use crate::error::Error;
+use crate::random::{Generator, GeneratorHandle};
+use crate::session::Session;
+use crate::value::Value;
+
+use super::Dataset;
+use super::collate::default_collate;
+
+/// The DataLoader's keyword arguments.
+#[derive(Debug, Clone)]
+pub struct LoaderOptions {
+    /// `None` turns automatic batching off: samples come one by one, uncollated.
+    pub batch_size: Option<usize>,
+    pub shuffle: bool,
+    pub drop_last: bool,
+    pub num_workers: usize,
+    pub pin_memory: bool,
+    pub generator: Option<GeneratorHandle>,
+}
+
+impl Default for LoaderOptions {
+    fn default() -> Self {
+        LoaderOptions {
+            batch_size: Some(1),
+            shuffle: false,
+            drop_last: false,
+            num_workers: 0,
+            pin_memory: false,
+            generator: None,
+        }
+    }
+}
+
+/// A learner's `collate_fn`.
+pub type CollateFn<'a> = dyn Fn(Vec<Value>) -> Result<Value, Error> + 'a;
+
+pub struct DataLoader<D: Dataset> {
+    session: Session,
+    dataset: D,
+    options: LoaderOptions,
+}
+
+impl<D: Dataset> DataLoader<D> {
+    pub fn new(session: &Session, dataset: D, options: LoaderOptions) -> Result<Self, Error> {
+        if options.batch_size == Some(0) {
+            return Err(Error::BatchSize { batch_size: 0 });
+        }
+        Ok(DataLoader {
+            session: session.clone(),
+            dataset,
+            options,
+        })
+    }
+
+    pub fn dataset(&self) -> &D {
+        &self.dataset
+    }
+
+    /// `len(loader)`: the number of batches an epoch yields.
+    pub fn len(&self) -> Result<usize, Error> {
+        let n = self.dataset.len()?;
+        Ok(match self.options.batch_size {
+            None => n,
+            Some(b) if self.options.drop_last => n / b,
+            Some(b) => n.div_ceil(b),
+        })
+    }
+
+    pub fn is_empty(&self) -> Result<bool, Error> {
+        Ok(self.len()? == 0)
+    }
+
+    /// `iter(loader)`: one epoch.
+    pub fn iter(&self) -> Batches<'_, D> {
+        let pin_memory = self.options.pin_memory && self.session.is_available();
+        if self.options.pin_memory && !pin_memory {
+            self.session.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned memory won't be used.");
+        }
+        let base_seed = self.draw_seed(self.options.generator.as_ref());
+        Batches {
+            loader: self,
+            base_seed,
+            pin_memory,
+            order: None,
+            position: 0,
+            batch_index: 0,
+            exhausted: false,
+            workers: Vec::new(),
+        }
+    }
+
+    /// `torch.empty((), dtype=torch.int64).random_(generator=...)`.
+    fn draw_seed(&self, generator: Option<&GeneratorHandle>) -> i64 {
+        match generator {
+            Some(g) => g.with(Generator::random_int64),
+            None => self
+                .session
+                .with_generator(crate::device::Device::CPU, Generator::random_int64),
+        }
+    }
+
+    /// The epoch's sample order: `RandomSampler` or `SequentialSampler`.
+    fn order(&self) -> Result<Vec<usize>, Error> {
+        let n = self.dataset.len()?;
+        if !self.options.shuffle {
+            return Ok((0..n).collect());
+        }
+        let permutation = match &self.options.generator {
+            Some(g) => g.with(|g| g.randperm(n)),
+            None => Generator::new(self.draw_seed(None) as u64).randperm(n),
+        };
+        Ok(permutation.into_iter().map(|i| i as usize).collect())
+    }
+
+    /// `RandomSampler` runs once more when its indices run out: it computes the permutation of its
+    /// (empty) remainder, `randperm(n)[:0]`, which advances a generator the loader was given.
+    fn exhaust_sampler(&self) -> Result<(), Error> {
+        if let (true, Some(g)) = (self.options.shuffle, &self.options.generator) {
+            let n = self.dataset.len()?;
+            g.with(|g| g.randperm(n));
+        }
+        Ok(())
+    }
+}
+
+/// One epoch of a [`DataLoader`].
+pub struct Batches<'a, D: Dataset> {
+    loader: &'a DataLoader<D>,
+    base_seed: i64,
+    pin_memory: bool,
+    order: Option<Vec<usize>>,
+    position: usize,
+    batch_index: usize,
+    /// The sampler has been asked past its last index.
+    exhausted: bool,
+    /// Each worker's generator, made when it first works.
+    workers: Vec<Generator>,
+}
+
+impl<D: Dataset> Batches<'_, D> {
+    /// The seed each worker's generator starts from, less the worker's id.
+    pub fn base_seed(&self) -> i64 {
+        self.base_seed
+    }
+
+    /// The next batch (collated by `collate`, or `default_collate`), or `None` at the end.
+    pub fn next_batch(&mut self, collate: Option<&CollateFn>) -> Option<Result<Value, Error>> {
+        let order = match &self.order {
+            Some(order) => order,
+            None => match self.loader.order() {
+                Ok(order) => self.order.insert(order),
+                Err(e) => return Some(Err(e)),
+            },
+        };
+        let remaining = order.len().saturating_sub(self.position);
+        let take = self.loader.options.batch_size.unwrap_or(1);
+        // A batch sampler asks for `take` indices: running out on the way exhausts the sampler.
+        if remaining < take && !self.exhausted {
+            self.exhausted = true;
+            if let Err(e) = self.loader.exhaust_sampler() {
+                return Some(Err(e));
+            }
+        }
+        if remaining == 0 || (remaining < take && self.loader.options.drop_last) {
+            return None;
+        }
+        let indices: Vec<usize> =
+            order[self.position..self.position + take.min(remaining)].to_vec();
+        self.position += indices.len();
+        let batch = self.fetch(&indices, collate);
+        self.batch_index += 1;
+        Some(batch.and_then(|b| if self.pin_memory { pin(b) } else { Ok(b) }))
+    }
+
+    /// `dataset[i]` for each index, then collation, in the main process or in a worker.
+    fn fetch(&mut self, indices: &[usize], collate: Option<&CollateFn>) -> Result<Value, Error> {
+        let loader = self.loader;
+        let run = || -> Result<Value, Error> {
+            let samples = indices
+                .iter()
+                .map(|&i| loader.dataset.get(i))
+                .collect::<Result<Vec<_>, _>>()?;
+            match (loader.options.batch_size, collate) {
+                (None, None) => Ok(samples.into_iter().next().unwrap_or(Value::None)),
+                (_, Some(collate)) => collate(samples),
+                (Some(_), None) => default_collate(&loader.session, samples),
+            }
+        };
+        let workers = loader.options.num_workers;
+        if workers == 0 {
+            return run();
+        }
+        let id = self.batch_index % workers;
+        while self.workers.len() < workers {
+            let seed = self.base_seed.wrapping_add(self.workers.len() as i64) as u64;
+            self.workers.push(Generator::new(seed));
+        }
+        loader
+            .session
+            .in_worker(id, &mut self.workers[id], run)
+            .map_err(|original| Error::WorkerFailed {
+                worker: id,
+                original: Box::new(original),
+                traceback: String::new(),
+            })
+    }
+}
+
+/// The pin-memory thread's work: every tensor of a batch copied to page-locked memory.
+fn pin(batch: Value) -> Result<Value, Error> {
+    let many = |items: Vec<Value>| items.into_iter().map(pin).collect::<Result<Vec<_>, _>>();
+    Ok(match batch {
+        Value::Tensor(t) => Value::Tensor(t.pin_memory()?),
+        Value::List(items) => Value::List(many(items)?),
+        Value::Tuple(items) => Value::Tuple(many(items)?),
+        Value::Dict(entries) => Value::Dict(
+            entries
+                .into_iter()
+                .map(|(k, v)| Ok((k, pin(v)?)))
+                .collect::<Result<_, Error>>()?,
+        ),
+        other => other,
+    })
+}
