@@ -535,6 +535,24 @@ pub enum Error {
     #[error("list index out of range")]
     DatasetIndex,
 
+    // Mixed precision (torch/amp/autocast_mode.py, grad_scaler.py).
+    #[error("User specified an unsupported autocast device_type '{device_type}'")]
+    AutocastDeviceType { device_type: String },
+    #[error("unscale_() has already been called on this optimizer since the last update().")]
+    UnscaleTwice,
+    #[error("unscale_() is being called after step().")]
+    UnscaleAfterStep,
+    #[error("step() has already been called since the last update().")]
+    StepTwice,
+    #[error("Attempting to unscale FP16 gradients.")]
+    UnscaleFp16Gradients,
+    #[error("No inf checks were recorded prior to update.")]
+    NoInfChecks,
+    #[error(
+        "Attempted {method} but _scale is None.  This may indicate your script did not use scaler.scale(loss or outputs) earlier in the iteration."
+    )]
+    ScalerNotInitialized { method: &'static str },
+
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
     #[error("{source}")]
     Transfer {
@@ -746,6 +764,12 @@ impl Error {
             | Error::OptimizerGroupSizes => PythonType::ValueError,
             Error::TargetOutOfBounds { .. } => PythonType::IndexError,
             Error::FileNotFound { .. } => PythonType::FileNotFoundError,
+            Error::AutocastDeviceType { .. }
+            | Error::UnscaleTwice
+            | Error::UnscaleAfterStep
+            | Error::StepTwice => PythonType::RuntimeError,
+            Error::UnscaleFp16Gradients => PythonType::ValueError,
+            Error::NoInfChecks | Error::ScalerNotInitialized { .. } => PythonType::AssertionError,
             Error::CudaInForkedWorker | Error::CollateUnequalSizes => PythonType::RuntimeError,
             Error::WorkerFailed { original, .. } => original.python_type(),
             Error::TensorDatasetSizes => PythonType::AssertionError,

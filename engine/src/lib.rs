@@ -13,6 +13,7 @@
 //!   browser and natively, takes GPU devices over in its own issue.
 //! - [`trace`]: the events the UI animates. [`error`]: one error type with PyTorch's texts.
 
+pub mod amp;
 pub mod autograd;
 pub mod backend;
 pub mod data;

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::device::{Device, DeviceType};
+use crate::dtype::DType;
 use crate::error::Error;
 use crate::memory::{BlockId, DeviceAllocator, MemoryStats};
 use crate::random::Generator;
@@ -66,6 +67,8 @@ struct State {
     cuda_context: Cell<bool>,
     /// The DataLoader worker running now, if any.
     worker: Cell<Option<Worker>>,
+    /// The autocast dtype of each device type inside an enabled `torch.autocast` region.
+    autocast: RefCell<HashMap<DeviceType, DType>>,
 }
 
 /// A simulated DataLoader worker process, while it runs.
@@ -99,6 +102,7 @@ impl Session {
             warnings: RefCell::default(),
             cuda_context: Cell::new(false),
             worker: Cell::new(None),
+            autocast: RefCell::default(),
         }))
     }
 
@@ -447,6 +451,23 @@ impl Session {
         f(generators
             .entry(device)
             .or_insert_with(|| Generator::new(seed)))
+    }
+
+    // ---- autocast ----
+
+    /// The dtype listed ops cast to on `kind` inside an enabled autocast region
+    /// (`torch.is_autocast_enabled(device_type)` when `Some`).
+    pub fn autocast_dtype(&self, kind: DeviceType) -> Option<DType> {
+        self.0.autocast.borrow().get(&kind).copied()
+    }
+
+    /// Enters (`Some`) or leaves autocast on `kind`, returning the state it replaces.
+    pub(crate) fn set_autocast(&self, kind: DeviceType, dtype: Option<DType>) -> Option<DType> {
+        let mut autocast = self.0.autocast.borrow_mut();
+        match dtype {
+            Some(d) => autocast.insert(kind, d),
+            None => autocast.remove(&kind),
+        }
     }
 
     // ---- autograd mode ----

@@ -573,6 +573,85 @@ def data_loading():
     write("data.json", out)
 
 
+def mixed_precision():
+    """torch.autocast on the CPU (the dtype each op returns inside a region, the graph of a cast
+    linear layer) and GradScaler's scale over steps, one of which overflows."""
+    import warnings
+    import torch.nn.functional as F
+    out = {}
+    a, b = torch.randn(4, 4), torch.randn(4, 4)
+    t = torch.tensor([0, 1, 2, 3])
+    cases = {}
+    for dtype in [torch.bfloat16, torch.float16]:
+        h = a.to(dtype)
+        with torch.autocast("cpu", dtype=dtype):
+            cases[str(dtype).removeprefix("torch.")] = {
+                "mm": str(torch.mm(a, b).dtype), "matmul": str((a @ b).dtype), "addmm": str(torch.addmm(a[0], a, b).dtype),
+                "bmm": str(torch.bmm(a[None], b[None]).dtype), "mv": str(torch.mv(a, b[0]).dtype),
+                "linear": str(F.linear(a, b, b[0]).dtype), "mm_float64": str(torch.mm(a.double(), b.double()).dtype),
+                "sum": str(h.sum().dtype), "prod": str(h.prod().dtype), "softmax": str(h.softmax(0).dtype),
+                "exp": str(h.exp().dtype), "add_mixed": str((h + a).dtype), "relu": str(h.relu().dtype),
+                "mse_loss": str(F.mse_loss(h, h).dtype), "cross_entropy": str(F.cross_entropy(h, t).dtype),
+                "nll_loss": str(F.nll_loss(h, t).dtype), "bce_with_logits": str(F.binary_cross_entropy_with_logits(h, h).dtype),
+            }
+    out["dtypes"] = cases
+    lin = torch.nn.Linear(4, 2)
+    x = torch.randn(3, 4, requires_grad=True)
+    with torch.autocast("cpu"):
+        z = lin(x)
+    nodes = []
+    for f, _ in z.grad_fn.next_functions:
+        nodes.append([type(f).__name__, [type(g).__name__ if g is not None else None for g, _ in f.next_functions]])
+    out["linear_graph"] = {"root": type(z.grad_fn).__name__, "inputs": nodes}
+    z.float().sum().backward()
+    out["linear_graph"]["weight_grad_dtype"] = str(lin.weight.grad.dtype)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch.autocast("cpu", dtype=torch.float32):
+            pass
+        out["unsupported_dtype_warning"] = [str(w.message) for w in caught]
+    out["bad_device"] = outcome(lambda: torch.autocast("gpu"))
+
+    torch.manual_seed(2)
+    model = torch.nn.Linear(3, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    scaler = torch.amp.GradScaler("cpu", init_scale=1024.0, growth_interval=2)
+    data = torch.randn(8, 3)
+    steps = []
+    for i in range(6):
+        opt.zero_grad()
+        loss = model(data).pow(2).mean()
+        if i == 2:
+            loss = loss * float("inf")
+        before = model.weight.detach().clone()
+        scaled = scaler.scale(loss)
+        scaled.backward()
+        scaler.step(opt)
+        scaler.update()
+        steps.append({"scaled_loss_is_finite": bool(torch.isfinite(scaled).item()), "stepped": not torch.equal(before, model.weight.detach()), "scale": scaler.get_scale(), "weight": values(model.weight)})
+    out["scaler"] = {"start": {k: values(v) for k, v in torch.nn.Linear(3, 1).state_dict().items()}, "steps": steps}
+    torch.manual_seed(2)
+    fresh = torch.nn.Linear(3, 1)
+    out["scaler"]["start"] = {k: values(v) for k, v in fresh.state_dict().items()}
+    out["scaler"]["data"] = values(data)
+    def errors():
+        m = torch.nn.Linear(2, 1)
+        o = torch.optim.SGD(m.parameters(), lr=0.1)
+        sc = torch.amp.GradScaler("cpu")
+        sc.scale(m(torch.ones(1, 2)).sum()).backward()
+        sc.unscale_(o)
+        twice = outcome(lambda: sc.unscale_(o))
+        sc.step(o)
+        step_twice = outcome(lambda: sc.step(o))
+        after_step = outcome(lambda: sc.unscale_(o))
+        sc.update()
+        no_checks = outcome(lambda: sc.update())
+        return {"unscale_twice": twice, "step_twice": step_twice, "unscale_after_step": after_step, "update_without_checks": no_checks}
+    out["scaler_errors"] = errors()
+    write("amp.json", out)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -588,3 +667,4 @@ if __name__ == "__main__":
     indexing()
     nn_library()
     data_loading()
+    mixed_precision()

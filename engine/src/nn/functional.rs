@@ -2,6 +2,7 @@
 //! PyTorch records (`AddmmBackward0`, `MseLossBackward0`, `NllLossBackward0`, …) and raising its
 //! errors and warnings word for word.
 
+use crate::amp::{CastPolicy, autocast_inputs};
 use crate::autograd::{self, Backward, SavedTensor};
 use crate::dtype::DType;
 use crate::element::Scalar;
@@ -34,6 +35,11 @@ impl Reduction {
 /// `F.linear(input, weight, bias)`: `addmm(bias, input, weight.t())` on a batch of rows; other
 /// ranks are folded to rows and back (`UnsafeViewBackward0`), as PyTorch does.
 pub fn linear(input: &Tensor, weight: &Tensor, bias: Option<&Tensor>) -> Result<Tensor, Error> {
+    let mut inputs = vec![input, weight];
+    inputs.extend(bias);
+    if let Some(cast) = autocast_inputs(CastPolicy::LowerPrecision, &inputs)? {
+        return linear(&cast[0], &cast[1], cast.get(2));
+    }
     let weight_t = weight.t()?;
     match bias {
         Some(bias) if input.dim() == 2 => bias.addmm(input, &weight_t),
@@ -161,6 +167,9 @@ fn gradient_like(like: &Tensor, values: Vec<f64>) -> Result<Tensor, Error> {
 /// `F.mse_loss(input, target, reduction)`: PyTorch warns when the shapes differ (they broadcast,
 /// which is rarely what was meant).
 pub fn mse_loss(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result<Tensor, Error> {
+    if let Some(cast) = autocast_inputs(CastPolicy::Float32, &[input, target])? {
+        return mse_loss(&cast[0], &cast[1], reduction);
+    }
     if input.shape() != target.shape() {
         input.session().warn(&format!(
             "Using a target size (torch.Size({})) that is different to the input size (torch.Size({})). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
@@ -206,6 +215,9 @@ pub fn nll_loss(
     reduction: Reduction,
     ignore_index: i64,
 ) -> Result<Tensor, Error> {
+    if let Some(cast) = autocast_inputs(CastPolicy::Float32, &[input])? {
+        return nll_loss(&cast[0], target, reduction, ignore_index);
+    }
     if input.dim() == 0 {
         return Err(Error::LossInputDims { dim: 0 });
     }
@@ -299,6 +311,9 @@ pub fn cross_entropy(
     reduction: Reduction,
     ignore_index: i64,
 ) -> Result<Tensor, Error> {
+    if let Some(cast) = autocast_inputs(CastPolicy::Float32, &[input])? {
+        return cross_entropy(&cast[0], target, reduction, ignore_index);
+    }
     let class_dim = if input.dim() <= 1 { 0 } else { 1 };
     nll_loss(
         &input.log_softmax(class_dim)?,
@@ -315,6 +330,9 @@ pub fn binary_cross_entropy_with_logits(
     target: &Tensor,
     reduction: Reduction,
 ) -> Result<Tensor, Error> {
+    if let Some(cast) = autocast_inputs(CastPolicy::Float32, &[input, target])? {
+        return binary_cross_entropy_with_logits(&cast[0], &cast[1], reduction);
+    }
     if input.shape() != target.shape() {
         return Err(Error::TargetSizeMismatch {
             target: target.shape().to_vec(),

@@ -455,6 +455,12 @@ impl Tensor {
 
     /// `self ** exponent` for a Python number.
     pub fn pow_scalar(&self, exponent: Scalar) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::Float32Gpu, &[self])?
+        {
+            return cast[0].pow_scalar(exponent);
+        }
+
         let out = binary_values(
             Binary::Pow,
             Operand::Tensor(self),
@@ -487,6 +493,12 @@ impl Tensor {
 
     /// `self ** exponent` for a tensor exponent (`PowBackward1`).
     pub fn pow(&self, exponent: &Tensor) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::Float32Gpu, &[self, exponent])?
+        {
+            return cast[0].pow(&cast[1]);
+        }
+
         let out = binary_values(Binary::Pow, Operand::Tensor(self), exponent.into())?;
         let (base, power) = (SavedTensor::new(self), SavedTensor::new(exponent));
         let meta = autograd::record(&[self, exponent], || {

@@ -87,6 +87,12 @@ fn product(
 impl Tensor {
     /// `torch.mm(self, mat2)`.
     pub fn mm(&self, mat2: &Tensor) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::LowerPrecision, &[self, mat2])?
+        {
+            return cast[0].mm(&cast[1]);
+        }
+
         let device = check_devices("wrapper_CUDA_mm", &[("self", self), ("mat2", mat2)])?;
         for (name, t) in [("self", self), ("mat2", mat2)] {
             if t.dim() != 2 {
@@ -112,6 +118,13 @@ impl Tensor {
     /// `torch.addmm(self, mat1, mat2)`: `self + mat1 @ mat2`, `self` broadcast to the product's
     /// shape (what `nn.Linear` runs on a batch: `addmm(bias, input, weight.t())`).
     pub fn addmm(&self, mat1: &Tensor, mat2: &Tensor) -> Result<Tensor, Error> {
+        if let Some(cast) = crate::amp::autocast_inputs(
+            crate::amp::CastPolicy::LowerPrecision,
+            &[self, mat1, mat2],
+        )? {
+            return cast[0].addmm(&cast[1], &cast[2]);
+        }
+
         let device = check_devices(
             "wrapper_CUDA_addmm",
             &[("self", self), ("mat1", mat1), ("mat2", mat2)],
@@ -156,6 +169,12 @@ impl Tensor {
 
     /// `torch.bmm(self, mat2)`: batches of matrices, the batch sizes equal.
     pub fn bmm(&self, mat2: &Tensor) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::LowerPrecision, &[self, mat2])?
+        {
+            return cast[0].bmm(&cast[1]);
+        }
+
         let device = check_devices("wrapper_CUDA_bmm", &[("self", self), ("mat2", mat2)])?;
         if self.dim() != 3 {
             return Err(Error::BmmNeeds3D { argument: "batch1" });
@@ -188,6 +207,12 @@ impl Tensor {
 
     /// `torch.mv(self, vec)`.
     pub fn mv(&self, vec: &Tensor) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::LowerPrecisionGpu, &[self, vec])?
+        {
+            return cast[0].mv(&cast[1]);
+        }
+
         let device = check_devices("wrapper_CUDA_mv", &[("self", self), ("vec", vec)])?;
         check_same_dtype(self, vec)?;
         let (n, k) = (self.shape()[0], self.shape()[1]);
@@ -234,6 +259,12 @@ impl Tensor {
 
     /// `torch.matmul(self, other)` / `self @ other`.
     pub fn matmul(&self, other: &Tensor) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::LowerPrecision, &[self, other])?
+        {
+            return cast[0].matmul(&cast[1]);
+        }
+
         match (self.dim(), other.dim()) {
             (0, _) | (_, 0) => Err(Error::MatmulZeroDim {
                 a: self.dim(),

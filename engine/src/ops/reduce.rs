@@ -12,6 +12,12 @@ use crate::tensor::Tensor;
 impl Tensor {
     /// `sum()` over everything (`dims` empty) or over `dims`; integers and bools sum to int64.
     pub fn sum(&self, dims: &[i64], keepdim: bool) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::Float32Gpu, &[self])?
+        {
+            return cast[0].sum(dims, keepdim);
+        }
+
         let out = self.reduce_values(Reduction::Sum, dims, keepdim)?;
         let (shape, reduced) = (self.shape().to_vec(), self.reduced_dims(dims)?);
         let name = if dims.is_empty() {
@@ -318,6 +324,10 @@ impl Tensor {
     /// `prod()` over every element (`ProdBackward0`; exact with zeros, from prefix and suffix
     /// products).
     pub fn prod(&self) -> Result<Tensor, Error> {
+        if let Some(cast) = crate::amp::autocast_inputs(crate::amp::CastPolicy::Float32, &[self])? {
+            return cast[0].prod();
+        }
+
         let out = self.reduce_values(Reduction::Prod, &[], false)?;
         let saved = crate::autograd::SavedTensor::new(self);
         let meta = autograd::record(&[self], || {

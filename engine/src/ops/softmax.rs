@@ -13,6 +13,12 @@ use super::elementwise::binary_values;
 impl Tensor {
     /// `torch.softmax(self, dim)`.
     pub fn softmax(&self, dim: i64) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::Float32Gpu, &[self])?
+        {
+            return cast[0].softmax(dim);
+        }
+
         let d = self.check_softmax("softmax", dim)?;
         let out = self.session().no_grad(|| softmax_values(self, d, false))?;
         let result = out.clone();
@@ -36,6 +42,12 @@ impl Tensor {
 
     /// `torch.log_softmax(self, dim)`.
     pub fn log_softmax(&self, dim: i64) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::Float32Gpu, &[self])?
+        {
+            return cast[0].log_softmax(dim);
+        }
+
         let d = self.check_softmax("log_softmax", dim)?;
         let out = self.session().no_grad(|| softmax_values(self, d, true))?;
         let result = out.clone();

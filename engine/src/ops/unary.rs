@@ -37,10 +37,22 @@ impl Tensor {
     }
 
     pub fn exp(&self) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::Float32Gpu, &[self])?
+        {
+            return cast[0].exp();
+        }
+
         self.unary(Unary::Exp, "ExpBackward0", |x| unary_values(Unary::Exp, x))
     }
 
     pub fn log(&self) -> Result<Tensor, Error> {
+        if let Some(cast) =
+            crate::amp::autocast_inputs(crate::amp::CastPolicy::Float32Gpu, &[self])?
+        {
+            return cast[0].log();
+        }
+
         self.unary(Unary::Log, "LogBackward0", |x| {
             binary_values(Binary::Div, Operand::Scalar(Scalar::Float(1.0)), x.into())
         })
