@@ -553,6 +553,14 @@ pub enum Error {
     )]
     ScalerNotInitialized { method: &'static str },
 
+    /// A device-side assert, reported at a sync point (or at its kernel under
+    /// `CUDA_LAUNCH_BLOCKING=1`) and at every use of the device after it
+    /// (c10/cuda/CUDAException.cpp, `c10_cuda_check_implementation`).
+    #[error(
+        "CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+    )]
+    DeviceSideAssert,
+
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
     #[error("{source}")]
     Transfer {
@@ -764,6 +772,7 @@ impl Error {
             | Error::OptimizerGroupSizes => PythonType::ValueError,
             Error::TargetOutOfBounds { .. } => PythonType::IndexError,
             Error::FileNotFound { .. } => PythonType::FileNotFoundError,
+            Error::DeviceSideAssert => PythonType::RuntimeError,
             Error::AutocastDeviceType { .. }
             | Error::UnscaleTwice
             | Error::UnscaleAfterStep

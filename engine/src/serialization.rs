@@ -21,7 +21,6 @@ use crate::error::Error;
 use crate::session::Session;
 use crate::storage::CpuStorage;
 use crate::tensor::Tensor;
-use crate::trace::EventKind;
 use crate::transfer::{Target, To};
 
 /// The first bytes of every checkpoint.
@@ -162,13 +161,8 @@ fn encode(obj: &Value, data: &mut Vec<u8>) -> Result<Node, Error> {
             let bytes = if t.device().kind == DeviceType::Meta {
                 Vec::new()
             } else {
-                if !t.device().is_cpu() {
-                    // Saving reads the values back to the host: a sync point.
-                    t.session().record(Some(t.device()), || EventKind::Sync {
-                        reason: "torch.save".into(),
-                        waited_us: 0,
-                    });
-                }
+                // Saving reads the values back to the host: a sync point.
+                t.session().sync(t.device(), "torch.save")?;
                 t.read(|cpu| cpu.gather(t.layout(), t.dtype()).to_bytes())?
             };
             let record = TensorRecord {

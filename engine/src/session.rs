@@ -46,6 +46,16 @@ struct Cuda {
     /// Physical GPU behind each logical index.
     visible: Vec<usize>,
     current: usize,
+    /// `CUDA_LAUNCH_BLOCKING=1`: every kernel is waited for, so its errors surface at its call.
+    launch_blocking: bool,
+}
+
+/// A device-side assert on a GPU: pending until the host next waits for that device, then
+/// raised, after which the device refuses all work (as a CUDA context does after an assert).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DeviceAssert {
+    Pending,
+    Raised,
 }
 
 #[derive(Debug)]
@@ -69,6 +79,7 @@ struct State {
     worker: Cell<Option<Worker>>,
     /// The autocast dtype of each device type inside an enabled `torch.autocast` region.
     autocast: RefCell<HashMap<DeviceType, DType>>,
+    device_asserts: RefCell<HashMap<Device, DeviceAssert>>,
 }
 
 /// A simulated DataLoader worker process, while it runs.
@@ -103,6 +114,7 @@ impl Session {
             cuda_context: Cell::new(false),
             worker: Cell::new(None),
             autocast: RefCell::default(),
+            device_asserts: RefCell::default(),
         }))
     }
 
@@ -148,9 +160,16 @@ impl Session {
                     visible
                 }
             };
+            let launch_blocking = self
+                .0
+                .env
+                .borrow()
+                .get("CUDA_LAUNCH_BLOCKING")
+                .is_some_and(|v| v == "1");
             Cuda {
                 visible,
                 current: 0,
+                launch_blocking,
             }
         });
         f(cuda)
@@ -263,6 +282,74 @@ impl Session {
         result
     }
 
+    /// A kernel's bounds check failed on `device`. On a GPU this is a device-side assert: the
+    /// kernel's message goes to stderr (the trace), and the error waits for the next sync point —
+    /// unless `CUDA_LAUNCH_BLOCKING=1`, which raises it here. Elsewhere the caller raises its own
+    /// error (`cpu_error`) at once.
+    pub(crate) fn device_assert(
+        &self,
+        device: Device,
+        assertion: &str,
+        cpu_error: impl FnOnce() -> Error,
+    ) -> Result<(), Error> {
+        if device.kind != DeviceType::Cuda {
+            return Err(cpu_error());
+        }
+        self.record(Some(device), || EventKind::DeviceAssert {
+            message: assertion.to_owned(),
+        });
+        if self.cuda(|c| c.launch_blocking) {
+            self.0
+                .device_asserts
+                .borrow_mut()
+                .insert(device, DeviceAssert::Raised);
+            return Err(Error::DeviceSideAssert);
+        }
+        self.0
+            .device_asserts
+            .borrow_mut()
+            .entry(device)
+            .or_insert(DeviceAssert::Pending);
+        Ok(())
+    }
+
+    /// The host waits for `device` (`item()`, printing, a blocking copy to the CPU,
+    /// `torch.cuda.synchronize()`): recorded in the trace, and where a device-side assert is
+    /// pending or was raised, it is raised now.
+    pub(crate) fn sync(&self, device: Device, reason: &str) -> Result<(), Error> {
+        if device.kind != DeviceType::Cuda {
+            return Ok(());
+        }
+        self.record(Some(device), || EventKind::Sync {
+            reason: reason.to_owned(),
+            waited_us: 0,
+        });
+        let mut asserts = self.0.device_asserts.borrow_mut();
+        if let Some(state) = asserts.get_mut(&device) {
+            *state = DeviceAssert::Raised;
+            return Err(Error::DeviceSideAssert);
+        }
+        Ok(())
+    }
+
+    /// Any work on `device`: refused once a device-side assert was raised there.
+    pub(crate) fn check_usable(&self, device: Device) -> Result<(), Error> {
+        match self.0.device_asserts.borrow().get(&device) {
+            Some(DeviceAssert::Raised) => Err(Error::DeviceSideAssert),
+            _ => Ok(()),
+        }
+    }
+
+    /// `torch.cuda.synchronize(device)`: waits for the current GPU when `index` is `None`.
+    pub fn synchronize(&self, index: Option<usize>) -> Result<(), Error> {
+        let index = match index {
+            Some(i) => i,
+            None => self.current_device()?,
+        };
+        let device = self.resolve(Device::cuda(index as i8))?;
+        self.sync(device, "torch.cuda.synchronize()")
+    }
+
     /// The DataLoader worker running now, if any.
     pub fn current_worker(&self) -> Option<usize> {
         self.0.worker.get().map(|w| w.id)
@@ -295,6 +382,7 @@ impl Session {
         if device.kind == DeviceType::Meta {
             return Ok(None);
         }
+        self.check_usable(device)?;
         let mut allocators = self.0.allocators.borrow_mut();
         let allocator = allocators
             .entry(device)

@@ -758,7 +758,16 @@ impl Tensor {
     }
 
     /// The elements in row-major order, as Python numbers (`tolist()` flattened).
+    /// A sync point (the host waits for the device, and a pending device-side assert surfaces).
     pub fn scalars(&self) -> Result<Vec<Scalar>, Error> {
+        self.session()
+            .sync(self.device(), "the values were read on the host")?;
+        self.kernel_scalars()
+    }
+
+    /// The elements as a kernel reads them: no sync point (what GPU work queued behind other work
+    /// sees).
+    pub(crate) fn kernel_scalars(&self) -> Result<Vec<Scalar>, Error> {
         self.read(|cpu| cpu.scalars(self.layout()))
     }
 

@@ -152,6 +152,11 @@ pub enum EventKind {
     WorkerEnd {
         worker: usize,
     },
+    /// A GPU kernel's device-side assert fired (its message, as CUDA prints it to stderr); the
+    /// error itself surfaces at the next sync point.
+    DeviceAssert {
+        message: String,
+    },
     Warning {
         message: String,
     },

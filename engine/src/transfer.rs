@@ -358,11 +358,23 @@ impl Transfer<'_> {
                 .map_err(|e| self.fail(step, e))?;
         }
         if plan.device.kind != DeviceType::Meta {
+            let gpu_involved = !(source.device().is_cpu() && plan.device.is_cpu());
+            if plan.device.is_cpu() && gpu_involved && !plan.non_blocking {
+                session
+                    .sync(
+                        source.device(),
+                        "a blocking copy to the CPU waits for the GPU",
+                    )
+                    .map_err(|e| self.fail(step, e))?;
+            } else {
+                session
+                    .check_usable(source.device())
+                    .map_err(|e| self.fail(step, e))?;
+            }
             let data = source
                 .read(|cpu| cpu.copy_into_layout(source.layout(), plan.dtype, result.layout()))
                 .map_err(|e| self.fail(step, e))?;
             *result.storage().data_mut() = StorageData::Cpu(data);
-            let gpu_involved = !(source.device().is_cpu() && plan.device.is_cpu());
             let backend = if gpu_involved {
                 Backend::CpuStandIn
             } else {
@@ -376,12 +388,6 @@ impl Transfer<'_> {
                 non_blocking: plan.non_blocking,
                 backend,
             });
-            if plan.device.is_cpu() && gpu_involved && !plan.non_blocking {
-                session.record(Some(source.device()), || EventKind::Sync {
-                    reason: "a blocking copy to the CPU waits for the GPU".into(),
-                    waited_us: 0,
-                });
-            }
         }
         if let Some(previous) = previous {
             session

@@ -168,7 +168,7 @@ impl GradScaler {
         }
         let mut found_inf = false;
         for grad in &grads {
-            let values = grad.scalars()?;
+            let values = grad.kernel_scalars()?;
             found_inf |= values.iter().any(|v| !v.as_f64().is_finite());
             self.session
                 .no_grad(|| grad.mul_(Scalar::Float(f64::from(inverse))))?;

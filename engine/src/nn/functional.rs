@@ -140,7 +140,11 @@ fn loss_tensor(
 
 /// The upstream gradient of a loss, one value per element it reduced over.
 fn upstream(grad: &Tensor, reduction: Reduction, n: usize) -> Result<Vec<f64>, Error> {
-    let values: Vec<f64> = grad.scalars()?.into_iter().map(Scalar::as_f64).collect();
+    let values: Vec<f64> = grad
+        .kernel_scalars()?
+        .into_iter()
+        .map(Scalar::as_f64)
+        .collect();
     Ok(match reduction {
         Reduction::None => values,
         Reduction::Mean | Reduction::Sum => vec![values.first().copied().unwrap_or(0.0); n],
@@ -148,7 +152,10 @@ fn upstream(grad: &Tensor, reduction: Reduction, n: usize) -> Result<Vec<f64>, E
 }
 
 fn floats(t: &Tensor) -> Result<Vec<f64>, Error> {
-    Ok(t.scalars()?.into_iter().map(Scalar::as_f64).collect())
+    Ok(t.kernel_scalars()?
+        .into_iter()
+        .map(Scalar::as_f64)
+        .collect())
 }
 
 /// A gradient tensor shaped and placed like `like`.
@@ -258,21 +265,25 @@ pub fn nll_loss(
         });
     }
     let targets: Vec<i64> = target
-        .scalars()?
+        .kernel_scalars()?
         .into_iter()
         .map(|s| s.as_f64() as i64)
         .collect();
-    for &t in &targets {
-        if t != ignore_index && (t < 0 || t as usize >= classes) {
-            return Err(Error::TargetOutOfBounds { target: t });
-        }
+    let out_of_bounds = move |t: i64| t != ignore_index && (t < 0 || t as usize >= classes);
+    if let Some(&bad) = targets.iter().find(|&&t| out_of_bounds(t)) {
+        input.session().device_assert(
+            input.device(),
+            "Loss.cu: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [0,0,0] Assertion `t >= 0 && t < n_classes` failed.",
+            || Error::TargetOutOfBounds { target: bad },
+        )?;
     }
     let log_probs = floats(input)?;
+    // On a GPU whose assert is pending, out-of-range targets read nothing.
     let picked: Vec<f64> = targets
         .iter()
         .enumerate()
         .map(|(i, &t)| {
-            if t == ignore_index {
+            if t == ignore_index || out_of_bounds(t) {
                 0.0
             } else {
                 -log_probs[i * classes + t as usize]
@@ -293,7 +304,7 @@ pub fn nll_loss(
             let g = upstream(grad, reduction, targets.len())?;
             let mut dx = vec![0.0; batch * classes];
             for (i, &t) in targets.iter().enumerate() {
-                if t != ignore_index {
+                if t != ignore_index && !out_of_bounds(t) {
                     dx[i * classes + t as usize] = -g[i] * scale;
                 }
             }

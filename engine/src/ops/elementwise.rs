@@ -47,7 +47,7 @@ impl Operand<'_> {
     fn has_zero(&self) -> Result<bool, Error> {
         Ok(match self {
             Operand::Scalar(s) => s.as_f64() == 0.0,
-            Operand::Tensor(t) => t.scalars()?.iter().any(|s| s.as_f64() == 0.0),
+            Operand::Tensor(t) => t.kernel_scalars()?.iter().any(|s| s.as_f64() == 0.0),
         })
     }
 

@@ -37,7 +37,7 @@ fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
 
 fn index_values(index: &Tensor) -> Result<Vec<i64>, Error> {
     Ok(index
-        .scalars()?
+        .kernel_scalars()?
         .into_iter()
         .map(|s| match s {
             Scalar::Int(i) => i,
@@ -101,7 +101,7 @@ impl Tensor {
         let mut values = vec![Scalar::Int(0); shape.iter().product()];
         let mut start = 0;
         for t in tensors {
-            let source = t.scalars()?;
+            let source = t.kernel_scalars()?;
             let mut k = 0;
             for_each_index(t.shape(), |index| {
                 let mut at = index.to_vec();
@@ -181,9 +181,9 @@ impl Tensor {
         let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
         let dtype = promote_types(x.dtype(), y.dtype());
         let (c, a, b) = (
-            condition.expand(&sizes)?.scalars()?,
-            x.expand(&sizes)?.scalars()?,
-            y.expand(&sizes)?.scalars()?,
+            condition.expand(&sizes)?.kernel_scalars()?,
+            x.expand(&sizes)?.kernel_scalars()?,
+            y.expand(&sizes)?.kernel_scalars()?,
         );
         let values: Vec<Scalar> = c
             .iter()
@@ -231,16 +231,28 @@ impl Tensor {
                 });
             }
         }
-        let positions = index_values(index)?;
         let size = self.shape()[d];
-        if let Some(&bad) = positions.iter().find(|&&p| p < 0 || p as usize >= size) {
-            return Err(Error::IndexOutOfBounds {
+        let positions = checked_positions(
+            self,
+            index_values(index)?,
+            size,
+            "ScatterGatherKernel.cu: operator(): block: [0,0,0], thread: [0,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"` failed.",
+            |bad| Error::IndexOutOfBounds {
                 index: bad,
                 dim: d,
                 size,
-            });
+            },
+        )?;
+        if size == 0 && !positions.is_empty() {
+            return Tensor::full(
+                self.session(),
+                index.shape(),
+                Scalar::Int(0),
+                self.dtype(),
+                device,
+            );
         }
-        let source = self.scalars()?;
+        let source = self.kernel_scalars()?;
         let strides = contiguous_strides(self.shape());
         let mut values = Vec::with_capacity(positions.len());
         let mut k = 0;
@@ -262,7 +274,7 @@ impl Tensor {
         let index_shape = index.shape().to_vec();
         let meta = autograd::record(&[self], || {
             Backward::new("GatherBackward0", move |grad| {
-                let g = grad.scalars()?;
+                let g = grad.kernel_scalars()?;
                 let strides = contiguous_strides(&shape);
                 let mut sums = vec![0.0f64; shape.iter().product()];
                 let mut k = 0;
@@ -284,11 +296,14 @@ impl Tensor {
             return Err(Error::IndexSelectVector);
         }
         let d = wrap_dim(dim, self.dim())?;
-        let positions = index_values(index)?;
         let size = self.shape().get(d).copied().unwrap_or(1);
-        if positions.iter().any(|&p| p < 0 || p as usize >= size) {
-            return Err(Error::IndexOutOfRangeInSelf);
-        }
+        let positions = checked_positions(
+            self,
+            index_values(index)?,
+            size,
+            "Indexing.cu: indexSelectSmallIndex: block: [0,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+            |_| Error::IndexOutOfRangeInSelf,
+        )?;
         let pieces = positions
             .iter()
             .map(|&p| self.select(d as i64, p)?.unsqueeze(d as i64))
@@ -300,7 +315,7 @@ impl Tensor {
         let meta = autograd::record(&[self], || {
             Backward::new("IndexSelectBackward0", move |grad| {
                 // index_add: each selected slice's gradient added back at its source position.
-                let g = grad.scalars()?;
+                let g = grad.kernel_scalars()?;
                 let inner: usize = shape[d + 1..].iter().product();
                 let outer: usize = shape[..d].iter().product();
                 let (size, picked) = (shape[d], positions.len());
@@ -372,7 +387,7 @@ impl Tensor {
             }
         }
         let rows: Vec<usize> = mask
-            .scalars()?
+            .kernel_scalars()?
             .iter()
             .enumerate()
             .filter(|(_, m)| **m == Scalar::Bool(true))
@@ -390,28 +405,43 @@ impl Tensor {
             return Err(Error::TooManyIndices { ndim: 0 });
         }
         let size = self.shape()[0];
-        let rows = index_values(index)?
+        let wrapped: Vec<i64> = index_values(index)?
             .into_iter()
-            .map(|i| {
-                let wrapped = if i < 0 { i + size as i64 } else { i };
-                usize::try_from(wrapped).ok().filter(|&r| r < size).ok_or(
-                    Error::IndexOutOfBoundsIndexing {
-                        index: i,
-                        dim: 0,
-                        size,
-                    },
-                )
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|i| if i < 0 { i + size as i64 } else { i })
+            .collect();
+        let rows = checked_positions(
+            self,
+            wrapped,
+            size,
+            "IndexKernel.cu: operator(): block: [0,0,0], thread: [0,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
+            |bad| Error::IndexOutOfBoundsIndexing {
+                index: if bad >= size as i64 { bad } else { bad - size as i64 },
+                dim: 0,
+                size,
+            },
+        )?
+        .into_iter()
+        .map(|p| p as usize)
+        .collect::<Vec<_>>();
         let mut shape = index.shape().to_vec();
         shape.extend_from_slice(&self.shape()[1..]);
+        if size == 0 && !rows.is_empty() {
+            // Only a GPU gets here (its assert pending): the kernel's output is all it leaves.
+            return Tensor::full(
+                self.session(),
+                &shape,
+                Scalar::Int(0),
+                self.dtype(),
+                self.device(),
+            );
+        }
         self.pick_rows(1, &rows, &shape)
     }
 
     /// Rows of this tensor seen as (product of the first `k` dims) × (the rest).
     fn pick_rows(&self, k: usize, rows: &[usize], shape: &[usize]) -> Result<Tensor, Error> {
         let row_len: usize = self.shape()[k..].iter().product();
-        let values = self.scalars()?;
+        let values = self.kernel_scalars()?;
         let picked: Vec<Scalar> = rows
             .iter()
             .flat_map(|&r| values[r * row_len..(r + 1) * row_len].iter().copied())
@@ -427,7 +457,7 @@ impl Tensor {
         let (input_shape, rows) = (self.shape().to_vec(), rows.to_vec());
         let meta = autograd::record(&[self], || {
             Backward::new("IndexBackward0", move |grad| {
-                let g = grad.scalars()?;
+                let g = grad.kernel_scalars()?;
                 let mut sums = vec![0.0f64; input_shape.iter().product()];
                 for (i, &r) in rows.iter().enumerate() {
                     for j in 0..row_len {
@@ -439,4 +469,23 @@ impl Tensor {
         });
         Ok(out.with_autograd(meta))
     }
+}
+
+/// Indices a kernel reads along a dimension of `size`. Out-of-range ones are the CPU's error at
+/// once; on a GPU they fire a device-side assert (raised at the next sync point) and the kernel
+/// reads a clamped position instead, as far as its output is concerned.
+fn checked_positions(
+    source: &Tensor,
+    positions: Vec<i64>,
+    size: usize,
+    assertion: &str,
+    cpu_error: impl FnOnce(i64) -> Error,
+) -> Result<Vec<i64>, Error> {
+    if let Some(&bad) = positions.iter().find(|&&p| p < 0 || p as usize >= size) {
+        source
+            .session()
+            .device_assert(source.device(), assertion, || cpu_error(bad))?;
+    }
+    let last = size.saturating_sub(1) as i64;
+    Ok(positions.into_iter().map(|p| p.clamp(0, last)).collect())
 }

@@ -339,7 +339,11 @@ fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Err
     let slices_region = region;
     let base_meta = autograd::record_edges(&inputs, || {
         Backward::saving("CopySlices", move |grad| {
-            let mut values: Vec<f64> = grad.scalars()?.into_iter().map(Scalar::as_f64).collect();
+            let mut values: Vec<f64> = grad
+                .kernel_scalars()?
+                .into_iter()
+                .map(Scalar::as_f64)
+                .collect();
             let picked: Vec<Scalar> = slices_region
                 .iter()
                 .map(|&p| Scalar::Float(values[p]))
@@ -357,7 +361,11 @@ fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Err
                 None => vec![None],
             };
             let own: Vec<f64> = match inner_grads.first().cloned().flatten() {
-                Some(g) => g.scalars()?.into_iter().map(Scalar::as_f64).collect(),
+                Some(g) => g
+                    .kernel_scalars()?
+                    .into_iter()
+                    .map(Scalar::as_f64)
+                    .collect(),
                 None => vec![0.0; slices_region.len()],
             };
             for (&p, v) in slices_region.iter().zip(own) {
@@ -394,7 +402,7 @@ pub(crate) fn view_history(base: &Tensor, view: &Tensor) -> AutogradMeta {
     autograd::record(&[base], || {
         Backward::new("AsStridedBackward0", move |grad| {
             let mut spread = vec![0.0; base_shape.iter().product()];
-            for (&p, v) in region.iter().zip(grad.scalars()?) {
+            for (&p, v) in region.iter().zip(grad.kernel_scalars()?) {
                 spread[p] = v.as_f64();
             }
             Ok(vec![Some(gradient_from_sums(grad, spread, &base_shape)?)])

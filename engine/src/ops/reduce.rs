@@ -334,7 +334,7 @@ impl Tensor {
             Backward::saving("ProdBackward0", move |grad| {
                 let x = saved.unpack()?;
                 let values: Vec<f64> = x
-                    .scalars()?
+                    .kernel_scalars()?
                     .into_iter()
                     .map(crate::Scalar::as_f64)
                     .collect();
