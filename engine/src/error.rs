@@ -561,6 +561,62 @@ pub enum Error {
     )]
     DeviceSideAssert,
 
+    // Convolution, embedding, layer norm (aten/src/ATen/native/Convolution.cpp, Embedding.cpp,
+    // layer_norm.h).
+    #[error(
+        "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: {}",
+        ShapeText(input)
+    )]
+    ConvInputDims { input: Vec<usize> },
+    #[error(
+        "expected stride to be a single integer value or a list of {dims} values to match the convolution dimensions, but got stride={}",
+        ShapeText(stride)
+    )]
+    ConvWeightDims { dims: usize, stride: Vec<usize> },
+    #[error(
+        "Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of size [{}] instead",
+        ShapeText(weight)
+    )]
+    ConvWeightGroups { groups: usize, weight: Vec<usize> },
+    #[error(
+        "Given groups={groups}, weight of size {}, expected input{} to have {expected} channels, but got {got} channels instead",
+        ShapeText(weight),
+        ShapeText(input)
+    )]
+    ConvChannels {
+        groups: usize,
+        weight: Vec<usize>,
+        input: Vec<usize>,
+        expected: usize,
+        got: usize,
+    },
+    #[error("Calculated padded input size per channel: ({} x {}). Kernel size: ({} x {}). Kernel size can't be greater than actual input size", input[0], input[1], kernel[0], kernel[1])]
+    ConvKernelTooLarge {
+        input: [usize; 2],
+        kernel: [usize; 2],
+    },
+    #[error(
+        "Given weight of size {}, expected bias to be 1-dimensional with {expected} elements, but got bias of size {} instead",
+        ShapeText(weight),
+        ShapeText(got)
+    )]
+    ConvBiasShape {
+        weight: Vec<usize>,
+        expected: usize,
+        got: Vec<usize>,
+    },
+    #[error(
+        "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {type_name} instead (while checking arguments for embedding)"
+    )]
+    EmbeddingIndices { type_name: String },
+    #[error("padding='same' is not supported for strided convolutions")]
+    SamePaddingStride,
+    #[error("Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}", ShapeText(normalized), normalized.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "), ShapeText(input))]
+    LayerNormShape {
+        normalized: Vec<usize>,
+        input: Vec<usize>,
+    },
+
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
     #[error("{source}")]
     Transfer {
@@ -772,7 +828,16 @@ impl Error {
             | Error::OptimizerGroupSizes => PythonType::ValueError,
             Error::TargetOutOfBounds { .. } => PythonType::IndexError,
             Error::FileNotFound { .. } => PythonType::FileNotFoundError,
-            Error::DeviceSideAssert => PythonType::RuntimeError,
+            Error::DeviceSideAssert
+            | Error::ConvInputDims { .. }
+            | Error::ConvWeightDims { .. }
+            | Error::ConvWeightGroups { .. }
+            | Error::ConvChannels { .. }
+            | Error::ConvKernelTooLarge { .. }
+            | Error::ConvBiasShape { .. }
+            | Error::EmbeddingIndices { .. }
+            | Error::SamePaddingStride
+            | Error::LayerNormShape { .. } => PythonType::RuntimeError,
             Error::AutocastDeviceType { .. }
             | Error::UnscaleTwice
             | Error::UnscaleAfterStep

@@ -7,10 +7,9 @@ mod common;
 
 use std::sync::LazyLock;
 
-use common::{json_floats, tensor, values};
+use common::{assert_pytorch_error, json_floats, linear, tensor, values};
 use serde_json::Value as Json;
 use tolab_engine::amp::{Autocast, GradScaler};
-use tolab_engine::nn::Module;
 use tolab_engine::nn::functional::{self, Reduction};
 use tolab_engine::optim::{Algorithm, Hyper, Optimizer};
 use tolab_engine::{DType, Device, Scalar, Session, Tensor};
@@ -133,7 +132,7 @@ fn cuda_autocast_follows_the_documented_gpu_lists() {
 fn a_linear_layer_under_autocast_casts_its_inputs_in_the_graph() {
     let session = Session::default();
     let golden = &GOLDEN["linear_graph"];
-    let lin = Module::linear(&session, 4, 2, true, Device::CPU, DType::Float32).unwrap();
+    let lin = linear(&session, 4, 2, true);
     let x = tensor(&session, &[0.5; 12], &[3, 4], DType::Float32);
     x.set_requires_grad(true).unwrap();
     let region = Autocast::enter(&session, "cpu", None, true).unwrap();
@@ -206,7 +205,7 @@ fn autocast_warnings_and_errors_are_pytorchs() {
 fn scaler_run(device: Device) -> Vec<Json> {
     let golden = &GOLDEN["scaler"];
     let session = Session::default();
-    let model = Module::linear(&session, 3, 1, true, Device::CPU, DType::Float32).unwrap();
+    let model = linear(&session, 3, 1, true);
     let start = vec![
         (
             "weight".to_owned(),
@@ -296,7 +295,7 @@ fn grad_scaler_skips_overflowing_steps_and_adapts_its_scale_as_pytorch_does() {
 fn grad_scaler_errors_are_pytorchs() {
     let golden = &GOLDEN["scaler_errors"];
     let session = Session::default();
-    let model = Module::linear(&session, 2, 1, true, Device::CPU, DType::Float32).unwrap();
+    let model = linear(&session, 2, 1, true);
     let optimizer = Optimizer::new(
         Algorithm::Sgd,
         vec![(model.parameters(), Vec::new())],
@@ -308,18 +307,8 @@ fn grad_scaler_errors_are_pytorchs() {
     let loss = model.forward(&[ones]).unwrap().sum(&[], false).unwrap();
     scaler.scale(&loss).unwrap().backward(None, false).unwrap();
     scaler.unscale_(&optimizer).unwrap();
-    let check = |error: tolab_engine::Error, key: &str| {
-        assert_eq!(
-            error.to_string(),
-            golden[key]["message"].as_str().unwrap(),
-            "{key}"
-        );
-        assert_eq!(
-            error.python_type().name(),
-            golden[key]["error"].as_str().unwrap(),
-            "{key}"
-        );
-    };
+    let check =
+        |error: tolab_engine::Error, key: &str| assert_pytorch_error(&error, &golden[key], key);
     check(scaler.unscale_(&optimizer).unwrap_err(), "unscale_twice");
     scaler.step(&optimizer).unwrap();
     check(scaler.step(&optimizer).unwrap_err(), "step_twice");

@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::LazyLock;
 
-use common::{json_floats, tensor, values};
+use common::{assert_pytorch_error, json_floats, layer, linear, tensor, values};
 use serde_json::Value;
 use tolab_engine::nn::functional::{self, Reduction};
 use tolab_engine::nn::{Assign, Layer, Module, Parameter};
@@ -34,10 +34,6 @@ fn labels(session: &Session, values: &Value) -> Tensor {
         false,
     )
     .unwrap()
-}
-
-fn linear(session: &Session, inputs: usize, outputs: usize, bias: bool) -> Module {
-    Module::linear(session, inputs, outputs, bias, Device::CPU, DType::Float32).unwrap()
 }
 
 /// The model the golden file's training runs use, and its Sequential(Linear, ReLU, Dropout,
@@ -77,7 +73,7 @@ fn default_initialisation_draws_pytorchs_very_weights() {
     let seq = Module::sequential(&[
         linear(&session, 4, 8, true),
         Module::new(Layer::ReLU),
-        Module::dropout(0.2).unwrap(),
+        layer(&session, Layer::Dropout { p: 0.2 }).unwrap(),
         linear(&session, 8, 3, false),
     ]);
     let expected = init["sequential_seed1"].as_object().unwrap();
@@ -95,7 +91,7 @@ fn module_and_optimizer_reprs_and_walking_order_match_pytorch() {
     let seq = Module::sequential(&[
         linear(&session, 4, 8, true),
         Module::new(Layer::ReLU),
-        Module::dropout(0.2).unwrap(),
+        layer(&session, Layer::Dropout { p: 0.2 }).unwrap(),
         linear(&session, 8, 3, false),
     ]);
     assert_eq!(seq.repr(), reprs["sequential"].as_str().unwrap());
@@ -347,7 +343,7 @@ fn dropout_masks_come_from_pytorchs_generator() {
         assert_eq!(values(&next), vec![case["next_rand"].as_f64().unwrap()]);
     }
     let ones = Tensor::ones(&session, &[5], DType::Float32, Device::CPU).unwrap();
-    let layer = Module::dropout(0.5).unwrap();
+    let layer = common::layer(&session, Layer::Dropout { p: 0.5 }).unwrap();
     layer.eval();
     assert!(
         layer
@@ -456,7 +452,7 @@ fn error_case(session: &Session, name: &str) -> Option<Result<(), Error>> {
             Reduction::Mean,
         )
         .map(|_| ()),
-        "dropout_p" => Module::dropout(1.5).map(|_| ()),
+        "dropout_p" => layer(session, Layer::Dropout { p: 1.5 }).map(|_| ()),
         "loss_arity" => forward(
             &Module::new(Layer::MSELoss {
                 reduction: Reduction::Mean,
@@ -477,17 +473,7 @@ fn errors_and_warnings_are_pytorchs_word_for_word() {
         let Some(outcome) = error_case(&session, name) else {
             continue;
         };
-        let error = outcome.expect_err(name);
-        assert_eq!(
-            error.to_string(),
-            expected["message"].as_str().unwrap(),
-            "{name}"
-        );
-        assert_eq!(
-            error.python_type().name(),
-            expected["error"].as_str().unwrap(),
-            "{name}"
-        );
+        assert_pytorch_error(&outcome.expect_err(name), expected, name);
         checked += 1;
     }
     assert_eq!(checked, errors.len() - 1, "every error case is reproduced");

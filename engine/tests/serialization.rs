@@ -187,9 +187,7 @@ fn a_gpu_checkpoint_without_that_gpu_fails_with_pytorchs_advice() {
 fn a_gpu_models_state_dict_loads_into_a_cpu_model() {
     let session = Session::default();
     let files = MemoryFiles::default();
-    let lin = |session: &Session| {
-        Module::linear(session, 3, 2, true, Device::CPU, DType::Float32).unwrap()
-    };
+    let lin = |session: &Session| common::linear(session, 3, 2, true);
     let gpu_model = Module::sequential(&[lin(&session), Module::new(Layer::ReLU)]);
     gpu_model.to(&To::device("cuda:0")).unwrap();
     let state: Vec<(Key, Value)> = gpu_model

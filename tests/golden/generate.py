@@ -652,6 +652,69 @@ def mixed_precision():
     write("amp.json", out)
 
 
+def layers():
+    """Conv2d, Embedding and LayerNorm: default initialisation, reprs, values and gradients in
+    float64, the nodes they record, and their errors."""
+    import torch.nn as nn
+    import torch.nn.functional as F
+    out = {}
+    torch.manual_seed(0)
+    conv = nn.Conv2d(3, 4, 3)
+    emb = nn.Embedding(6, 3, padding_idx=1)
+    out["init"] = {"conv_weight": values(conv.weight), "conv_bias": values(conv.bias), "embedding": values(emb.weight)}
+    out["reprs"] = [repr(m) for m in [
+        nn.Conv2d(3, 8, 3), nn.Conv2d(3, 8, (3, 5), stride=2, padding=1, dilation=2, bias=False),
+        nn.Conv2d(4, 8, 3, groups=2, padding="same"), nn.Embedding(10, 3), nn.Embedding(10, 3, padding_idx=-1),
+        nn.LayerNorm(4), nn.LayerNorm([2, 4], elementwise_affine=False), nn.LayerNorm(4, bias=False),
+    ]]
+    torch.manual_seed(4)
+    convs = []
+    for name, shape, wshape, kwargs in [
+        ("plain", (2, 3, 6, 5), (4, 3, 3, 3), {}),
+        ("strided_padded", (1, 2, 7, 7), (3, 2, 3, 2), {"stride": 2, "padding": 1}),
+        ("dilated_grouped", (2, 4, 8, 8), (6, 2, 3, 3), {"dilation": 2, "groups": 2}),
+        ("same_even_kernel", (1, 2, 5, 6), (2, 2, 2, 4), {"padding": "same"}),
+        ("unbatched", (3, 5, 5), (2, 3, 3, 3), {"padding": 1}),
+    ]:
+        x = torch.randn(shape, dtype=torch.float64, requires_grad=True)
+        w = torch.randn(wshape, dtype=torch.float64, requires_grad=True)
+        b = torch.randn(wshape[0], dtype=torch.float64, requires_grad=True)
+        y = F.conv2d(x, w, b, **kwargs)
+        weights = torch.randn(y.shape, dtype=torch.float64)
+        (y * weights).sum().backward()
+        kw = dict(kwargs)
+        convs.append({"name": name, "x": values(x), "x_shape": list(shape), "w": values(w), "w_shape": list(wshape), "b": values(b),
+                      "kwargs": kw, "y": values(y), "y_shape": list(y.shape), "weights": values(weights), "grad_fn": type(y.grad_fn).__name__,
+                      "dx": values(x.grad), "dw": values(w.grad), "db": values(b.grad)})
+    out["conv"] = convs
+    w = torch.randn(5, 3, dtype=torch.float64, requires_grad=True)
+    idx = torch.tensor([[0, 2], [4, 2]])
+    e = F.embedding(idx, w, padding_idx=2)
+    ew = torch.randn(e.shape, dtype=torch.float64)
+    (e * ew).sum().backward()
+    out["embedding"] = {"w": values(w), "indices": idx.tolist(), "y": values(e), "weights": values(ew), "dw": values(w.grad), "grad_fn": type(e.grad_fn).__name__}
+    x = torch.randn(3, 2, 4, dtype=torch.float64, requires_grad=True)
+    lw = torch.randn(2, 4, dtype=torch.float64, requires_grad=True)
+    lb = torch.randn(2, 4, dtype=torch.float64, requires_grad=True)
+    y = F.layer_norm(x, (2, 4), lw, lb, eps=1e-5)
+    yw = torch.randn(y.shape, dtype=torch.float64)
+    (y * yw).sum().backward()
+    out["layer_norm"] = {"x": values(x), "w": values(lw), "b": values(lb), "y": values(y), "weights": values(yw), "dx": values(x.grad), "dw": values(lw.grad), "db": values(lb.grad), "grad_fn": type(y.grad_fn).__name__}
+    wt = torch.zeros(8, 3, 3, 3)
+    out["errors"] = {
+        "channels": outcome(lambda: F.conv2d(torch.zeros(1, 4, 5, 5), wt)),
+        "too_small": outcome(lambda: F.conv2d(torch.zeros(1, 3, 2, 2), wt)),
+        "bias": outcome(lambda: F.conv2d(torch.zeros(1, 3, 5, 5), wt, torch.zeros(7))),
+        "input_dims": outcome(lambda: F.conv2d(torch.zeros(5, 5), wt)),
+        "groups": outcome(lambda: F.conv2d(torch.zeros(1, 4, 5, 5), torch.zeros(8, 2, 3, 3), groups=3)),
+        "same_strided": outcome(lambda: F.conv2d(torch.zeros(1, 3, 5, 5), wt, stride=2, padding="same")),
+        "embedding_range": outcome(lambda: F.embedding(torch.tensor([11]), torch.zeros(10, 3))),
+        "embedding_dtype": outcome(lambda: F.embedding(torch.tensor([1.0]), torch.zeros(10, 3))),
+        "layer_norm_shape": outcome(lambda: F.layer_norm(torch.zeros(2, 3), (4,))),
+    }
+    write("layers.json", out)
+
+
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
     devices()
@@ -668,3 +731,4 @@ if __name__ == "__main__":
     nn_library()
     data_loading()
     mixed_precision()
+    layers()

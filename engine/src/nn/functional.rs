@@ -398,3 +398,192 @@ impl Tensor {
         )
     }
 }
+
+/// `padding=` of a convolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Padding {
+    /// Zeros added on both sides of each axis (`padding=(1, 1)`; `'valid'` is zero).
+    Explicit([usize; 2]),
+    /// `'same'`: the output as large as the input (stride 1 only).
+    Same,
+}
+
+/// `F.conv2d(input, weight, bias, stride, padding, dilation, groups)`; a single `(C, H, W)`
+/// image is treated as a batch of one and squeezed back (`SqueezeBackward1`).
+pub fn conv2d(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+    stride: [usize; 2],
+    padding: Padding,
+    dilation: [usize; 2],
+    groups: usize,
+) -> Result<Tensor, Error> {
+    let (padding, padding_extra) = match padding {
+        Padding::Explicit(p) => (p, [0, 0]),
+        Padding::Same => {
+            if stride != [1, 1] {
+                return Err(Error::SamePaddingStride);
+            }
+            let kernel = [
+                weight.shape().get(2).copied().unwrap_or(1),
+                weight.shape().get(3).copied().unwrap_or(1),
+            ];
+            let total = [0, 1].map(|a| dilation[a] * kernel[a].saturating_sub(1));
+            ([total[0] / 2, total[1] / 2], [total[0] % 2, total[1] % 2])
+        }
+    };
+    let params = crate::ops::Conv2dParams {
+        stride,
+        padding,
+        padding_extra,
+        dilation,
+        groups,
+    };
+    if input.dim() == 3 {
+        return input
+            .unsqueeze(0)?
+            .conv2d(weight, bias, params)?
+            .squeeze_named(0, "SqueezeBackward1");
+    }
+    input.conv2d(weight, bias, params)
+}
+
+/// `F.embedding(input, weight, padding_idx)`: rows of `weight` picked by integer indices
+/// (`EmbeddingBackward0`; the padding row gets no gradient).
+pub fn embedding(
+    input: &Tensor,
+    weight: &Tensor,
+    padding_idx: Option<i64>,
+) -> Result<Tensor, Error> {
+    if !matches!(input.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::EmbeddingIndices {
+            type_name: input.type_name(),
+        });
+    }
+    let session = input.session();
+    let (rows, dim) = (
+        weight.shape()[0],
+        weight.shape().get(1).copied().unwrap_or(1),
+    );
+    let flat = input.reshape(&[-1])?;
+    let mut shape: Vec<i64> = input.shape().iter().map(|&s| s as i64).collect();
+    shape.push(dim as i64);
+    let picked = session.no_grad(|| -> Result<Tensor, Error> {
+        weight.index_select(0, &flat)?.reshape(&shape)?.contiguous()
+    })?;
+    let indices: Vec<i64> = flat
+        .kernel_scalars()?
+        .into_iter()
+        .map(|s| s.as_f64() as i64)
+        .collect();
+    let weight_like = weight.detach();
+    let meta = autograd::record(&[weight], || {
+        Backward::new("EmbeddingBackward0", move |grad| {
+            let g = floats(grad)?;
+            let mut sums = vec![0.0; rows * dim];
+            for (k, &i) in indices.iter().enumerate() {
+                let row = if i < 0 { i + rows as i64 } else { i };
+                if Some(i) == padding_idx || row < 0 || row as usize >= rows {
+                    continue;
+                }
+                for d in 0..dim {
+                    sums[row as usize * dim + d] += g[k * dim + d];
+                }
+            }
+            Ok(vec![Some(gradient_like(&weight_like, sums)?)])
+        })
+    });
+    Ok(picked.with_autograd(meta))
+}
+
+/// `F.layer_norm(input, normalized_shape, weight, bias, eps)`: each row over the trailing
+/// `normalized_shape` dimensions centred and scaled to unit (biased) variance, then weighted
+/// (`NativeLayerNormBackward0`).
+pub fn layer_norm(
+    input: &Tensor,
+    normalized_shape: &[usize],
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    eps: f64,
+) -> Result<Tensor, Error> {
+    let mut inputs = vec![input];
+    inputs.extend(weight);
+    inputs.extend(bias);
+    if let Some(cast) = autocast_inputs(CastPolicy::Float32Gpu, &inputs)? {
+        let mut rest = cast[1..].iter();
+        let w = weight.and_then(|_| rest.next());
+        let b = bias.and_then(|_| rest.next());
+        return layer_norm(&cast[0], normalized_shape, w, b, eps);
+    }
+    let k = normalized_shape.len();
+    if input.dim() < k || input.shape()[input.dim() - k..] != *normalized_shape {
+        return Err(Error::LayerNormShape {
+            normalized: normalized_shape.to_vec(),
+            input: input.shape().to_vec(),
+        });
+    }
+    crate::ops::common_device(&inputs)?;
+    let width: usize = normalized_shape.iter().product();
+    let x = floats(input)?;
+    let w = weight.map(floats).transpose()?;
+    let b = bias.map(floats).transpose()?;
+    let mut xhat = vec![0.0; x.len()];
+    let mut rstd = Vec::new();
+    for (row, out) in x.chunks(width.max(1)).zip(xhat.chunks_mut(width.max(1))) {
+        let mean = row.iter().sum::<f64>() / width as f64;
+        let var = row.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / width as f64;
+        let r = 1.0 / (var + eps).sqrt();
+        rstd.push(r);
+        for (o, v) in out.iter_mut().zip(row) {
+            *o = (v - mean) * r;
+        }
+    }
+    let y: Vec<f64> = xhat
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let j = i % width.max(1);
+            v * w.as_ref().map_or(1.0, |w| w[j]) + b.as_ref().map_or(0.0, |b| b[j])
+        })
+        .collect();
+    let out = gradient_like(input, y)?;
+    let input_like = input.detach();
+    let weight_like = weight.map(Tensor::detach);
+    let bias_like = bias.map(Tensor::detach);
+    let meta = autograd::record_edges(&[Some(input), weight, bias], || {
+        Backward::new("NativeLayerNormBackward0", move |grad| {
+            let dy = floats(grad)?;
+            let n = width.max(1) as f64;
+            let mut dx = vec![0.0; dy.len()];
+            let mut dw = vec![0.0; width];
+            let mut db = vec![0.0; width];
+            for (r, start) in (0..dy.len()).step_by(width.max(1)).enumerate() {
+                let dxhat: Vec<f64> = (0..width)
+                    .map(|j| dy[start + j] * w.as_ref().map_or(1.0, |w| w[j]))
+                    .collect();
+                let mean_dxhat = dxhat.iter().sum::<f64>() / n;
+                let mean_dxhat_xhat =
+                    (0..width).map(|j| dxhat[j] * xhat[start + j]).sum::<f64>() / n;
+                for j in 0..width {
+                    let h = xhat[start + j];
+                    dx[start + j] = rstd[r] * (dxhat[j] - mean_dxhat - h * mean_dxhat_xhat);
+                    dw[j] += dy[start + j] * h;
+                    db[j] += dy[start + j];
+                }
+            }
+            Ok(vec![
+                Some(gradient_like(&input_like, dx)?),
+                weight_like
+                    .as_ref()
+                    .map(|w| gradient_like(w, dw))
+                    .transpose()?,
+                bias_like
+                    .as_ref()
+                    .map(|b| gradient_like(b, db))
+                    .transpose()?,
+            ])
+        })
+    });
+    Ok(out.with_autograd(meta))
+}

@@ -8,7 +8,7 @@ use crate::repr::python_float;
 use crate::session::Session;
 use crate::tensor::Tensor;
 
-use super::functional::{self, Reduction};
+use super::functional::{self, Padding, Reduction};
 use super::init;
 use super::module::{CustomForward, Module};
 use super::parameter::Parameter;
@@ -35,6 +35,25 @@ pub enum Layer {
         end_dim: i64,
     },
     Sequential,
+    Conv2d {
+        in_channels: usize,
+        out_channels: usize,
+        kernel_size: [usize; 2],
+        stride: [usize; 2],
+        padding: Padding,
+        dilation: [usize; 2],
+        groups: usize,
+    },
+    Embedding {
+        num_embeddings: usize,
+        embedding_dim: usize,
+        padding_idx: Option<i64>,
+    },
+    LayerNorm {
+        normalized_shape: Vec<usize>,
+        eps: f64,
+        elementwise_affine: bool,
+    },
     MSELoss {
         reduction: Reduction,
     },
@@ -62,6 +81,9 @@ impl Layer {
             Layer::Dropout { .. } => "Dropout",
             Layer::Flatten { .. } => "Flatten",
             Layer::Sequential => "Sequential",
+            Layer::Conv2d { .. } => "Conv2d",
+            Layer::Embedding { .. } => "Embedding",
+            Layer::LayerNorm { .. } => "LayerNorm",
             Layer::MSELoss { .. } => "MSELoss",
             Layer::CrossEntropyLoss { .. } => "CrossEntropyLoss",
             Layer::NLLLoss { .. } => "NLLLoss",
@@ -87,6 +109,70 @@ impl Layer {
             Layer::Dropout { p } => format!("p={}, inplace=False", python_float(*p)),
             Layer::Flatten { start_dim, end_dim } => {
                 format!("start_dim={start_dim}, end_dim={end_dim}")
+            }
+            Layer::Conv2d {
+                in_channels,
+                out_channels,
+                kernel_size,
+                stride,
+                padding,
+                dilation,
+                groups,
+            } => {
+                let pair = |p: &[usize; 2]| format!("({}, {})", p[0], p[1]);
+                let mut text = format!(
+                    "{in_channels}, {out_channels}, kernel_size={}, stride={}",
+                    pair(kernel_size),
+                    pair(stride)
+                );
+                match padding {
+                    Padding::Same => text.push_str(", padding=same"),
+                    Padding::Explicit(p) if *p != [0, 0] => {
+                        text.push_str(&format!(", padding={}", pair(p)));
+                    }
+                    Padding::Explicit(_) => {}
+                }
+                if *dilation != [1, 1] {
+                    text.push_str(&format!(", dilation={}", pair(dilation)));
+                }
+                if *groups != 1 {
+                    text.push_str(&format!(", groups={groups}"));
+                }
+                if module.parameter("bias").is_none() {
+                    text.push_str(", bias=False");
+                }
+                text
+            }
+            Layer::Embedding {
+                num_embeddings,
+                embedding_dim,
+                padding_idx,
+            } => match padding_idx {
+                Some(p) => format!("{num_embeddings}, {embedding_dim}, padding_idx={p}"),
+                None => format!("{num_embeddings}, {embedding_dim}"),
+            },
+            Layer::LayerNorm {
+                normalized_shape,
+                eps,
+                elementwise_affine,
+            } => {
+                let shape = match normalized_shape.as_slice() {
+                    [one] => format!("({one},)"),
+                    dims => format!(
+                        "({})",
+                        dims.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                let flag = |b: bool| if b { "True" } else { "False" };
+                format!(
+                    "{shape}, eps={}, elementwise_affine={}, bias={}",
+                    python_float(*eps),
+                    flag(*elementwise_affine),
+                    flag(module.parameter("bias").is_some())
+                )
             }
             _ => String::new(),
         }
@@ -137,6 +223,42 @@ impl Layer {
                 let bias = module.parameter("bias").map(|b| b.tensor());
                 functional::linear(x, &weight.tensor(), bias.as_ref())
             }
+            Layer::Conv2d {
+                stride,
+                padding,
+                dilation,
+                groups,
+                ..
+            } => {
+                let weight = module
+                    .parameter("weight")
+                    .ok_or_else(|| missing_member(self, "weight"))?;
+                let bias = module.parameter("bias").map(|b| b.tensor());
+                functional::conv2d(
+                    x,
+                    &weight.tensor(),
+                    bias.as_ref(),
+                    *stride,
+                    *padding,
+                    *dilation,
+                    *groups,
+                )
+            }
+            Layer::Embedding { padding_idx, .. } => {
+                let weight = module
+                    .parameter("weight")
+                    .ok_or_else(|| missing_member(self, "weight"))?;
+                functional::embedding(x, &weight.tensor(), *padding_idx)
+            }
+            Layer::LayerNorm {
+                normalized_shape,
+                eps,
+                ..
+            } => {
+                let weight = module.parameter("weight").map(|p| p.tensor());
+                let bias = module.parameter("bias").map(|p| p.tensor());
+                functional::layer_norm(x, normalized_shape, weight.as_ref(), bias.as_ref(), *eps)
+            }
             Layer::ReLU => x.relu(),
             Layer::Sigmoid => x.sigmoid(),
             Layer::Tanh => x.tanh(),
@@ -166,37 +288,114 @@ fn missing_member(layer: &Layer, name: &str) -> Error {
     }
 }
 
+/// The keyword arguments every layer constructor shares: `bias=`, `device=`, `dtype=`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Factory {
+    pub bias: bool,
+    pub device: Device,
+    pub dtype: DType,
+}
+
+impl Default for Factory {
+    fn default() -> Self {
+        Factory {
+            bias: true,
+            device: Device::CPU,
+            dtype: DType::Float32,
+        }
+    }
+}
+
 impl Module {
-    /// `nn.Linear(in_features, out_features, bias, device, dtype)`, initialised as PyTorch does:
-    /// weight `kaiming_uniform_(a=√5)`, bias uniform in ±1/√in_features.
-    pub fn linear(
-        session: &Session,
-        in_features: usize,
-        out_features: usize,
-        bias: bool,
-        device: Device,
-        dtype: DType,
-    ) -> Result<Module, Error> {
-        let module = Module::new(Layer::Linear {
-            in_features,
-            out_features,
-        });
-        let empty = |shape: &[usize]| -> Result<Parameter, Error> {
-            let shape: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
-            Parameter::new(&Tensor::empty(session, &shape, dtype, device)?, true)
+    /// A built-in layer as its PyTorch constructor makes it: parameters registered in PyTorch's
+    /// order and initialised with its draws (Linear and Conv2d `kaiming_uniform_(a=√5)` weights and
+    /// ±1/√fan_in biases, Embedding N(0, 1) with its padding row zeroed, LayerNorm ones and zeros).
+    pub fn build(session: &Session, layer: Layer, factory: &Factory) -> Result<Module, Error> {
+        let Factory {
+            bias,
+            device,
+            dtype,
+        } = *factory;
+        let layer = match layer {
+            Layer::Embedding {
+                num_embeddings,
+                embedding_dim,
+                padding_idx,
+            } => Layer::Embedding {
+                num_embeddings,
+                embedding_dim,
+                padding_idx: padding_idx.map(|p| if p < 0 { p + num_embeddings as i64 } else { p }),
+            },
+            Layer::Dropout { p } => {
+                functional::check_dropout_probability(p)?;
+                Layer::Dropout { p }
+            }
+            other => other,
         };
-        let weight = empty(&[out_features, in_features])?;
-        let bias = if bias {
-            Some(empty(&[out_features])?)
-        } else {
-            None
-        };
-        init::default_weight_and_bias(
-            &weight.tensor(),
-            bias.as_ref().map(Parameter::tensor).as_ref(),
-        )?;
-        module.register_parameter("weight", Some(weight))?;
-        module.register_parameter("bias", bias)?;
+        let module = Module::new(layer.clone());
+        let bias_of = |n: usize| bias.then_some(n);
+        match layer {
+            Layer::Linear {
+                in_features,
+                out_features,
+            } => register_weight_and_bias(
+                &module,
+                session,
+                &[out_features, in_features],
+                bias_of(out_features),
+                factory,
+            )?,
+            Layer::Conv2d {
+                in_channels,
+                out_channels,
+                kernel_size,
+                groups,
+                ..
+            } => register_weight_and_bias(
+                &module,
+                session,
+                &[
+                    out_channels,
+                    in_channels / groups.max(1),
+                    kernel_size[0],
+                    kernel_size[1],
+                ],
+                bias_of(out_channels),
+                factory,
+            )?,
+            Layer::Embedding {
+                num_embeddings,
+                embedding_dim,
+                padding_idx,
+            } => {
+                let weight =
+                    empty_parameter(session, &[num_embeddings, embedding_dim], device, dtype)?;
+                init::normal_(&weight.tensor(), 0.0, 1.0)?;
+                if let Some(p) = padding_idx {
+                    init::constant_(&weight.tensor().select(0, p)?, 0.0)?;
+                }
+                module.register_parameter("weight", Some(weight))?;
+            }
+            Layer::LayerNorm {
+                normalized_shape,
+                elementwise_affine,
+                ..
+            } => {
+                let filled = |value: f64| -> Result<Option<Parameter>, Error> {
+                    let p = empty_parameter(session, &normalized_shape, device, dtype)?;
+                    init::constant_(&p.tensor(), value)?;
+                    Ok(Some(p))
+                };
+                let (weight, bias) = if elementwise_affine {
+                    (filled(1.0)?, if bias { filled(0.0)? } else { None })
+                } else {
+                    (None, None)
+                };
+                module.register_parameter("weight", weight)?;
+                module.register_parameter("bias", bias)?;
+            }
+            _ => {}
+        }
         Ok(module)
     }
 
@@ -208,10 +407,37 @@ impl Module {
         }
         module
     }
+}
 
-    /// `nn.Dropout(p)`.
-    pub fn dropout(p: f64) -> Result<Module, Error> {
-        functional::check_dropout_probability(p)?;
-        Ok(Module::new(Layer::Dropout { p }))
-    }
+/// A parameter of `shape` with uninitialised (zero) values, as `torch.empty` makes it.
+fn empty_parameter(
+    session: &Session,
+    shape: &[usize],
+    device: Device,
+    dtype: DType,
+) -> Result<Parameter, Error> {
+    let shape: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+    Parameter::new(&Tensor::empty(session, &shape, dtype, device)?, true)
+}
+
+/// `weight` of `weight_shape` and an optional `bias` of `bias_len`, registered in that order and
+/// initialised as `nn.Linear` and `nn.Conv2d` do.
+fn register_weight_and_bias(
+    module: &Module,
+    session: &Session,
+    weight_shape: &[usize],
+    bias_len: Option<usize>,
+    factory: &Factory,
+) -> Result<(), Error> {
+    let weight = empty_parameter(session, weight_shape, factory.device, factory.dtype)?;
+    let bias = bias_len
+        .map(|n| empty_parameter(session, &[n], factory.device, factory.dtype))
+        .transpose()?;
+    init::default_weight_and_bias(
+        &weight.tensor(),
+        bias.as_ref().map(Parameter::tensor).as_ref(),
+    )?;
+    module.register_parameter("weight", Some(weight))?;
+    module.register_parameter("bias", bias)?;
+    Ok(())
 }

@@ -7,7 +7,7 @@ mod layers;
 mod module;
 mod parameter;
 
-pub use layers::Layer;
+pub use layers::{Factory, Layer};
 pub use module::{Assign, CustomForward, IncompatibleKeys, Member, Module};
 pub use parameter::Parameter;
 

@@ -2,6 +2,7 @@
 //! device per op; 0-dim CPU tensors may join any), type promotion, broadcasting, and the autograd
 //! node each op records.
 
+mod conv;
 mod create;
 mod elementwise;
 mod indexing;
@@ -11,6 +12,7 @@ mod reduce;
 mod softmax;
 mod unary;
 
+pub use conv::Conv2dParams;
 pub use elementwise::Operand;
 pub(crate) use elementwise::reduce_grad;
 

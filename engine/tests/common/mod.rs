@@ -1,6 +1,7 @@
 //! Helpers the engine's integration tests share.
 #![allow(dead_code)]
 
+use tolab_engine::nn::{Factory, Layer, Module};
 use tolab_engine::{DType, Device, Scalar, Session, Tensor};
 
 /// The elements in row-major order, as f64.
@@ -26,4 +27,58 @@ pub fn json_floats(value: &serde_json::Value) -> Vec<f64> {
         .iter()
         .map(|v| v.as_f64().unwrap())
         .collect()
+}
+
+/// `nn.Linear(inputs, outputs, bias=bias)` on the CPU.
+pub fn linear(session: &Session, inputs: usize, outputs: usize, bias: bool) -> Module {
+    let layer = Layer::Linear {
+        in_features: inputs,
+        out_features: outputs,
+    };
+    Module::build(
+        session,
+        layer,
+        &Factory {
+            bias,
+            ..Factory::default()
+        },
+    )
+    .unwrap()
+}
+
+/// A built-in layer with the default factory arguments.
+pub fn layer(session: &Session, layer: Layer) -> Result<Module, tolab_engine::Error> {
+    Module::build(session, layer, &Factory::default())
+}
+
+/// An error against a golden `{"error": type, "message": text}` record.
+pub fn assert_pytorch_error(error: &tolab_engine::Error, expected: &serde_json::Value, case: &str) {
+    assert_eq!(
+        error.to_string(),
+        expected["message"].as_str().unwrap(),
+        "{case}"
+    );
+    assert_eq!(
+        error.python_type().name(),
+        expected["error"].as_str().unwrap(),
+        "{case}"
+    );
+}
+
+/// `(y * weights).sum().backward()` with golden float64 `weights` placed like `y`.
+pub fn backward_weighted(y: &Tensor, weights: &serde_json::Value) {
+    let weights = tensor(
+        y.session(),
+        &json_floats(weights),
+        y.shape(),
+        DType::Float64,
+    )
+    .to(tolab_engine::To::device(y.device().to_string()))
+    .unwrap();
+    y.mul(&weights)
+        .unwrap()
+        .sum(&[], false)
+        .unwrap()
+        .backward(None, false)
+        .unwrap();
 }
