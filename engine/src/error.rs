@@ -450,6 +450,13 @@ pub enum Error {
         arguments: Vec<&'static str>,
         got: usize,
     },
+    #[error(
+        "module must have its parameters and buffers on device {expected} (device_ids[0]) but found one of them on device: {found}"
+    )]
+    DataParallelDevice {
+        expected: crate::device::Device,
+        found: crate::device::Device,
+    },
     /// `p` as Python prints the number the learner gave.
     #[error("dropout probability has to be between 0 and 1, but got {p}")]
     DropoutProbability { p: String },
@@ -809,6 +816,7 @@ impl Error {
             }
             Error::AddmmDtypeMismatch { .. }
             | Error::LoadStateDict { .. }
+            | Error::DataParallelDevice { .. }
             | Error::TargetDtype { .. } => PythonType::RuntimeError,
             Error::LayerArity { .. }
             | Error::ModuleToDtype { .. }

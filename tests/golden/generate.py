@@ -712,6 +712,12 @@ def layers():
         "embedding_dtype": outcome(lambda: F.embedding(torch.tensor([1.0]), torch.zeros(10, 3))),
         "layer_norm_shape": outcome(lambda: F.layer_norm(torch.zeros(2, 3), (4,))),
     }
+    dp = nn.DataParallel(nn.Linear(3, 2))
+    out["data_parallel"] = {
+        "repr": repr(dp),
+        "state_keys": list(dp.state_dict().keys()),
+        "load_into_plain": outcome(lambda: nn.Linear(3, 2).load_state_dict(dp.state_dict())),
+    }
     write("layers.json", out)
 
 

@@ -35,6 +35,12 @@ pub enum Layer {
         end_dim: i64,
     },
     Sequential,
+    /// `nn.DataParallel`: `device_ids` empty without GPUs.
+    DataParallel {
+        device_ids: Vec<usize>,
+        output_device: Option<usize>,
+        dim: usize,
+    },
     Conv2d {
         in_channels: usize,
         out_channels: usize,
@@ -81,6 +87,7 @@ impl Layer {
             Layer::Dropout { .. } => "Dropout",
             Layer::Flatten { .. } => "Flatten",
             Layer::Sequential => "Sequential",
+            Layer::DataParallel { .. } => "DataParallel",
             Layer::Conv2d { .. } => "Conv2d",
             Layer::Embedding { .. } => "Embedding",
             Layer::LayerNorm { .. } => "LayerNorm",
@@ -195,8 +202,23 @@ impl Layer {
         inputs: &[Tensor],
         custom: &mut CustomForward,
     ) -> Result<Tensor, Error> {
-        if let Layer::Custom { .. } = self {
-            return custom(module, inputs);
+        match self {
+            Layer::Custom { .. } => return custom(module, inputs),
+            Layer::DataParallel {
+                device_ids,
+                output_device,
+                dim,
+            } => {
+                return super::parallel::forward(
+                    module,
+                    device_ids,
+                    *output_device,
+                    *dim,
+                    inputs,
+                    custom,
+                );
+            }
+            _ => {}
         }
         let arguments = self.arguments();
         if inputs.len() != arguments.len() {
@@ -208,7 +230,7 @@ impl Layer {
         }
         let x = &inputs[0];
         match self {
-            Layer::Custom { .. } => custom(module, inputs),
+            Layer::Custom { .. } | Layer::DataParallel { .. } => custom(module, inputs),
             Layer::Sequential => {
                 let mut current = x.clone();
                 for child in module.children() {

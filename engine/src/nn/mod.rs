@@ -5,6 +5,7 @@ pub mod functional;
 pub mod init;
 mod layers;
 mod module;
+mod parallel;
 mod parameter;
 
 pub use layers::{Factory, Layer};

@@ -24,6 +24,8 @@ pub struct Module(Rc<ModuleImpl>);
 
 struct ModuleImpl {
     layer: Layer,
+    /// For a replica made by `nn.DataParallel`, the module it copies.
+    original: Option<Module>,
     training: Cell<bool>,
     parameters: RefCell<Vec<(String, Option<Parameter>)>>,
     buffers: RefCell<Vec<Buffer>>,
@@ -85,6 +87,7 @@ impl Module {
     pub fn new(layer: Layer) -> Module {
         Module(Rc::new(ModuleImpl {
             layer,
+            original: None,
             training: Cell::new(true),
             parameters: RefCell::default(),
             buffers: RefCell::default(),
@@ -97,6 +100,50 @@ impl Module {
         Module::new(Layer::Custom {
             class_name: class_name.to_owned(),
         })
+    }
+
+    /// The module a `DataParallel` replica copies (whose learner-defined `forward` and plain
+    /// attributes the replica runs with).
+    pub fn original(&self) -> Option<&Module> {
+        self.0.original.as_ref()
+    }
+
+    /// `replicate(module, devices)` for one device: the same tree, parameters copied onto
+    /// `device` through the autograd graph (their gradients reach the originals), buffers copied.
+    pub(crate) fn replicate_to(&self, device: Device) -> Result<Module, Error> {
+        let to = |t: &Tensor| {
+            t.to(To {
+                device: Some(Target::Device(device)),
+                ..To::default()
+            })
+        };
+        let replica = Module(Rc::new(ModuleImpl {
+            layer: self.0.layer.clone(),
+            original: Some(self.clone()),
+            training: Cell::new(self.training()),
+            parameters: RefCell::default(),
+            buffers: RefCell::default(),
+            children: RefCell::default(),
+        }));
+        for (name, p) in self.0.parameters.borrow().iter() {
+            let copy = p
+                .as_ref()
+                .map(|p| to(&p.tensor()).map(Parameter::replica))
+                .transpose()?;
+            set_entry(&mut replica.0.parameters.borrow_mut(), name, copy);
+        }
+        for buffer in self.0.buffers.borrow().iter() {
+            replica.0.buffers.borrow_mut().push(Buffer {
+                name: buffer.name.clone(),
+                tensor: buffer.tensor.as_ref().map(to).transpose()?,
+                persistent: buffer.persistent,
+            });
+        }
+        for (name, child) in self.0.children.borrow().iter() {
+            let copy = child.as_ref().map(|c| c.replicate_to(device)).transpose()?;
+            set_entry(&mut replica.0.children.borrow_mut(), name, copy);
+        }
+        Ok(replica)
     }
 
     pub fn layer(&self) -> &Layer {

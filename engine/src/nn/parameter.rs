@@ -28,6 +28,12 @@ impl Parameter {
         Ok(Parameter(Rc::new(RefCell::new(tensor.clone()))))
     }
 
+    /// A replica's parameter (`nn.DataParallel`): a copy of the original on another device that
+    /// stays in the original's graph, so it is not a leaf.
+    pub(crate) fn replica(tensor: Tensor) -> Parameter {
+        Parameter(Rc::new(RefCell::new(tensor)))
+    }
+
     /// The tensor the parameter holds now.
     pub fn tensor(&self) -> Tensor {
         self.0.borrow().clone()
