@@ -25,6 +25,8 @@ pub enum PythonType {
     FileNotFoundError,
     OSError,
     AssertionError,
+    /// `torch.distributed.DistBackendError`, a subclass of `RuntimeError`.
+    DistBackendError,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -541,6 +543,8 @@ pub enum Error {
     BatchSize { batch_size: i64 },
     #[error("list index out of range")]
     DatasetIndex,
+    #[error("sampler option is mutually exclusive with shuffle")]
+    SamplerWithShuffle,
 
     // Mixed precision (torch/amp/autocast_mode.py, grad_scaler.py).
     #[error("User specified an unsupported autocast device_type '{device_type}'")]
@@ -622,6 +626,39 @@ pub enum Error {
     LayerNormShape {
         normalized: Vec<usize>,
         input: Vec<usize>,
+    },
+
+    // Distributed (torch/distributed/distributed_c10d.py, c10d's ProcessGroupNCCL).
+    #[error("DistributedDataParallel device_ids and output_device arguments only work with single-device/multiple-device GPU modules or CPU modules, but got device_ids {}, output_device None, and module parameters {{device(type='{}')}}.", ShapeText(device_ids), device.kind.name())]
+    DdpDeviceIds {
+        device_ids: Vec<usize>,
+        device: crate::device::Device,
+    },
+    #[error("Invalid backend: '{name}'")]
+    InvalidBackend { name: String },
+    #[error("ProcessGroupNCCL is only supported with GPUs, no GPUs found!")]
+    NcclWithoutGpus,
+    #[error(
+        "Default process group has not been initialized, please make sure to call init_process_group."
+    )]
+    ProcessGroupNotInitialized,
+    #[error("No backend type associated with device type {device_type}")]
+    NoBackendForDeviceType { device_type: &'static str },
+    #[error(
+        "NCCL error in: ProcessGroupNCCL.cpp, invalid usage (run with NCCL_DEBUG=WARN for details)\nncclInvalidUsage: This usually reflects invalid usage of NCCL library.\nLast error:\nDuplicate GPU detected : rank {rank} and rank {other} both on CUDA device {device}"
+    )]
+    DuplicateGpu {
+        rank: usize,
+        other: usize,
+        device: usize,
+    },
+    #[error(
+        "Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={numel}, NumelOut={numel}, Timeout(ms)=600000) ran for 600000 milliseconds before timing out."
+    )]
+    CollectiveTimeout {
+        seq: u64,
+        op: &'static str,
+        numel: usize,
     },
 
     /// A transfer step failed: PyTorch's own text, with the step kept for the trace and the UI.
@@ -836,6 +873,15 @@ impl Error {
             | Error::OptimizerGroupSizes => PythonType::ValueError,
             Error::TargetOutOfBounds { .. } => PythonType::IndexError,
             Error::FileNotFound { .. } => PythonType::FileNotFoundError,
+            Error::InvalidBackend { .. }
+            | Error::ProcessGroupNotInitialized
+            | Error::DdpDeviceIds { .. } => PythonType::ValueError,
+            Error::NcclWithoutGpus | Error::NoBackendForDeviceType { .. } => {
+                PythonType::RuntimeError
+            }
+            Error::DuplicateGpu { .. } | Error::CollectiveTimeout { .. } => {
+                PythonType::DistBackendError
+            }
             Error::DeviceSideAssert
             | Error::ConvInputDims { .. }
             | Error::ConvWeightDims { .. }
@@ -856,7 +902,7 @@ impl Error {
             Error::WorkerFailed { original, .. } => original.python_type(),
             Error::TensorDatasetSizes => PythonType::AssertionError,
             Error::CollateType { .. } => PythonType::TypeError,
-            Error::BatchSize { .. } => PythonType::ValueError,
+            Error::BatchSize { .. } | Error::SamplerWithShuffle => PythonType::ValueError,
             Error::DatasetIndex => PythonType::IndexError,
             Error::FileAccess { .. } => PythonType::OSError,
             Error::NotACheckpoint
@@ -879,6 +925,7 @@ impl PythonType {
             PythonType::FileNotFoundError => "FileNotFoundError",
             PythonType::OSError => "OSError",
             PythonType::AssertionError => "AssertionError",
+            PythonType::DistBackendError => "torch.distributed.DistBackendError",
             PythonType::NotImplementedError => "NotImplementedError",
         }
     }

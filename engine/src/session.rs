@@ -50,6 +50,15 @@ struct Cuda {
     launch_blocking: bool,
 }
 
+/// What belongs to one process rather than to the machine: its current GPU and its default CPU
+/// generator. A simulated process (a distributed rank) swaps its own in while it runs.
+#[derive(Debug, Clone, Default)]
+pub struct ProcessState {
+    current_device: usize,
+    /// `None`: a fresh process's generator (the default seed).
+    generator: Option<Generator>,
+}
+
 /// A device-side assert on a GPU: pending until the host next waits for that device, then
 /// raised, after which the device refuses all work (as a CUDA context does after an assert).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -348,6 +357,17 @@ impl Session {
         };
         let device = self.resolve(Device::cuda(index as i8))?;
         self.sync(device, "torch.cuda.synchronize()")
+    }
+
+    /// Swaps this process's state with `state`; swapping again restores it.
+    pub fn swap_process(&self, state: &mut ProcessState) {
+        self.cuda(|c| std::mem::swap(&mut c.current, &mut state.current_device));
+        let mut generators = self.0.generators.borrow_mut();
+        let mine = generators.remove(&Device::CPU);
+        if let Some(g) = state.generator.take() {
+            generators.insert(Device::CPU, g);
+        }
+        state.generator = mine;
     }
 
     /// The DataLoader worker running now, if any.

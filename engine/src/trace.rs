@@ -152,6 +152,11 @@ pub enum EventKind {
     WorkerEnd {
         worker: usize,
     },
+    /// A collective completed: every rank had called it.
+    Collective {
+        op: String,
+        ranks: usize,
+    },
     /// A GPU kernel's device-side assert fired (its message, as CUDA prints it to stderr); the
     /// error itself surfaces at the next sync point.
     DeviceAssert {

@@ -570,6 +570,16 @@ def data_loading():
         iter(DataLoader(dataset, pin_memory=True))
         errors["pin_memory_warning"] = [str(w.message) for w in caught]
     out["errors"] = errors
+    from torch.utils.data import DistributedSampler
+    samplers = []
+    for n, replicas, shuffle, drop_last in [(10, 3, True, False), (10, 3, False, False), (10, 3, True, True), (2, 3, True, False)]:
+        for epoch in [0, 1]:
+            for rank in range(replicas):
+                sampler = DistributedSampler(range(n), num_replicas=replicas, rank=rank, shuffle=shuffle, seed=7, drop_last=drop_last)
+                sampler.set_epoch(epoch)
+                samplers.append({"n": n, "replicas": replicas, "rank": rank, "shuffle": shuffle, "drop_last": drop_last, "epoch": epoch, "indices": list(sampler), "len": len(sampler)})
+    out["distributed_sampler"] = samplers
+    out["errors"]["sampler_with_shuffle"] = outcome(lambda: DataLoader(dataset, shuffle=True, sampler=DistributedSampler(dataset, num_replicas=2, rank=0)))
     write("data.json", out)
 
 

@@ -12,8 +12,10 @@ use crate::random::{Generator, GeneratorHandle};
 use crate::session::Session;
 use crate::value::Value;
 
-use super::Dataset;
+use std::rc::Rc;
+
 use super::collate::default_collate;
+use super::{Dataset, DistributedSampler};
 
 /// The DataLoader's keyword arguments.
 #[derive(Debug, Clone)]
@@ -25,6 +27,9 @@ pub struct LoaderOptions {
     pub num_workers: usize,
     pub pin_memory: bool,
     pub generator: Option<GeneratorHandle>,
+    /// `sampler=`: the indices come from it (a `DistributedSampler`, shared with the learner
+    /// who calls its `set_epoch`).
+    pub sampler: Option<Rc<DistributedSampler>>,
 }
 
 impl Default for LoaderOptions {
@@ -36,6 +41,7 @@ impl Default for LoaderOptions {
             num_workers: 0,
             pin_memory: false,
             generator: None,
+            sampler: None,
         }
     }
 }
@@ -54,6 +60,9 @@ impl<D: Dataset> DataLoader<D> {
         if options.batch_size == Some(0) {
             return Err(Error::BatchSize { batch_size: 0 });
         }
+        if options.sampler.is_some() && options.shuffle {
+            return Err(Error::SamplerWithShuffle);
+        }
         Ok(DataLoader {
             session: session.clone(),
             dataset,
@@ -67,7 +76,10 @@ impl<D: Dataset> DataLoader<D> {
 
     /// `len(loader)`: the number of batches an epoch yields.
     pub fn len(&self) -> Result<usize, Error> {
-        let n = self.dataset.len()?;
+        let n = match &self.options.sampler {
+            Some(sampler) => sampler.num_samples(self.dataset.len()?),
+            None => self.dataset.len()?,
+        };
         Ok(match self.options.batch_size {
             None => n,
             Some(b) if self.options.drop_last => n / b,
@@ -111,6 +123,9 @@ impl<D: Dataset> DataLoader<D> {
     /// The epoch's sample order: `RandomSampler` or `SequentialSampler`.
     fn order(&self) -> Result<Vec<usize>, Error> {
         let n = self.dataset.len()?;
+        if let Some(sampler) = &self.options.sampler {
+            return Ok(sampler.indices(n));
+        }
         if !self.options.shuffle {
             return Ok((0..n).collect());
         }

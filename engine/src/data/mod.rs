@@ -4,9 +4,11 @@
 
 mod collate;
 mod loader;
+mod sampler;
 
 pub use collate::default_collate;
 pub use loader::{Batches, CollateFn, DataLoader, LoaderOptions};
+pub use sampler::DistributedSampler;
 
 use crate::error::Error;
 use crate::tensor::Tensor;

@@ -41,6 +41,10 @@ pub enum Layer {
         output_device: Option<usize>,
         dim: usize,
     },
+    /// `DistributedDataParallel`, made by [`crate::distributed::World::data_parallel`].
+    DistributedDataParallel {
+        device_ids: Vec<usize>,
+    },
     Conv2d {
         in_channels: usize,
         out_channels: usize,
@@ -88,6 +92,7 @@ impl Layer {
             Layer::Flatten { .. } => "Flatten",
             Layer::Sequential => "Sequential",
             Layer::DataParallel { .. } => "DataParallel",
+            Layer::DistributedDataParallel { .. } => "DistributedDataParallel",
             Layer::Conv2d { .. } => "Conv2d",
             Layer::Embedding { .. } => "Embedding",
             Layer::LayerNorm { .. } => "LayerNorm",
@@ -218,6 +223,12 @@ impl Layer {
                     custom,
                 );
             }
+            Layer::DistributedDataParallel { .. } => {
+                let inner = module
+                    .child("module")
+                    .ok_or_else(|| missing_member(self, "module"))?;
+                return inner.forward_with(inputs, custom);
+            }
             _ => {}
         }
         let arguments = self.arguments();
@@ -230,7 +241,9 @@ impl Layer {
         }
         let x = &inputs[0];
         match self {
-            Layer::Custom { .. } | Layer::DataParallel { .. } => custom(module, inputs),
+            Layer::Custom { .. }
+            | Layer::DataParallel { .. }
+            | Layer::DistributedDataParallel { .. } => custom(module, inputs),
             Layer::Sequential => {
                 let mut current = x.clone();
                 for child in module.children() {
