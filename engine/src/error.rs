@@ -481,6 +481,10 @@ pub enum Error {
     },
     #[error("Expected 1 or more dimensions (got {dim})")]
     LossInputDims { dim: usize },
+    #[error("For 1D input, 1D target must have size 1, but got target size: {size}")]
+    NllTarget1d { size: usize },
+    #[error("0D or 1D target tensor expected, multi-target not supported")]
+    MultiTarget,
 
     // Optimizers (torch/optim).
     #[error("can't optimize a non-leaf Tensor")]
@@ -620,6 +624,18 @@ pub enum Error {
         "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {type_name} instead (while checking arguments for embedding)"
     )]
     EmbeddingIndices { type_name: String },
+    #[error("'weight' must be 2-D")]
+    EmbeddingWeightDims,
+    #[error(
+        "Expected {which} to be of same shape as normalized_shape, but got {which} of shape {} and normalized_shape = {}",
+        ShapeText(shape),
+        ShapeText(normalized)
+    )]
+    LayerNormParamShape {
+        which: &'static str,
+        shape: Vec<usize>,
+        normalized: Vec<usize>,
+    },
     #[error("padding='same' is not supported for strided convolutions")]
     SamePaddingStride,
     #[error("Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}", ShapeText(normalized), normalized.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "), ShapeText(input))]
@@ -865,6 +881,7 @@ impl Error {
             | Error::BatchSizeMismatch { .. }
             | Error::TargetSizeMismatch { .. }
             | Error::LossInputDims { .. }
+            | Error::NllTarget1d { .. }
             | Error::NonLeafOptimize
             | Error::EmptyParameterList
             | Error::InvalidHyperparameter { .. }
@@ -891,6 +908,9 @@ impl Error {
             | Error::ConvBiasShape { .. }
             | Error::EmbeddingIndices { .. }
             | Error::SamePaddingStride
+            | Error::EmbeddingWeightDims
+            | Error::LayerNormParamShape { .. }
+            | Error::MultiTarget
             | Error::LayerNormShape { .. } => PythonType::RuntimeError,
             Error::AutocastDeviceType { .. }
             | Error::UnscaleTwice

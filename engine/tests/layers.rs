@@ -314,6 +314,20 @@ fn layer_errors_are_pytorchs() {
             "layer_norm_shape",
             functional::layer_norm(&zeros(&[2, 3]), &[4], None, None, 1e-5).map(|_| ()),
         ),
+        (
+            "layer_norm_weight",
+            functional::layer_norm(&zeros(&[2, 4]), &[4], Some(&zeros(&[3])), None, 1e-5)
+                .map(|_| ()),
+        ),
+        (
+            "layer_norm_bias",
+            functional::layer_norm(&zeros(&[2, 4]), &[4], None, Some(&zeros(&[3])), 1e-5)
+                .map(|_| ()),
+        ),
+        (
+            "embedding_weight",
+            functional::embedding(&ints(&[1]), &zeros(&[3]), None).map(|_| ()),
+        ),
     ];
     for (name, outcome) in cases {
         assert_pytorch_error(&outcome.expect_err(name), &GOLDEN["errors"][name], name);

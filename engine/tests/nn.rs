@@ -460,6 +460,13 @@ fn error_case(session: &Session, name: &str) -> Option<Result<(), Error>> {
             &[zeros(&[2])],
         ),
         "layer_arity" => forward(&lin, &[zeros(&[3]), zeros(&[3])]),
+        "nll_1d_target" => {
+            functional::nll_loss(&zeros(&[3]), &ints(&[0, 1, 2]), Reduction::Mean, -100).map(|_| ())
+        }
+        "nll_multi_target" => {
+            let targets = Tensor::zeros(session, &[2, 2], DType::Int64, Device::CPU).unwrap();
+            functional::nll_loss(&zeros(&[2, 3]), &targets, Reduction::Mean, -100).map(|_| ())
+        }
         _ => return None,
     })
 }

@@ -473,6 +473,8 @@ def nn_library():
             "dropout_p": lambda: nn.Dropout(1.5),
             "loss_arity": lambda: nn.MSELoss()(torch.zeros(2)),
             "layer_arity": lambda: nn.Linear(3, 2)(torch.zeros(3), torch.zeros(3)),
+            "nll_1d_target": lambda: F.nll_loss(torch.zeros(3), torch.tensor([0, 1, 2])),
+            "nll_multi_target": lambda: F.nll_loss(torch.zeros(2, 3), torch.zeros(2, 2, dtype=torch.long)),
         }
         result = {name: outcome(fn) for name, fn in cases.items()}
         with warnings.catch_warnings(record=True) as caught:
@@ -721,6 +723,9 @@ def layers():
         "embedding_range": outcome(lambda: F.embedding(torch.tensor([11]), torch.zeros(10, 3))),
         "embedding_dtype": outcome(lambda: F.embedding(torch.tensor([1.0]), torch.zeros(10, 3))),
         "layer_norm_shape": outcome(lambda: F.layer_norm(torch.zeros(2, 3), (4,))),
+        "layer_norm_weight": outcome(lambda: F.layer_norm(torch.zeros(2, 4), (4,), torch.zeros(3))),
+        "layer_norm_bias": outcome(lambda: F.layer_norm(torch.zeros(2, 4), (4,), None, torch.zeros(3))),
+        "embedding_weight": outcome(lambda: F.embedding(torch.tensor([1]), torch.zeros(3))),
     }
     dp = nn.DataParallel(nn.Linear(3, 2))
     out["data_parallel"] = {

@@ -7,12 +7,12 @@
 //! with that worker's own generator seeded `base_seed + id`), and a worker that needs CUDA after the
 //! parent used it fails as a forked process does.
 
+use std::rc::Rc;
+
 use crate::error::Error;
 use crate::random::{Generator, GeneratorHandle};
 use crate::session::Session;
 use crate::value::Value;
-
-use std::rc::Rc;
 
 use super::collate::default_collate;
 use super::{Dataset, DistributedSampler};

@@ -248,6 +248,14 @@ pub fn nll_loss(
         let shape: Vec<i64> = target.shape().iter().map(|&s| s as i64).collect();
         return out.reshape(&shape);
     }
+    if target.dim() > 1 {
+        return Err(Error::MultiTarget);
+    }
+    if input.dim() == 1 && target.numel() != 1 {
+        return Err(Error::NllTarget1d {
+            size: target.numel(),
+        });
+    }
     let (batch, classes) = if input.dim() == 1 {
         (1, input.shape()[0])
     } else {
@@ -462,10 +470,10 @@ pub fn embedding(
         });
     }
     let session = input.session();
-    let (rows, dim) = (
-        weight.shape()[0],
-        weight.shape().get(1).copied().unwrap_or(1),
-    );
+    if weight.dim() != 2 {
+        return Err(Error::EmbeddingWeightDims);
+    }
+    let (rows, dim) = (weight.shape()[0], weight.shape()[1]);
     let flat = input.reshape(&[-1])?;
     let mut shape: Vec<i64> = input.shape().iter().map(|&s| s as i64).collect();
     shape.push(dim as i64);
@@ -522,6 +530,17 @@ pub fn layer_norm(
             normalized: normalized_shape.to_vec(),
             input: input.shape().to_vec(),
         });
+    }
+    for (which, param) in [("weight", weight), ("bias", bias)] {
+        if let Some(p) = param
+            && p.shape() != normalized_shape
+        {
+            return Err(Error::LayerNormParamShape {
+                which,
+                shape: p.shape().to_vec(),
+                normalized: normalized_shape.to_vec(),
+            });
+        }
     }
     crate::ops::common_device(&inputs)?;
     let width: usize = normalized_shape.iter().product();
