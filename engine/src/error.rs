@@ -27,6 +27,8 @@ pub enum PythonType {
     AssertionError,
     /// `torch.distributed.DistBackendError`, a subclass of `RuntimeError`.
     DistBackendError,
+    /// `pickle.UnpicklingError`, as `torch.load` raises it.
+    UnpicklingError,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -510,6 +512,10 @@ pub enum Error {
     #[error("PytorchStreamReader failed reading zip archive: failed finding central directory")]
     NotACheckpoint,
     #[error(
+        "Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in the following error message.\n\tWeightsUnpickler error: Unsupported global: GLOBAL {class} was not an allowed global by default. Please use `torch.serialization.add_safe_globals([{class}])` or the `torch.serialization.safe_globals([{class}])` context manager to allowlist this global if you trust this class/function.\n\nCheck the documentation of torch.load to learn more about types accepted by default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html."
+    )]
+    WeightsOnly { class: String },
+    #[error(
         "don't know how to restore data location of torch.storage.UntypedStorage (tagged with {location})"
     )]
     UnknownLocation { location: String },
@@ -890,6 +896,7 @@ impl Error {
             | Error::OptimizerGroupSizes => PythonType::ValueError,
             Error::TargetOutOfBounds { .. } => PythonType::IndexError,
             Error::FileNotFound { .. } => PythonType::FileNotFoundError,
+            Error::WeightsOnly { .. } => PythonType::UnpicklingError,
             Error::InvalidBackend { .. }
             | Error::ProcessGroupNotInitialized
             | Error::DdpDeviceIds { .. } => PythonType::ValueError,
@@ -946,6 +953,7 @@ impl PythonType {
             PythonType::OSError => "OSError",
             PythonType::AssertionError => "AssertionError",
             PythonType::DistBackendError => "torch.distributed.DistBackendError",
+            PythonType::UnpicklingError => "_pickle.UnpicklingError",
             PythonType::NotImplementedError => "NotImplementedError",
         }
     }

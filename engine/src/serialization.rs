@@ -18,6 +18,7 @@ pub use crate::value::{Key, Value};
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::nn::{Layer, Module, ModuleParts};
 use crate::session::Session;
 use crate::storage::CpuStorage;
 use crate::tensor::Tensor;
@@ -109,6 +110,18 @@ enum Node {
     Tuple(Vec<Node>),
     Dict(Vec<(Key, Node)>),
     Tensor(TensorRecord),
+    Module(Box<ModuleRecord>),
+}
+
+/// A whole module: what its class is and what it holds.
+#[derive(Serialize, Deserialize)]
+struct ModuleRecord {
+    layer: Layer,
+    training: bool,
+    parameters: Vec<(String, Option<Node>)>,
+    /// Name, tensor, persistent.
+    buffers: Vec<(String, Option<Node>, bool)>,
+    children: Vec<(String, Option<Node>)>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -157,6 +170,34 @@ fn encode(obj: &Value, data: &mut Vec<u8>) -> Result<Node, Error> {
                 .map(|(k, v)| Ok((k.clone(), encode(v, data)?)))
                 .collect::<Result<_, Error>>()?,
         ),
+        Value::Module(m) => {
+            let parts = m.parts();
+            let tensor = |t: &Option<Tensor>, data: &mut Vec<u8>| {
+                t.as_ref()
+                    .map(|t| encode(&Value::Tensor(t.clone()), data))
+                    .transpose()
+            };
+            let mut record = ModuleRecord {
+                layer: parts.layer,
+                training: parts.training,
+                parameters: Vec::new(),
+                buffers: Vec::new(),
+                children: Vec::new(),
+            };
+            for (name, t) in &parts.parameters {
+                record.parameters.push((name.clone(), tensor(t, data)?));
+            }
+            for (name, t, persistent) in &parts.buffers {
+                record
+                    .buffers
+                    .push((name.clone(), tensor(t, data)?, *persistent));
+            }
+            for (name, child) in parts.children {
+                let node = child.map(|c| encode(&Value::Module(c), data)).transpose()?;
+                record.children.push((name, node));
+            }
+            Node::Module(Box::new(record))
+        }
         Value::Tensor(t) => {
             let bytes = if t.device().kind == DeviceType::Meta {
                 Vec::new()
@@ -187,13 +228,14 @@ fn location_tag(device: Device) -> String {
     }
 }
 
-/// `torch.load(path, map_location, weights_only)`. Checkpoints hold only tensors and plain
-/// containers, all of which `weights_only=True` (the default) accepts.
+/// `torch.load(path, map_location, weights_only)`. `weights_only=True`, the default since
+/// PyTorch 2.6, accepts tensors and plain containers but refuses a whole module, naming its class.
 pub fn load(
     session: &Session,
     path: &str,
     files: &dyn Files,
     map_location: &MapLocation,
+    weights_only: bool,
 ) -> Result<Value, Error> {
     let bytes = files.read(path)?;
     let corrupt = || Error::NotACheckpoint;
@@ -205,6 +247,9 @@ pub fn load(
     }
     let (header, data) = rest.split_at(length);
     let root: Node = serde_json::from_slice(header).map_err(|_| corrupt())?;
+    if weights_only && let Some(class) = first_module(&root) {
+        return Err(Error::WeightsOnly { class });
+    }
     decode(session, root, data, map_location)
 }
 
@@ -235,6 +280,48 @@ fn decode(
                 .collect::<Result<_, Error>>()?,
         ),
         Node::Tensor(record) => Value::Tensor(restore(session, &record, data, map_location)?),
+        Node::Module(record) => {
+            let ModuleRecord {
+                layer,
+                training,
+                parameters,
+                buffers,
+                children,
+            } = *record;
+            let tensor = |node: Option<Node>| -> Result<Option<Tensor>, Error> {
+                match node
+                    .map(|n| decode(session, n, data, map_location))
+                    .transpose()?
+                {
+                    Some(Value::Tensor(t)) => Ok(Some(t)),
+                    _ => Ok(None),
+                }
+            };
+            let mut parts = ModuleParts {
+                layer,
+                training,
+                parameters: Vec::new(),
+                buffers: Vec::new(),
+                children: Vec::new(),
+            };
+            for (name, node) in parameters {
+                parts.parameters.push((name, tensor(node)?));
+            }
+            for (name, node, persistent) in buffers {
+                parts.buffers.push((name, tensor(node)?, persistent));
+            }
+            for (name, node) in children {
+                let child = match node
+                    .map(|n| decode(session, n, data, map_location))
+                    .transpose()?
+                {
+                    Some(Value::Module(m)) => Some(m),
+                    _ => None,
+                };
+                parts.children.push((name, child));
+            }
+            Value::Module(Module::from_parts(parts)?)
+        }
     })
 }
 
@@ -320,4 +407,14 @@ fn default_restore(session: &Session, host: Tensor, location: &str) -> Result<Te
         device: Some(Target::Device(device)),
         ..To::default()
     })
+}
+
+/// The class of the first module a pickle would meet in `node`, depth first.
+fn first_module(node: &Node) -> Option<String> {
+    match node {
+        Node::Module(record) => Some(record.layer.qualified_name()),
+        Node::List(items) | Node::Tuple(items) => items.iter().find_map(first_module),
+        Node::Dict(entries) => entries.iter().find_map(|(_, v)| first_module(v)),
+        _ => None,
+    }
 }

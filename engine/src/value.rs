@@ -17,6 +17,8 @@ pub enum Value {
     Tuple(Vec<Value>),
     /// A dict (or OrderedDict, as `state_dict()` returns) in insertion order.
     Dict(Vec<(Key, Value)>),
+    /// A whole `nn.Module` (`torch.save(model, path)`).
+    Module(crate::nn::Module),
 }
 
 /// A dict key.
@@ -39,6 +41,7 @@ impl Value {
             Value::List(_) => "list".into(),
             Value::Tuple(_) => "tuple".into(),
             Value::Dict(_) => "dict".into(),
+            Value::Module(m) => m.class_name(),
         }
     }
 }

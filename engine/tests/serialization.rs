@@ -6,7 +6,7 @@
 mod common;
 
 use common::values;
-use tolab_engine::nn::{Layer, Module};
+use tolab_engine::nn::{Factory, Layer, Module};
 use tolab_engine::serialization::{self, Files, Key, MapLocation, MemoryFiles, Value};
 use tolab_engine::{DType, Device, Error, Scalar, Session, SessionConfig, Tensor, To};
 
@@ -80,7 +80,8 @@ fn a_checkpoint_brings_back_values_dtypes_devices_and_containers() {
         ),
     ]);
     serialization::save(&checkpoint, "ckpt.pt", &files).unwrap();
-    let loaded = serialization::load(&session, "ckpt.pt", &files, &MapLocation::Saved).unwrap();
+    let loaded =
+        serialization::load(&session, "ckpt.pt", &files, &MapLocation::Saved, true).unwrap();
 
     let w = tensor_at(&loaded, "weights");
     assert_eq!(w.device(), Device::cuda(1));
@@ -118,7 +119,7 @@ fn map_location_moves_tensors_as_pytorch_does_in_each_form() {
     ]);
     serialization::save(&checkpoint, "m.pt", &files).unwrap();
     let devices = |map: &MapLocation| -> Vec<Device> {
-        match serialization::load(&session, "m.pt", &files, map).unwrap() {
+        match serialization::load(&session, "m.pt", &files, map, true).unwrap() {
             Value::List(items) => items
                 .iter()
                 .map(|i| match i {
@@ -150,8 +151,14 @@ fn map_location_moves_tensors_as_pytorch_does_in_each_form() {
         devices(&MapLocation::Call(&default)),
         [Device::cuda(1), Device::CPU]
     );
-    let unknown =
-        serialization::load(&session, "m.pt", &files, &MapLocation::To("gpu".into())).unwrap_err();
+    let unknown = serialization::load(
+        &session,
+        "m.pt",
+        &files,
+        &MapLocation::To("gpu".into()),
+        true,
+    )
+    .unwrap_err();
     assert_eq!(
         unknown.to_string(),
         "don't know how to restore data location of torch.storage.UntypedStorage (tagged with gpu)"
@@ -166,17 +173,25 @@ fn a_gpu_checkpoint_without_that_gpu_fails_with_pytorchs_advice() {
     serialization::save(&checkpoint, "gpu.pt", &files).unwrap();
 
     let laptop = machine_with_gpus(0);
-    let error = serialization::load(&laptop, "gpu.pt", &files, &MapLocation::Saved).unwrap_err();
+    let error =
+        serialization::load(&laptop, "gpu.pt", &files, &MapLocation::Saved, true).unwrap_err();
     assert_eq!(
         error.to_string(),
         "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU."
     );
     assert_eq!(error.python_type().name(), "RuntimeError");
-    let fixed = serialization::load(&laptop, "gpu.pt", &files, &MapLocation::To("cpu".into()));
+    let fixed = serialization::load(
+        &laptop,
+        "gpu.pt",
+        &files,
+        &MapLocation::To("cpu".into()),
+        true,
+    );
     assert!(matches!(fixed, Ok(Value::Tensor(t)) if t.device() == Device::CPU));
 
     let one_gpu = machine_with_gpus(1);
-    let error = serialization::load(&one_gpu, "gpu.pt", &files, &MapLocation::Saved).unwrap_err();
+    let error =
+        serialization::load(&one_gpu, "gpu.pt", &files, &MapLocation::Saved, true).unwrap_err();
     assert_eq!(
         error.to_string(),
         "Attempting to deserialize object on CUDA device 1 but torch.cuda.device_count() is 1. Please use torch.load with map_location to map your storages to an existing device."
@@ -198,9 +213,14 @@ fn a_gpu_models_state_dict_loads_into_a_cpu_model() {
     serialization::save(&Value::Dict(state), "model.pt", &files).unwrap();
 
     let laptop = machine_with_gpus(0);
-    let Value::Dict(entries) =
-        serialization::load(&laptop, "model.pt", &files, &MapLocation::To("cpu".into())).unwrap()
-    else {
+    let Value::Dict(entries) = serialization::load(
+        &laptop,
+        "model.pt",
+        &files,
+        &MapLocation::To("cpu".into()),
+        true,
+    )
+    .unwrap() else {
         panic!("a dict")
     };
     let state: Vec<(String, Tensor)> = entries
@@ -221,7 +241,7 @@ fn missing_and_corrupt_files_fail_as_in_python() {
     let session = Session::default();
     let files = MemoryFiles::default();
     let missing =
-        serialization::load(&session, "nope.pt", &files, &MapLocation::Saved).unwrap_err();
+        serialization::load(&session, "nope.pt", &files, &MapLocation::Saved, true).unwrap_err();
     assert_eq!(
         missing.to_string(),
         "[Errno 2] No such file or directory: 'nope.pt'"
@@ -229,10 +249,11 @@ fn missing_and_corrupt_files_fail_as_in_python() {
     assert_eq!(missing.python_type().name(), "FileNotFoundError");
     files.write("notes.txt", b"hello".to_vec()).unwrap();
     let corrupt =
-        serialization::load(&session, "notes.txt", &files, &MapLocation::Saved).unwrap_err();
+        serialization::load(&session, "notes.txt", &files, &MapLocation::Saved, true).unwrap_err();
     assert!(matches!(corrupt, Error::NotACheckpoint));
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn disk_files_hold_checkpoints_relative_to_the_working_directory() {
     let session = Session::default();
@@ -242,7 +263,40 @@ fn disk_files_hold_checkpoints_relative_to_the_working_directory() {
     let t = ramp(&session, 5, DType::Int64, Device::CPU);
     serialization::save(&Value::Tensor(t.clone()), "t.pt", &files).unwrap();
     assert!(root.join("t.pt").exists());
-    let loaded = serialization::load(&session, "t.pt", &files, &MapLocation::Saved).unwrap();
+    let loaded = serialization::load(&session, "t.pt", &files, &MapLocation::Saved, true).unwrap();
     assert!(matches!(loaded, Value::Tensor(u) if values(&u) == values(&t)));
     std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn a_whole_model_needs_weights_only_false_as_since_pytorch_2_6() {
+    static GOLDEN: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
+        serde_json::from_str(include_str!("../../tests/golden/layers.json")).unwrap()
+    });
+    let session = Session::default();
+    let files = MemoryFiles::default();
+    let sequential = Module::sequential(&[
+        common::linear(&session, 3, 2, true),
+        Module::build(&session, Layer::ReLU, &Factory::default()).unwrap(),
+    ]);
+    let net = Module::custom("Net");
+    net.add_module("fc", Some(common::linear(&session, 2, 1, true)));
+    for (name, model) in [("sequential", &sequential), ("custom", &net)] {
+        serialization::save(&Value::Module(model.clone()), "model.pt", &files).unwrap();
+        let error = serialization::load(&session, "model.pt", &files, &MapLocation::Saved, true)
+            .unwrap_err();
+        common::assert_pytorch_error(&error, &GOLDEN["weights_only"][name], name);
+
+        let Value::Module(loaded) =
+            serialization::load(&session, "model.pt", &files, &MapLocation::Saved, false).unwrap()
+        else {
+            panic!("a module")
+        };
+        assert_eq!(loaded.repr(), model.repr());
+        assert!(!loaded.is(model), "a new module");
+        for (p, q) in loaded.parameters().iter().zip(model.parameters()) {
+            assert_eq!(values(&p.tensor()), values(&q.tensor()));
+            assert!(p.tensor().requires_grad() && p.tensor().is_leaf());
+        }
+    }
 }

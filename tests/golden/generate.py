@@ -520,6 +520,14 @@ def nn_library():
     write("nn.json", out)
 
 
+class Net(torch.nn.Module):
+    """A learner's model, saved whole (pickled by its name, `__main__.Net`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(2, 1)
+
+
 class _RandomRows(torch.utils.data.Dataset):
     """Each item draws from the generator of whichever process fetches it."""
 
@@ -733,6 +741,14 @@ def layers():
         "state_keys": list(dp.state_dict().keys()),
         "load_into_plain": outcome(lambda: nn.Linear(3, 2).load_state_dict(dp.state_dict())),
     }
+    import tempfile
+    weights_only = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, model in [("sequential", nn.Sequential(nn.Linear(3, 2), nn.ReLU())), ("custom", Net())]:
+            path = f"{tmp}/{name}.pt"
+            torch.save(model, path)
+            weights_only[name] = outcome(lambda: torch.load(path))
+    out["weights_only"] = weights_only
     write("layers.json", out)
 
 

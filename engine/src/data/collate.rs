@@ -76,8 +76,8 @@ pub fn default_collate(session: &Session, batch: Vec<Value>) -> Result<Value, Er
                     .collect::<Result<_, _>>()?,
             ))
         }
-        Value::None => Err(Error::CollateType {
-            type_name: "NoneType".into(),
+        Value::None | Value::Module(_) => Err(Error::CollateType {
+            type_name: first.type_name(),
         }),
     }
 }

@@ -12,7 +12,7 @@ use crate::repr::python_float;
 use crate::tensor::Tensor;
 
 /// How a loss reduces its per-element values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Reduction {
     None,
     #[default]
@@ -408,7 +408,7 @@ impl Tensor {
 }
 
 /// `padding=` of a convolution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Padding {
     /// Zeros added on both sides of each axis (`padding=(1, 1)`; `'valid'` is zero).
     Explicit([usize; 2]),

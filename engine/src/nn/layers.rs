@@ -14,7 +14,7 @@ use super::module::{CustomForward, Module};
 use super::parameter::Parameter;
 
 /// A module's kind, with the settings its constructor took.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Layer {
     /// A learner's `nn.Module` subclass.
     Custom {
@@ -81,6 +81,29 @@ pub enum Layer {
 }
 
 impl Layer {
+    /// The class's import path, as a pickle names it (`torch.nn.modules.linear.Linear`;
+    /// `__main__.Net` for a learner's class).
+    pub fn qualified_name(&self) -> String {
+        let module = match self {
+            Layer::Custom { .. } => "__main__",
+            Layer::Linear { .. } => "torch.nn.modules.linear",
+            Layer::ReLU | Layer::Sigmoid | Layer::Tanh => "torch.nn.modules.activation",
+            Layer::Dropout { .. } => "torch.nn.modules.dropout",
+            Layer::Flatten { .. } => "torch.nn.modules.flatten",
+            Layer::Sequential => "torch.nn.modules.container",
+            Layer::DataParallel { .. } => "torch.nn.parallel.data_parallel",
+            Layer::DistributedDataParallel { .. } => "torch.nn.parallel.distributed",
+            Layer::Conv2d { .. } => "torch.nn.modules.conv",
+            Layer::Embedding { .. } => "torch.nn.modules.sparse",
+            Layer::LayerNorm { .. } => "torch.nn.modules.normalization",
+            Layer::MSELoss { .. }
+            | Layer::CrossEntropyLoss { .. }
+            | Layer::NLLLoss { .. }
+            | Layer::BCEWithLogitsLoss { .. } => "torch.nn.modules.loss",
+        };
+        format!("{module}.{}", self.class_name())
+    }
+
     pub fn class_name(&self) -> String {
         match self {
             Layer::Custom { class_name } => class_name,

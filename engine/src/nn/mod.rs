@@ -9,6 +9,7 @@ mod parallel;
 mod parameter;
 
 pub use layers::{Factory, Layer};
+pub(crate) use module::ModuleParts;
 pub use module::{Assign, CustomForward, IncompatibleKeys, Member, Module};
 pub use parameter::Parameter;
 

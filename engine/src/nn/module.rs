@@ -15,6 +15,12 @@ use crate::transfer::{Target, To};
 use super::layers::Layer;
 use super::parameter::Parameter;
 
+impl std::fmt::Debug for Module {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.repr())
+    }
+}
+
 /// Runs a learner-defined module's `forward` (the cell runtime's part of a forward pass).
 pub type CustomForward<'a> = dyn FnMut(&Module, &[Tensor]) -> Result<Tensor, Error> + 'a;
 
@@ -37,6 +43,16 @@ struct Buffer {
     tensor: Option<Tensor>,
     /// Persistent buffers are part of `state_dict`.
     persistent: bool,
+}
+
+/// What a module holds, taken apart (for checkpoints of whole modules).
+pub(crate) struct ModuleParts {
+    pub layer: Layer,
+    pub training: bool,
+    pub parameters: Vec<(String, Option<Tensor>)>,
+    /// Name, tensor, persistent.
+    pub buffers: Vec<(String, Option<Tensor>, bool)>,
+    pub children: Vec<(String, Option<Module>)>,
 }
 
 /// A value assigned to a module attribute (`module.name = value`).
@@ -144,6 +160,50 @@ impl Module {
             set_entry(&mut replica.0.children.borrow_mut(), name, copy);
         }
         Ok(replica)
+    }
+
+    /// The module's registrations, for `torch.save` of a whole module.
+    pub(crate) fn parts(&self) -> ModuleParts {
+        ModuleParts {
+            layer: self.0.layer.clone(),
+            training: self.training(),
+            parameters: self
+                .0
+                .parameters
+                .borrow()
+                .iter()
+                .map(|(n, p)| (n.clone(), p.as_ref().map(Parameter::tensor)))
+                .collect(),
+            buffers: self
+                .0
+                .buffers
+                .borrow()
+                .iter()
+                .map(|b| (b.name.clone(), b.tensor.clone(), b.persistent))
+                .collect(),
+            children: self.0.children.borrow().clone(),
+        }
+    }
+
+    /// A module rebuilt from its registrations (`torch.load(weights_only=False)`).
+    pub(crate) fn from_parts(parts: ModuleParts) -> Result<Module, Error> {
+        let module = Module::new(parts.layer);
+        module.0.training.set(parts.training);
+        for (name, tensor) in parts.parameters {
+            let parameter = tensor
+                .map(|t| Parameter::new(&t, t.requires_grad()))
+                .transpose()?;
+            set_entry(&mut module.0.parameters.borrow_mut(), &name, parameter);
+        }
+        for (name, tensor, persistent) in parts.buffers {
+            module.0.buffers.borrow_mut().push(Buffer {
+                name,
+                tensor,
+                persistent,
+            });
+        }
+        *module.0.children.borrow_mut() = parts.children;
+        Ok(module)
     }
 
     pub fn layer(&self) -> &Layer {
