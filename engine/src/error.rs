@@ -642,6 +642,13 @@ pub enum Error {
         shape: Vec<usize>,
         normalized: Vec<usize>,
     },
+    // Initialisation (torch/nn/init.py).
+    #[error("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")]
+    FanOfVector,
+    #[error("Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")]
+    InitMode { mode: String },
+    #[error("Unsupported nonlinearity {name}")]
+    UnsupportedNonlinearity { name: String },
     #[error("padding='same' is not supported for strided convolutions")]
     SamePaddingStride,
     #[error("Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}", ShapeText(normalized), normalized.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "), ShapeText(input))]
@@ -897,6 +904,9 @@ impl Error {
             Error::TargetOutOfBounds { .. } => PythonType::IndexError,
             Error::FileNotFound { .. } => PythonType::FileNotFoundError,
             Error::WeightsOnly { .. } => PythonType::UnpicklingError,
+            Error::FanOfVector | Error::InitMode { .. } | Error::UnsupportedNonlinearity { .. } => {
+                PythonType::ValueError
+            }
             Error::InvalidBackend { .. }
             | Error::ProcessGroupNotInitialized
             | Error::DdpDeviceIds { .. } => PythonType::ValueError,

@@ -333,3 +333,56 @@ fn layer_errors_are_pytorchs() {
         assert_pytorch_error(&outcome.expect_err(name), &GOLDEN["errors"][name], name);
     }
 }
+
+#[test]
+fn init_functions_draw_pytorchs_values() {
+    use tolab_engine::nn::init::{self, FanMode};
+    let golden = &GOLDEN["init_functions"];
+    let session = Session::default();
+    session.manual_seed(5);
+    let fills: [(&str, fn(&Tensor) -> Result<(), Error>); 6] = [
+        ("kaiming_uniform_relu_fan_out", |w| {
+            init::kaiming_uniform_(w, 0.0, FanMode::FanOut, "relu")
+        }),
+        ("kaiming_normal", |w| {
+            init::kaiming_normal_(w, 0.0, FanMode::FanIn, "leaky_relu")
+        }),
+        ("xavier_uniform_tanh", |w| {
+            init::xavier_uniform_(w, init::calculate_gain("tanh", None)?)
+        }),
+        ("xavier_normal", |w| init::xavier_normal_(w, 1.0)),
+        ("zeros", |w| init::constant_(w, 0.0)),
+        ("ones", |w| init::constant_(w, 1.0)),
+    ];
+    for (name, fill) in fills {
+        let w = Tensor::empty(&session, &[5, 4], DType::Float32, Device::CPU).unwrap();
+        fill(&w).unwrap();
+        assert_eq!(values(&w), json_floats(&golden[name]), "{name}");
+    }
+    let conv = Tensor::empty(&session, &[8, 3, 3, 3], DType::Float32, Device::CPU).unwrap();
+    init::kaiming_normal_(&conv, 0.0, FanMode::FanIn, "relu").unwrap();
+    assert_eq!(values(&conv), json_floats(&golden["kaiming_normal_conv"]));
+    for (name, gain) in golden["gains"].as_object().unwrap() {
+        assert_eq!(
+            init::calculate_gain(name, None).unwrap(),
+            gain.as_f64().unwrap(),
+            "{name}"
+        );
+    }
+    let vector = Tensor::empty(&session, &[3], DType::Float32, Device::CPU).unwrap();
+    let errors = &golden["errors"];
+    let cases = [
+        (
+            "vector",
+            init::kaiming_uniform_(&vector, 0.0, FanMode::FanIn, "leaky_relu"),
+        ),
+        ("mode", FanMode::parse("fan_mid").map(|_| ())),
+        (
+            "nonlinearity",
+            init::calculate_gain("swish", None).map(|_| ()),
+        ),
+    ];
+    for (name, outcome) in cases {
+        assert_pytorch_error(&outcome.unwrap_err(), &errors[name], name);
+    }
+}

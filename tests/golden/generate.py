@@ -749,6 +749,29 @@ def layers():
             torch.save(model, path)
             weights_only[name] = outcome(lambda: torch.load(path))
     out["weights_only"] = weights_only
+    init = {}
+    torch.manual_seed(5)
+    for name, fill in [
+        ("kaiming_uniform_relu_fan_out", lambda w: nn.init.kaiming_uniform_(w, mode="fan_out", nonlinearity="relu")),
+        ("kaiming_normal", lambda w: nn.init.kaiming_normal_(w)),
+        ("xavier_uniform_tanh", lambda w: nn.init.xavier_uniform_(w, gain=nn.init.calculate_gain("tanh"))),
+        ("xavier_normal", lambda w: nn.init.xavier_normal_(w)),
+        ("zeros", nn.init.zeros_),
+        ("ones", nn.init.ones_),
+    ]:
+        w = torch.empty(5, 4)
+        fill(w)
+        init[name] = values(w)
+    big = torch.empty(8, 3, 3, 3)
+    nn.init.kaiming_normal_(big, nonlinearity="relu")
+    init["kaiming_normal_conv"] = values(big)
+    init["gains"] = {n: nn.init.calculate_gain(n) for n in ["linear", "sigmoid", "tanh", "relu", "leaky_relu", "selu"]}
+    init["errors"] = {
+        "vector": outcome(lambda: nn.init.kaiming_uniform_(torch.empty(3))),
+        "mode": outcome(lambda: nn.init.kaiming_normal_(torch.empty(3, 3), mode="fan_mid")),
+        "nonlinearity": outcome(lambda: nn.init.calculate_gain("swish")),
+    }
+    out["init_functions"] = init
     write("layers.json", out)
 
 
