@@ -340,7 +340,8 @@ fn init_functions_draw_pytorchs_values() {
     let golden = &GOLDEN["init_functions"];
     let session = Session::default();
     session.manual_seed(5);
-    let fills: [(&str, fn(&Tensor) -> Result<(), Error>); 6] = [
+    type Fill = fn(&Tensor) -> Result<(), Error>;
+    let fills: [(&str, Fill); 6] = [
         ("kaiming_uniform_relu_fan_out", |w| {
             init::kaiming_uniform_(w, 0.0, FanMode::FanOut, "relu")
         }),
