@@ -2,10 +2,11 @@
 //!
 //! The UI never reaches into the engine: it sends a [`Request`] and renders the [`Reply`] that comes
 //! back (DESIGN.md, "The way data flows"). Both are serde types, so the same messages can cross a Web
-//! Worker boundary in the browser or Tauri IPC on the desktop. Running Python cells arrives with the
-//! Cells runtime issue; today the runtime answers what the engine's GPU backend is.
+//! Worker boundary in the browser or Tauri IPC on the desktop. Cells of Python run in
+//! [`python::Interpreter`] (one per notebook).
 
 mod protocol;
+pub mod python;
 mod runtime;
 
 pub use protocol::{BackendReport, Reply, Request};

@@ -1,0 +1,76 @@
+//! `tolab run [--trace] FILE.py`: runs a file as one lab cell and prints its stdout exactly as the
+//! lab would; an uncaught error goes to stderr as a traceback, with exit code 1. `--trace` adds
+//! the engine's trace as JSON lines on stderr.
+
+#[cfg(not(target_arch = "wasm32"))]
+use std::process::ExitCode;
+
+#[cfg(not(target_arch = "wasm32"))]
+use tolab_cells::python::Interpreter;
+#[cfg(not(target_arch = "wasm32"))]
+use tolab_engine::Session;
+
+/// The CLI is native; in the browser the runtime runs in a Web Worker instead.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+/// Python frames nest futures; a large stack keeps deep (but legal) recursion off the guard page.
+#[cfg(not(target_arch = "wasm32"))]
+const STACK_BYTES: usize = 256 << 20;
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (trace, path) = match args.as_slice() {
+        [run, path] if run == "run" => (false, path.clone()),
+        [run, flag, path] if run == "run" && flag == "--trace" => (true, path.clone()),
+        _ => {
+            eprintln!("usage: tolab run [--trace] FILE.py");
+            return ExitCode::from(2);
+        }
+    };
+    let source = match std::fs::read_to_string(&path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("tolab: cannot read {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let worker = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(move || run(&path, &source, trace));
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("tolab: the interpreter stopped unexpectedly");
+            ExitCode::from(3)
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn run(path: &str, source: &str, trace: bool) -> ExitCode {
+    let session = Session::default();
+    session.set_tracing(trace);
+    eprintln!("tolab: GPU devices run on the CPU backend (the wgpu backend is not wired in yet)");
+    let mut notebook = Interpreter::notebook(session.clone());
+    let record = pollster::block_on(notebook.run_cell(path, source));
+    print!("{}", record.stdout);
+    for warning in &record.warnings {
+        eprintln!("UserWarning: {warning}");
+    }
+    if trace {
+        for event in session.take_trace() {
+            if let Ok(line) = serde_json::to_string(&event) {
+                eprintln!("{line}");
+            }
+        }
+    }
+    match record.error {
+        Some(traceback) => {
+            eprintln!("{traceback}");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}

@@ -1,0 +1,452 @@
+//! `obj.name` and `obj.method(...)` on the engine's objects: a tensor's properties (`shape`,
+//! `dtype`, `device`, `grad`, `grad_fn`, `is_leaf`, …) and methods (`to`, `cuda`, `item`,
+//! `backward`, arithmetic, reductions, views), a device's `type`/`index`, and module attributes.
+
+use std::rc::Rc;
+
+use tolab_engine::{DType, Scalar, Target, Tensor, To};
+
+use super::eval::Args;
+use super::exception::{ExcType, PyException};
+use super::modules::{self, device_of, dtype_of, size_of};
+use super::operators::scalar;
+use super::value::{Value, as_f64};
+
+type Result<T> = std::result::Result<T, PyException>;
+
+fn no_attribute(owner: &Value, name: &str) -> PyException {
+    let owner = match owner {
+        Value::Module(m) => format!("module '{m}'"),
+        other => format!("'{}' object", other.type_name()),
+    };
+    PyException::new(
+        ExcType::AttributeError,
+        format!("{owner} has no attribute '{name}'"),
+    )
+}
+
+const TENSOR_METHODS: &[&str] = &[
+    "to",
+    "cuda",
+    "cpu",
+    "item",
+    "tolist",
+    "size",
+    "dim",
+    "numel",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "argmax",
+    "backward",
+    "detach",
+    "clone",
+    "requires_grad_",
+    "retain_grad",
+    "view",
+    "reshape",
+    "float",
+    "double",
+    "half",
+    "long",
+    "int",
+    "bool",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "matmul",
+    "mm",
+    "relu",
+    "exp",
+    "log",
+    "sqrt",
+    "abs",
+    "sigmoid",
+    "tanh",
+    "pow",
+    "t",
+    "zero_",
+    "fill_",
+    "add_",
+    "mul_",
+    "sub_",
+    "div_",
+    "copy_",
+    "is_contiguous",
+    "contiguous",
+    "unsqueeze",
+    "squeeze",
+    "transpose",
+    "permute",
+    "expand",
+    "softmax",
+    "log_softmax",
+    "is_pinned",
+    "pin_memory",
+    "data_ptr",
+    "element_size",
+    "type",
+    "stride",
+    "storage_offset",
+    "neg",
+    "clamp",
+];
+
+pub fn get(owner: &Value, name: &str) -> Result<Value> {
+    match owner {
+        Value::Module(m) => modules::attribute(m, name).ok_or_else(|| no_attribute(owner, name)),
+        Value::Tensor(t) => tensor_property(t, name).transpose().unwrap_or_else(|| {
+            if TENSOR_METHODS.contains(&name) {
+                Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
+            } else {
+                Err(no_attribute(owner, name))
+            }
+        }),
+        Value::Device(d) => match name {
+            "type" => Ok(Value::str(d.kind.name())),
+            "index" => Ok(d.index.map_or(Value::None, |i| Value::Int(i64::from(i)))),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::DType(d) => match name {
+            "is_floating_point" => Ok(Value::Bool(d.is_floating_point())),
+            "itemsize" => Ok(Value::Int(d.size() as i64)),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::GradFn(g) => match name {
+            "next_functions" => Ok(Value::Tuple(
+                g.next_functions()
+                    .iter()
+                    .map(|n| {
+                        Value::Tuple(Rc::from(vec![
+                            n.clone().map_or(Value::None, Value::GradFn),
+                            Value::Int(0),
+                        ]))
+                    })
+                    .collect(),
+            )),
+            "name" => Ok(Value::Method(Box::new(owner.clone()), Rc::from("name"))),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::List(_) if name == "append" => {
+            Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
+        }
+        Value::Dict(_) if matches!(name, "items" | "keys" | "values" | "get") => {
+            Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
+        }
+        Value::Str(_)
+            if matches!(
+                name,
+                "upper" | "lower" | "strip" | "split" | "join" | "format"
+            ) =>
+        {
+            Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
+        }
+        _ => Err(no_attribute(owner, name)),
+    }
+}
+
+fn tensor_property(t: &Tensor, name: &str) -> Result<Option<Value>> {
+    Ok(Some(match name {
+        "shape" => Value::Size(t.shape().into()),
+        "dtype" => Value::DType(t.dtype()),
+        "device" => Value::Device(t.device()),
+        "requires_grad" => Value::Bool(t.requires_grad()),
+        "is_leaf" => Value::Bool(t.is_leaf()),
+        "grad" => t.grad().map_or(Value::None, Value::Tensor),
+        "grad_fn" => t.grad_fn().map_or(Value::None, Value::GradFn),
+        "data" => Value::Tensor(t.data()),
+        "is_cuda" => Value::Bool(t.device().kind == tolab_engine::DeviceType::Cuda),
+        "ndim" => Value::Int(t.dim() as i64),
+        "T" => Value::Tensor(t.t()?),
+        _ => return Ok(None),
+    }))
+}
+
+fn tensor(v: &Value, what: &str) -> Result<Tensor> {
+    match v {
+        Value::Tensor(t) => Ok(t.clone()),
+        other => Err(PyException::new(
+            ExcType::TypeError,
+            format!("{what}: expected a Tensor, got {}", other.type_name()),
+        )),
+    }
+}
+
+/// `tensor.tolist()`: nested lists of Python numbers.
+fn tolist(values: &[Scalar], shape: &[usize]) -> Value {
+    let number = |s: &Scalar| match s {
+        Scalar::Bool(b) => Value::Bool(*b),
+        Scalar::Int(i) => Value::Int(*i),
+        Scalar::Float(x) => Value::Float(*x),
+    };
+    match shape.split_first() {
+        None => values.first().map_or(Value::None, number),
+        Some((&n, rest)) => {
+            let width: usize = rest.iter().product();
+            Value::list(
+                (0..n)
+                    .map(|i| tolist(&values[i * width..(i + 1) * width], rest))
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// `tensor.to(...)`: a device, a dtype, another tensor, or keywords.
+fn to_request(args: &Args) -> Result<To> {
+    let mut request = To::default();
+    for arg in &args.positional {
+        match arg {
+            Value::DType(d) => request.dtype = Some(*d),
+            Value::Str(s) => request.device = Some(Target::Text(s.to_string())),
+            Value::Device(d) => request.device = Some(Target::Device(*d)),
+            Value::Int(i) => {
+                request.device = Some(Target::Device(tolab_engine::Device::cuda(*i as i8)))
+            }
+            Value::Tensor(other) => {
+                request.device = Some(Target::Device(other.device()));
+                request.dtype = Some(other.dtype());
+            }
+            other => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "to() received an invalid combination of arguments - got ({})",
+                        other.type_name()
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(d) = args.keyword("device") {
+        request.device = Some(match d {
+            Value::Str(s) => Target::Text(s.to_string()),
+            other => Target::Device(device_of(other)?),
+        });
+    }
+    if let Some(d) = args.keyword("dtype") {
+        request.dtype = Some(dtype_of(d)?);
+    }
+    request.non_blocking = args.keyword("non_blocking").is_some_and(Value::truthy);
+    request.copy = args.keyword("copy").is_some_and(Value::truthy);
+    Ok(request)
+}
+
+/// The `dim=` and `keepdim=` of a reduction.
+fn dims(args: &Args) -> (Vec<i64>, bool) {
+    let dims = match args.get(0, "dim") {
+        Some(Value::Int(d)) => vec![*d],
+        Some(Value::Tuple(ds)) => ds.iter().map(|d| as_f64(d) as i64).collect(),
+        _ => Vec::new(),
+    };
+    (dims, args.get(1, "keepdim").is_some_and(Value::truthy))
+}
+
+pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
+    match owner {
+        Value::Tensor(t) => tensor_method(t, name, args),
+        Value::GradFn(g) if name == "name" => Ok(Value::str(g.name())),
+        Value::List(items) if name == "append" => {
+            items
+                .borrow_mut()
+                .push(args.positional.first().cloned().unwrap_or(Value::None));
+            Ok(Value::None)
+        }
+        Value::Dict(entries) => {
+            let entries = entries.borrow();
+            Ok(match name {
+                "keys" => Value::list(entries.iter().map(|(k, _)| k.clone()).collect()),
+                "values" => Value::list(entries.iter().map(|(_, v)| v.clone()).collect()),
+                "items" => Value::list(
+                    entries
+                        .iter()
+                        .map(|(k, v)| Value::Tuple(Rc::from(vec![k.clone(), v.clone()])))
+                        .collect(),
+                ),
+                _ => {
+                    let key = args.positional.first().cloned().unwrap_or(Value::None);
+                    entries
+                        .iter()
+                        .find(|(k, _)| super::value::equal(k, &key))
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_else(|| args.positional.get(1).cloned().unwrap_or(Value::None))
+                }
+            })
+        }
+        Value::Str(s) => Ok(match name {
+            "upper" => Value::str(&s.to_uppercase()),
+            "lower" => Value::str(&s.to_lowercase()),
+            "strip" => Value::str(s.trim()),
+            "split" => Value::list(s.split_whitespace().map(Value::str).collect()),
+            "join" => Value::str(
+                &super::operators::iterate(args.positional.first().unwrap_or(&Value::None))?
+                    .iter()
+                    .map(Value::str_text)
+                    .collect::<Vec<_>>()
+                    .join(s),
+            ),
+            _ => return Err(PyException::unsupported("str.format")),
+        }),
+        other => Err(no_attribute(other, name)),
+    }
+}
+
+fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    let operand = |what: &str| -> Result<tolab_engine::Operand<'_>> {
+        match args.positional.first() {
+            Some(Value::Tensor(u)) => Ok(tolab_engine::Operand::Tensor(u)),
+            Some(other) => scalar(other)
+                .map(tolab_engine::Operand::Scalar)
+                .ok_or_else(|| {
+                    PyException::new(ExcType::TypeError, format!("{what}: unsupported operand"))
+                }),
+            None => Err(PyException::new(
+                ExcType::TypeError,
+                format!("{what}() missing an argument"),
+            )),
+        }
+    };
+    let sizes = || size_of(&args.positional);
+    Ok(Value::Tensor(match name {
+        "to" => t.to(to_request(&args)?)?,
+        "cuda" => {
+            let index = args.positional.first().map(|v| as_f64(v) as i8);
+            t.cuda(
+                index,
+                args.keyword("non_blocking").is_some_and(Value::truthy),
+            )?
+        }
+        "cpu" => t.cpu()?,
+        "float" => t.to_dtype(DType::Float32)?,
+        "double" => t.to_dtype(DType::Float64)?,
+        "half" => t.to_dtype(DType::Float16)?,
+        "long" => t.to_dtype(DType::Int64)?,
+        "int" => t.to_dtype(DType::Int32)?,
+        "bool" => t.to_dtype(DType::Bool)?,
+        "item" => {
+            return Ok(match t.item()? {
+                Scalar::Bool(b) => Value::Bool(b),
+                Scalar::Int(i) => Value::Int(i),
+                Scalar::Float(x) => Value::Float(x),
+            });
+        }
+        "tolist" => return Ok(tolist(&t.scalars()?, t.shape())),
+        "size" => {
+            return Ok(match arg(0) {
+                Value::Int(d) => {
+                    let d = tolab_engine::layout::wrap_dim(d, t.dim())?;
+                    Value::Int(t.shape()[d] as i64)
+                }
+                _ => Value::Size(t.shape().into()),
+            });
+        }
+        "dim" => return Ok(Value::Int(t.dim() as i64)),
+        "numel" => return Ok(Value::Int(t.numel() as i64)),
+        "is_contiguous" => return Ok(Value::Bool(t.is_contiguous())),
+        "is_pinned" => return Ok(Value::Bool(t.is_pinned())),
+        "element_size" => return Ok(Value::Int(t.element_size() as i64)),
+        "data_ptr" => return Ok(Value::Int(t.data_ptr() as i64)),
+        "storage_offset" => return Ok(Value::Int(t.storage_offset() as i64)),
+        "stride" => {
+            return Ok(Value::Tuple(
+                t.stride().iter().map(|&s| Value::Int(s as i64)).collect(),
+            ));
+        }
+        "type" => return Ok(Value::str(&t.type_name())),
+        "backward" => {
+            let gradient = match arg(0) {
+                Value::Tensor(g) => Some(g),
+                _ => None,
+            };
+            let retain = args.get(1, "retain_graph").is_some_and(Value::truthy);
+            t.backward(gradient.as_ref(), retain)?;
+            return Ok(Value::None);
+        }
+        "retain_grad" => {
+            t.retain_grad()?;
+            return Ok(Value::None);
+        }
+        "requires_grad_" => {
+            let flag = args.get(0, "requires_grad").is_none_or(Value::truthy);
+            t.set_requires_grad(flag)?;
+            t.clone()
+        }
+        "sum" | "mean" => {
+            let (dims, keepdim) = dims(&args);
+            if name == "sum" {
+                t.sum(&dims, keepdim)?
+            } else {
+                t.mean(&dims, keepdim)?
+            }
+        }
+        "max" | "min" | "argmax" => match arg(0) {
+            Value::None => match name {
+                "max" => t.max()?,
+                "min" => t.min()?,
+                _ => t.argmax(None, false)?,
+            },
+            other => {
+                let d = as_f64(&other) as i64;
+                if name == "argmax" {
+                    t.argmax(Some(d), args.get(1, "keepdim").is_some_and(Value::truthy))?
+                } else {
+                    return Err(PyException::unsupported(&format!("{name}(dim)")));
+                }
+            }
+        },
+        "detach" => t.detach(),
+        "clone" => t.clone_tensor()?,
+        "view" => t.view(&sizes()?)?,
+        "reshape" => t.reshape(&sizes()?)?,
+        "add" => t.add(operand("add")?)?,
+        "sub" => t.sub(operand("sub")?)?,
+        "mul" => t.mul(operand("mul")?)?,
+        "div" => t.div(operand("div")?)?,
+        "add_" => t.add_(operand("add_")?)?.clone(),
+        "sub_" => t.sub_(operand("sub_")?)?.clone(),
+        "mul_" => t.mul_(operand("mul_")?)?.clone(),
+        "div_" => t.div_(operand("div_")?)?.clone(),
+        "matmul" => t.matmul(&tensor(&arg(0), "matmul")?)?,
+        "mm" => t.mm(&tensor(&arg(0), "mm")?)?,
+        "relu" => t.relu()?,
+        "exp" => t.exp()?,
+        "log" => t.log()?,
+        "sqrt" => t.sqrt()?,
+        "abs" => t.abs()?,
+        "neg" => t.neg()?,
+        "sigmoid" => t.sigmoid()?,
+        "tanh" => t.tanh()?,
+        "pow" => match arg(0) {
+            Value::Tensor(e) => t.pow(&e)?,
+            other => t.pow_scalar(scalar(&other).unwrap_or(Scalar::Int(1)))?,
+        },
+        "clamp" => t.clamp(
+            args.get(0, "min").and_then(scalar),
+            args.get(1, "max").and_then(scalar),
+        )?,
+        "t" => t.t()?,
+        "zero_" => t.zero_()?.clone(),
+        "fill_" => t.fill_(scalar(&arg(0)).unwrap_or(Scalar::Int(0)))?.clone(),
+        "copy_" => t.copy_(&tensor(&arg(0), "copy_")?)?.clone(),
+        "contiguous" => t.contiguous()?,
+        "unsqueeze" => t.unsqueeze(as_f64(&arg(0)) as i64)?,
+        "squeeze" => match arg(0) {
+            Value::None => t.squeeze(None)?,
+            d => t.squeeze(Some(as_f64(&d) as i64))?,
+        },
+        "transpose" => t.transpose(as_f64(&arg(0)) as i64, as_f64(&arg(1)) as i64)?,
+        "permute" => t.permute(&sizes()?)?,
+        "expand" => t.expand(&sizes()?)?,
+        "softmax" => {
+            t.softmax(as_f64(&args.get(0, "dim").cloned().unwrap_or(Value::Int(-1))) as i64)?
+        }
+        "log_softmax" => {
+            t.log_softmax(as_f64(&args.get(0, "dim").cloned().unwrap_or(Value::Int(-1))) as i64)?
+        }
+        "pin_memory" => t.pin_memory()?,
+        other => return Err(no_attribute(&Value::Tensor(t.clone()), other)),
+    }))
+}

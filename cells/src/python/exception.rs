@@ -1,0 +1,156 @@
+//! Python exceptions raised in a cell: their type, message and traceback frames, formatted as
+//! CPython prints them (`Traceback (most recent call last):` … `RuntimeError: …`). Engine errors
+//! map to the Python type PyTorch raises for them, with PyTorch's text.
+
+use tolab_engine::{Error, PythonType};
+
+/// The exception classes the lab's Python raises.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExcType {
+    SyntaxError,
+    NameError,
+    TypeError,
+    ValueError,
+    IndexError,
+    KeyError,
+    AttributeError,
+    ZeroDivisionError,
+    OverflowError,
+    AssertionError,
+    RuntimeError,
+    NotImplementedError,
+    ImportError,
+    ModuleNotFoundError,
+    RecursionError,
+    /// An exception class the engine names (`torch.OutOfMemoryError`, `_pickle.UnpicklingError`).
+    Other(String),
+}
+
+impl ExcType {
+    /// The name a traceback's last line starts with.
+    pub fn name(&self) -> &str {
+        match self {
+            ExcType::SyntaxError => "SyntaxError",
+            ExcType::NameError => "NameError",
+            ExcType::TypeError => "TypeError",
+            ExcType::ValueError => "ValueError",
+            ExcType::IndexError => "IndexError",
+            ExcType::KeyError => "KeyError",
+            ExcType::AttributeError => "AttributeError",
+            ExcType::ZeroDivisionError => "ZeroDivisionError",
+            ExcType::OverflowError => "OverflowError",
+            ExcType::AssertionError => "AssertionError",
+            ExcType::RuntimeError => "RuntimeError",
+            ExcType::NotImplementedError => "NotImplementedError",
+            ExcType::ImportError => "ImportError",
+            ExcType::ModuleNotFoundError => "ModuleNotFoundError",
+            ExcType::RecursionError => "RecursionError",
+            ExcType::Other(name) => name,
+        }
+    }
+}
+
+/// One line of a traceback: where the call was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    pub file: String,
+    pub line: usize,
+    /// `<module>` for a cell's top level, else the function's name.
+    pub function: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PyException {
+    pub kind: ExcType,
+    pub message: String,
+    /// Outermost call first, as tracebacks list them.
+    pub frames: Vec<Frame>,
+    /// For a `SyntaxError`: the file, line, its text and the caret's column (1-based).
+    pub syntax_at: Option<Box<(String, usize, String, usize)>>,
+    /// The engine error behind it, when there is one.
+    pub engine: Option<Box<Error>>,
+}
+
+impl PyException {
+    pub fn new(kind: ExcType, message: impl Into<String>) -> PyException {
+        PyException {
+            kind,
+            message: message.into(),
+            frames: Vec::new(),
+            syntax_at: None,
+            engine: None,
+        }
+    }
+
+    pub fn syntax_error(
+        message: String,
+        file: &str,
+        line: usize,
+        column: usize,
+        text: &str,
+    ) -> Self {
+        PyException {
+            syntax_at: Some(Box::new((file.to_owned(), line, text.to_owned(), column))),
+            ..PyException::new(ExcType::SyntaxError, message)
+        }
+    }
+
+    /// What is outside the lab's Python subset fails at its line with this.
+    pub fn unsupported(what: &str) -> PyException {
+        PyException::new(
+            ExcType::NotImplementedError,
+            format!("{what} is not supported in lab cells"),
+        )
+    }
+
+    /// The traceback as CPython prints it.
+    pub fn traceback(&self) -> String {
+        let mut out = String::new();
+        if let Some(at) = &self.syntax_at {
+            let (file, line, text, column) = at.as_ref();
+            out.push_str(&format!("  File \"{file}\", line {line}\n"));
+            let trimmed = text.trim_start();
+            let indent = text.len() - trimmed.len();
+            out.push_str(&format!("    {trimmed}\n"));
+            let caret = column.saturating_sub(1).saturating_sub(indent);
+            out.push_str(&format!("    {}^\n", " ".repeat(caret)));
+        } else if !self.frames.is_empty() {
+            out.push_str("Traceback (most recent call last):\n");
+            for frame in &self.frames {
+                out.push_str(&format!(
+                    "  File \"{}\", line {}, in {}\n",
+                    frame.file, frame.line, frame.function
+                ));
+                if !frame.text.trim().is_empty() {
+                    out.push_str(&format!("    {}\n", frame.text.trim()));
+                }
+            }
+        }
+        if self.message.is_empty() {
+            out.push_str(self.kind.name());
+        } else {
+            out.push_str(&format!("{}: {}", self.kind.name(), self.message));
+        }
+        out
+    }
+}
+
+impl From<Error> for PyException {
+    fn from(error: Error) -> PyException {
+        let kind = match error.python_type() {
+            PythonType::RuntimeError => ExcType::RuntimeError,
+            PythonType::ValueError => ExcType::ValueError,
+            PythonType::TypeError => ExcType::TypeError,
+            PythonType::IndexError => ExcType::IndexError,
+            PythonType::KeyError => ExcType::KeyError,
+            PythonType::NotImplementedError => ExcType::NotImplementedError,
+            PythonType::AssertionError => ExcType::AssertionError,
+            other => ExcType::Other(other.name().to_owned()),
+        };
+        PyException {
+            engine: Some(Box::new(error.clone())),
+            ..PyException::new(kind, error.to_string())
+        }
+    }
+}

@@ -1,0 +1,471 @@
+//! The importable modules (`torch`, `torch.cuda`, `math`) and their functions, bound to the
+//! engine: tensor creation with Python's calling conventions (`*size` or a tuple, `dtype=`,
+//! `device=`, `requires_grad=`), devices and dtypes, seeding, CUDA queries, and the `no_grad` /
+//! `enable_grad` context managers.
+
+use std::rc::Rc;
+
+use tolab_engine::{DType, Device, Scalar, Session, Tensor};
+
+use super::eval::Args;
+use super::exception::{ExcType, PyException};
+use super::operators::iterate;
+use super::value::{Value, as_f64};
+
+type Result<T> = std::result::Result<T, PyException>;
+
+const MODULES: &[&str] = &["torch", "torch.cuda", "math"];
+
+const TORCH_DTYPES: &[(&str, DType)] = &[
+    ("float32", DType::Float32),
+    ("float", DType::Float32),
+    ("float64", DType::Float64),
+    ("double", DType::Float64),
+    ("float16", DType::Float16),
+    ("half", DType::Float16),
+    ("bfloat16", DType::BFloat16),
+    ("int64", DType::Int64),
+    ("long", DType::Int64),
+    ("int32", DType::Int32),
+    ("int", DType::Int32),
+    ("uint8", DType::UInt8),
+    ("bool", DType::Bool),
+];
+
+/// `import name`.
+pub fn import(name: &str) -> Result<Value> {
+    MODULES
+        .iter()
+        .find(|m| **m == name)
+        .map(|m| Value::Module(m))
+        .ok_or_else(|| {
+            PyException::new(
+                ExcType::ModuleNotFoundError,
+                format!("No module named '{name}' in the lab (it has torch, torch.cuda and math)"),
+            )
+        })
+}
+
+/// `from module import name`.
+pub fn import_from(module: &str, name: &str) -> Result<Value> {
+    let Value::Module(m) = import(module)? else {
+        return Err(PyException::new(ExcType::ImportError, "not a module"));
+    };
+    let full = format!("{module}.{name}");
+    if let Ok(sub) = import(&full) {
+        return Ok(sub);
+    }
+    attribute(m, name).ok_or_else(|| {
+        PyException::new(
+            ExcType::ImportError,
+            format!("cannot import name '{name}' from '{module}'"),
+        )
+    })
+}
+
+/// `module.name`, if the module has it.
+pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
+    match (module, name) {
+        ("torch", "cuda") => Some(Value::Module("torch.cuda")),
+        ("torch", "Tensor") => Some(Value::str("<class 'torch.Tensor'>")),
+        ("torch", _) => {
+            if let Some((_, dtype)) = TORCH_DTYPES.iter().find(|(n, _)| *n == name) {
+                return Some(Value::DType(*dtype));
+            }
+            TORCH_FUNCTIONS
+                .contains(&name)
+                .then(|| Value::ModuleFn("torch", Rc::from(name)))
+        }
+        ("torch.cuda", _) => CUDA_FUNCTIONS
+            .contains(&name)
+            .then(|| Value::ModuleFn("torch.cuda", Rc::from(name))),
+        ("math", "pi") => Some(Value::Float(std::f64::consts::PI)),
+        ("math", "e") => Some(Value::Float(std::f64::consts::E)),
+        ("math", _) => MATH_FUNCTIONS
+            .contains(&name)
+            .then(|| Value::ModuleFn("math", Rc::from(name))),
+        _ => None,
+    }
+}
+
+const TORCH_FUNCTIONS: &[&str] = &[
+    "tensor",
+    "zeros",
+    "ones",
+    "rand",
+    "randn",
+    "empty",
+    "full",
+    "arange",
+    "manual_seed",
+    "device",
+    "no_grad",
+    "enable_grad",
+    "is_grad_enabled",
+    "matmul",
+    "cat",
+    "stack",
+    "is_tensor",
+];
+
+const CUDA_FUNCTIONS: &[&str] = &[
+    "is_available",
+    "device_count",
+    "current_device",
+    "set_device",
+    "memory_allocated",
+    "memory_reserved",
+    "max_memory_allocated",
+    "synchronize",
+    "empty_cache",
+];
+
+const MATH_FUNCTIONS: &[&str] = &["sqrt", "exp", "log", "floor", "ceil"];
+
+/// A device argument: a string, a `torch.device`, or an index (a CUDA device).
+pub fn device_of(v: &Value) -> Result<Device> {
+    match v {
+        Value::Device(d) => Ok(*d),
+        Value::Str(s) => Ok(Device::parse(s)?),
+        Value::Int(i) => Ok(Device::cuda(*i as i8)),
+        other => Err(PyException::new(
+            ExcType::TypeError,
+            format!("expected a device, not '{}'", other.type_name()),
+        )),
+    }
+}
+
+/// A `dtype=` argument.
+pub fn dtype_of(v: &Value) -> Result<DType> {
+    match v {
+        Value::DType(d) => Ok(*d),
+        other => Err(PyException::new(
+            ExcType::TypeError,
+            format!("dtype must be a torch.dtype, not '{}'", other.type_name()),
+        )),
+    }
+}
+
+/// A size given as `*size` or as one tuple, list or `torch.Size`.
+pub fn size_of(args: &[Value]) -> Result<Vec<i64>> {
+    let items = match args {
+        [one @ (Value::Tuple(_) | Value::List(_) | Value::Size(_))] => iterate(one)?,
+        many => many.to_vec(),
+    };
+    items
+        .iter()
+        .map(|v| match v {
+            Value::Int(i) => Ok(*i),
+            other => Err(PyException::new(
+                ExcType::TypeError,
+                format!("size must contain ints, not {}", other.type_name()),
+            )),
+        })
+        .collect()
+}
+
+/// Flattens nested lists of Python numbers for `torch.tensor`, with their shape.
+fn nested(v: &Value, shape: &mut Vec<usize>, depth: usize, out: &mut Vec<Scalar>) -> Result<()> {
+    match v {
+        Value::Bool(b) => out.push(Scalar::Bool(*b)),
+        Value::Int(i) => out.push(Scalar::Int(*i)),
+        Value::Float(x) => out.push(Scalar::Float(*x)),
+        Value::Tensor(t) if t.numel() == 1 => out.push(t.item()?),
+        Value::List(_) | Value::Tuple(_) => {
+            let items = iterate(v)?;
+            if shape.len() == depth {
+                shape.push(items.len());
+            } else if shape[depth] != items.len() {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    format!(
+                        "expected sequence of length {} at dim {depth} (got {})",
+                        shape[depth],
+                        items.len()
+                    ),
+                ));
+            }
+            for item in &items {
+                nested(item, shape, depth + 1, out)?;
+            }
+        }
+        other => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("Could not infer dtype of {}", other.type_name()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `device=`, `dtype=` and `requires_grad=` of a factory call.
+struct Factory {
+    device: Device,
+    dtype: Option<DType>,
+    requires_grad: bool,
+}
+
+fn factory(args: &Args) -> Result<Factory> {
+    Ok(Factory {
+        device: args
+            .keyword("device")
+            .map(device_of)
+            .transpose()?
+            .unwrap_or(Device::CPU),
+        dtype: args.keyword("dtype").map(dtype_of).transpose()?,
+        requires_grad: args.keyword("requires_grad").is_some_and(Value::truthy),
+    })
+}
+
+fn finish(t: Tensor, f: &Factory) -> Result<Value> {
+    if f.requires_grad {
+        t.set_requires_grad(true)?;
+    }
+    Ok(Value::Tensor(t))
+}
+
+fn tensor_arg(args: &Args, i: usize) -> Result<Tensor> {
+    match args.positional.get(i) {
+        Some(Value::Tensor(t)) => Ok(t.clone()),
+        other => Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "expected Tensor as argument {}, but got {}",
+                i + 1,
+                other.map_or("nothing".into(), Value::type_name)
+            ),
+        )),
+    }
+}
+
+pub fn call(session: &Session, module: &str, name: &str, args: Args) -> Result<Value> {
+    match module {
+        "torch" => torch(session, name, args),
+        "torch.cuda" => cuda(session, name, args),
+        _ => math(name, args),
+    }
+}
+
+fn torch(session: &Session, name: &str, args: Args) -> Result<Value> {
+    let f = factory(&args)?;
+    let dtype = f.dtype.unwrap_or(DType::Float32);
+    Ok(match name {
+        "tensor" => {
+            let data = args.positional.first().cloned().unwrap_or(Value::None);
+            let (mut shape, mut values) = (Vec::new(), Vec::new());
+            nested(&data, &mut shape, 0, &mut values)?;
+            let t =
+                Tensor::from_scalars(session, &values, &shape, f.dtype, f.device, f.requires_grad)?;
+            Value::Tensor(t)
+        }
+        "zeros" | "ones" | "empty" => {
+            let size = size_of(&args.positional)?;
+            let t = match name {
+                "ones" => Tensor::ones(session, &size, dtype, f.device)?,
+                _ => Tensor::zeros(session, &size, dtype, f.device)?,
+            };
+            finish(t, &f)?
+        }
+        "full" => {
+            let size = size_of(&args.positional[..1.min(args.positional.len())])?;
+            let fill = args.get(1, "fill_value").cloned().unwrap_or(Value::Int(0));
+            let value = match fill {
+                Value::Float(x) => Scalar::Float(x),
+                Value::Bool(b) => Scalar::Bool(b),
+                other => Scalar::Int(as_f64(&other) as i64),
+            };
+            let shape: Vec<usize> = size.iter().map(|&s| s.max(0) as usize).collect();
+            let inferred = f.dtype.unwrap_or(match value {
+                Scalar::Float(_) => DType::Float32,
+                Scalar::Bool(_) => DType::Bool,
+                Scalar::Int(_) => DType::Int64,
+            });
+            finish(
+                Tensor::full(session, &shape, value, inferred, f.device)?,
+                &f,
+            )?
+        }
+        "rand" | "randn" => {
+            let size: Vec<usize> = size_of(&args.positional)?
+                .iter()
+                .map(|&s| s.max(0) as usize)
+                .collect();
+            let t = if name == "rand" {
+                Tensor::rand(session, &size, dtype, f.device)?
+            } else {
+                Tensor::normal(session, &size, dtype, f.device, 0.0, 1.0)?
+            };
+            finish(t, &f)?
+        }
+        "arange" => {
+            let numbers: Vec<Scalar> = args
+                .positional
+                .iter()
+                .map(|v| match v {
+                    Value::Float(x) => Scalar::Float(*x),
+                    other => Scalar::Int(as_f64(other) as i64),
+                })
+                .collect();
+            let (start, end, step) = match numbers.as_slice() {
+                [end] => (Scalar::Int(0), *end, Scalar::Int(1)),
+                [start, end] => (*start, *end, Scalar::Int(1)),
+                [start, end, step, ..] => (*start, *end, *step),
+                [] => {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "arange() missing 'end'",
+                    ));
+                }
+            };
+            finish(
+                Tensor::arange(session, start, end, step, f.dtype, f.device)?,
+                &f,
+            )?
+        }
+        "manual_seed" => {
+            let seed = args.positional.first().map_or(0.0, as_f64) as u64;
+            session.manual_seed(seed);
+            Value::None
+        }
+        "device" => match args.positional.as_slice() {
+            [Value::Str(s)] => Value::Device(Device::parse(s)?),
+            [Value::Str(s), Value::Int(i)] => Value::Device(Device::with_index(s, Some(*i))?),
+            [Value::Device(d)] => Value::Device(*d),
+            _ => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    "device() expects a string",
+                ));
+            }
+        },
+        "no_grad" => Value::GradMode(false),
+        "enable_grad" => Value::GradMode(true),
+        "is_grad_enabled" => Value::Bool(session.is_grad_enabled()),
+        "matmul" => Value::Tensor(tensor_arg(&args, 0)?.matmul(&tensor_arg(&args, 1)?)?),
+        "cat" | "stack" => {
+            let tensors: Vec<Tensor> = iterate(args.positional.first().unwrap_or(&Value::None))?
+                .into_iter()
+                .map(|v| match v {
+                    Value::Tensor(t) => Ok(t),
+                    other => Err(PyException::new(
+                        ExcType::TypeError,
+                        format!(
+                            "expected a sequence of Tensors, found {}",
+                            other.type_name()
+                        ),
+                    )),
+                })
+                .collect::<Result<_>>()?;
+            let refs: Vec<&Tensor> = tensors.iter().collect();
+            let dim = args.get(1, "dim").map_or(0.0, as_f64) as i64;
+            Value::Tensor(if name == "cat" {
+                Tensor::cat(&refs, dim)?
+            } else {
+                Tensor::stack(&refs, dim)?
+            })
+        }
+        "is_tensor" => Value::Bool(matches!(args.positional.first(), Some(Value::Tensor(_)))),
+        other => {
+            return Err(PyException::new(
+                ExcType::AttributeError,
+                format!("module 'torch' has no attribute '{other}'"),
+            ));
+        }
+    })
+}
+
+fn cuda(session: &Session, name: &str, args: Args) -> Result<Value> {
+    let device = || -> Result<Device> {
+        match args.positional.first() {
+            Some(v) => device_of(v),
+            None => Ok(Device::cuda(session.current_device()? as i8)),
+        }
+    };
+    Ok(match name {
+        "is_available" => Value::Bool(session.is_available()),
+        "device_count" => Value::Int(session.device_count() as i64),
+        "current_device" => Value::Int(session.current_device()? as i64),
+        "set_device" => {
+            let d = device()?;
+            session.set_device(d.index.unwrap_or(0) as usize)?;
+            Value::None
+        }
+        "memory_allocated" => {
+            Value::Int(session.memory_stats(session.resolve(device()?)?).allocated as i64)
+        }
+        "memory_reserved" => {
+            Value::Int(session.memory_stats(session.resolve(device()?)?).reserved as i64)
+        }
+        "max_memory_allocated" => Value::Int(
+            session
+                .memory_stats(session.resolve(device()?)?)
+                .max_allocated as i64,
+        ),
+        "synchronize" => {
+            session.synchronize(args.positional.first().map(|v| as_f64(v) as usize))?;
+            Value::None
+        }
+        "empty_cache" => {
+            session.empty_cache(Device::cuda(session.current_device()? as i8));
+            Value::None
+        }
+        other => {
+            return Err(PyException::new(
+                ExcType::AttributeError,
+                format!("module 'torch.cuda' has no attribute '{other}'"),
+            ));
+        }
+    })
+}
+
+fn math(name: &str, args: Args) -> Result<Value> {
+    let x = args.positional.first().map_or(f64::NAN, as_f64);
+    Ok(match name {
+        "sqrt" if x < 0.0 => {
+            return Err(PyException::new(ExcType::ValueError, "math domain error"));
+        }
+        "sqrt" => Value::Float(x.sqrt()),
+        "exp" => Value::Float(x.exp()),
+        "log" if x <= 0.0 => {
+            return Err(PyException::new(ExcType::ValueError, "math domain error"));
+        }
+        "log" => Value::Float(x.ln()),
+        "floor" => Value::Int(x.floor() as i64),
+        "ceil" => Value::Int(x.ceil() as i64),
+        other => {
+            return Err(PyException::new(
+                ExcType::AttributeError,
+                format!("module 'math' has no attribute '{other}'"),
+            ));
+        }
+    })
+}
+
+/// What leaving a `with` block restores.
+pub struct Restore {
+    grad_enabled: bool,
+}
+
+/// `with manager:` — entering the engine's context managers.
+pub fn enter(session: &Session, manager: &Value) -> Result<Restore> {
+    let mode = match manager {
+        Value::GradMode(mode) => *mode,
+        other => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "'{}' object does not support the context manager protocol",
+                    other.type_name()
+                ),
+            ));
+        }
+    };
+    Ok(Restore {
+        grad_enabled: session.set_grad_enabled(mode),
+    })
+}
+
+pub fn exit(session: &Session, restore: Restore) {
+    session.set_grad_enabled(restore.grad_enabled);
+}

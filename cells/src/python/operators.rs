@@ -1,0 +1,582 @@
+//! Python's operators on the lab's values: arithmetic on numbers, strings and lists, the tensor
+//! operators (`+ - * / // % ** @`, comparisons, in-place forms) bound to the engine, indexing,
+//! iteration and `format` specs.
+
+use std::rc::Rc;
+
+use ruff_python_ast::{CmpOp, Operator, UnaryOp};
+use tolab_engine::backend::cpu::elementwise::Binary;
+use tolab_engine::{Scalar, Tensor};
+
+use super::exception::{ExcType, PyException};
+use super::value::{Value, as_f64, equal, range_len};
+
+type Result<T> = std::result::Result<T, PyException>;
+
+fn type_error(message: String) -> PyException {
+    PyException::new(ExcType::TypeError, message)
+}
+
+fn symbol(op: Operator) -> &'static str {
+    match op {
+        Operator::Add => "+",
+        Operator::Sub => "-",
+        Operator::Mult => "*",
+        Operator::MatMult => "@",
+        Operator::Div => "/",
+        Operator::Mod => "%",
+        Operator::Pow => "** or pow()",
+        Operator::LShift => "<<",
+        Operator::RShift => ">>",
+        Operator::BitOr => "|",
+        Operator::BitXor => "^",
+        Operator::BitAnd => "&",
+        Operator::FloorDiv => "//",
+    }
+}
+
+/// A Python number as an engine scalar (for tensor operands).
+pub fn scalar(v: &Value) -> Option<Scalar> {
+    match v {
+        Value::Bool(b) => Some(Scalar::Bool(*b)),
+        Value::Int(i) => Some(Scalar::Int(*i)),
+        Value::Float(x) => Some(Scalar::Float(*x)),
+        _ => None,
+    }
+}
+
+/// `left op right`; `in_place` for `+=` and friends (tensors update in place, as PyTorch does).
+pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Result<Value> {
+    if let (Value::Tensor(_), _) | (_, Value::Tensor(_)) = (left, right) {
+        return tensor_binary(op, left, right, in_place);
+    }
+    let unsupported = || unsupported_operands(op, left, right);
+    match (left, right) {
+        (Value::Str(a), Value::Str(b)) if op == Operator::Add => Ok(Value::str(&format!("{a}{b}"))),
+        (Value::Str(s), Value::Int(n)) | (Value::Int(n), Value::Str(s)) if op == Operator::Mult => {
+            Ok(Value::str(&s.repeat((*n).max(0) as usize)))
+        }
+        (Value::List(a), Value::List(b)) if op == Operator::Add => {
+            let mut items = a.borrow().clone();
+            items.extend(b.borrow().iter().cloned());
+            Ok(Value::list(items))
+        }
+        (Value::Tuple(a), Value::Tuple(b)) if op == Operator::Add => {
+            Ok(Value::Tuple(a.iter().chain(b.iter()).cloned().collect()))
+        }
+        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
+            int_binary(op, as_f64(left) as i64, as_f64(right) as i64).ok_or_else(unsupported)?
+        }
+        (
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+        ) => float_binary(op, as_f64(left), as_f64(right)).ok_or_else(unsupported)?,
+        _ => Err(unsupported()),
+    }
+}
+
+fn unsupported_operands(op: Operator, left: &Value, right: &Value) -> PyException {
+    type_error(format!(
+        "unsupported operand type(s) for {}: '{}' and '{}'",
+        symbol(op),
+        left.type_name(),
+        right.type_name()
+    ))
+}
+
+fn zero_division(what: &str) -> PyException {
+    PyException::new(ExcType::ZeroDivisionError, what)
+}
+
+fn int_binary(op: Operator, a: i64, b: i64) -> Option<Result<Value>> {
+    let overflow = || PyException::new(ExcType::OverflowError, "integer overflow in a lab cell");
+    Some(match op {
+        Operator::Add => a.checked_add(b).map(Value::Int).ok_or_else(overflow),
+        Operator::Sub => a.checked_sub(b).map(Value::Int).ok_or_else(overflow),
+        Operator::Mult => a.checked_mul(b).map(Value::Int).ok_or_else(overflow),
+        Operator::Div if b == 0 => Err(zero_division("division by zero")),
+        Operator::Div => Ok(Value::Float(a as f64 / b as f64)),
+        Operator::FloorDiv if b == 0 => Err(zero_division("integer division or modulo by zero")),
+        Operator::FloorDiv => Ok(Value::Int(
+            a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0),
+        )),
+        Operator::Mod if b == 0 => Err(zero_division("integer modulo by zero")),
+        Operator::Mod => Ok(Value::Int(((a % b) + b) % b)),
+        Operator::Pow if b < 0 => Ok(Value::Float((a as f64).powf(b as f64))),
+        Operator::Pow => u32::try_from(b)
+            .ok()
+            .and_then(|e| a.checked_pow(e))
+            .map(Value::Int)
+            .ok_or_else(overflow),
+        Operator::BitAnd => Ok(Value::Int(a & b)),
+        Operator::BitOr => Ok(Value::Int(a | b)),
+        Operator::BitXor => Ok(Value::Int(a ^ b)),
+        _ => return None,
+    })
+}
+
+fn float_binary(op: Operator, a: f64, b: f64) -> Option<Result<Value>> {
+    Some(match op {
+        Operator::Add => Ok(Value::Float(a + b)),
+        Operator::Sub => Ok(Value::Float(a - b)),
+        Operator::Mult => Ok(Value::Float(a * b)),
+        Operator::Div if b == 0.0 => Err(zero_division("float division by zero")),
+        Operator::Div => Ok(Value::Float(a / b)),
+        Operator::FloorDiv if b == 0.0 => Err(zero_division("float floor division by zero")),
+        Operator::FloorDiv => Ok(Value::Float((a / b).floor())),
+        Operator::Mod if b == 0.0 => Err(zero_division("float modulo by zero")),
+        Operator::Mod => Ok(Value::Float(a - b * (a / b).floor())),
+        Operator::Pow => Ok(Value::Float(a.powf(b))),
+        _ => return None,
+    })
+}
+
+fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Result<Value> {
+    let tensor_of = |v: &Value| match v {
+        Value::Tensor(t) => Some(t.clone()),
+        _ => None,
+    };
+    let unsupported = || unsupported_operands(op, left, right);
+    let (Some(a), b) = (tensor_of(left), right) else {
+        // A number on the left: `2 - x`, `2 * x`, `1 / x`.
+        let number = scalar(left).ok_or_else(unsupported)?;
+        let t = tensor_of(right).ok_or_else(unsupported)?;
+        return Ok(Value::Tensor(match op {
+            Operator::Add => t.add(number)?,
+            Operator::Mult => t.mul(number)?,
+            Operator::Sub => t.rsub(number)?,
+            Operator::Div => t.pow_scalar(Scalar::Int(-1))?.mul(number)?,
+            _ => return Err(unsupported()),
+        }));
+    };
+    let operand = match b {
+        Value::Tensor(t) => tolab_engine::Operand::Tensor(t),
+        other => tolab_engine::Operand::Scalar(scalar(other).ok_or_else(unsupported)?),
+    };
+    if in_place {
+        match op {
+            Operator::Add => {
+                a.add_(operand)?;
+            }
+            Operator::Sub => {
+                a.sub_(operand)?;
+            }
+            Operator::Mult => {
+                a.mul_(operand)?;
+            }
+            Operator::Div => {
+                a.div_(operand)?;
+            }
+            _ => return tensor_binary(op, left, right, false),
+        }
+        return Ok(Value::Tensor(a));
+    }
+    Ok(Value::Tensor(match (op, operand) {
+        (Operator::Add, o) => a.add(o)?,
+        (Operator::Sub, o) => a.sub(o)?,
+        (Operator::Mult, o) => a.mul(o)?,
+        (Operator::Div, o) => a.div(o)?,
+        (Operator::FloorDiv, o) => a.floor_divide(o)?,
+        (Operator::Mod, o) => a.remainder(o)?,
+        (Operator::Pow, tolab_engine::Operand::Scalar(s)) => a.pow_scalar(s)?,
+        (Operator::Pow, tolab_engine::Operand::Tensor(t)) => a.pow(t)?,
+        (Operator::MatMult, tolab_engine::Operand::Tensor(t)) => a.matmul(t)?,
+        _ => return Err(unsupported()),
+    }))
+}
+
+pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
+    match (op, v) {
+        (UnaryOp::Not, v) => Ok(Value::Bool(!v.truthy())),
+        (UnaryOp::USub, Value::Tensor(t)) => Ok(Value::Tensor(t.neg()?)),
+        (UnaryOp::UAdd, Value::Tensor(t)) => Ok(Value::Tensor(t.clone())),
+        (UnaryOp::USub, Value::Int(i)) => Ok(Value::Int(-i)),
+        (UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-i64::from(*b))),
+        (UnaryOp::USub, Value::Float(x)) => Ok(Value::Float(-x)),
+        (UnaryOp::UAdd, Value::Int(_) | Value::Float(_)) => Ok(v.clone()),
+        (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
+        _ => Err(type_error(format!(
+            "bad operand type for unary {}: '{}'",
+            op.as_str(),
+            v.type_name()
+        ))),
+    }
+}
+
+pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
+    let tensor_side = match (left, right) {
+        (Value::Tensor(t), other) => Some((t.clone(), other, false)),
+        (other, Value::Tensor(t)) => Some((t.clone(), other, true)),
+        _ => None,
+    };
+    if let Some((t, other, flipped)) = tensor_side
+        && !matches!(op, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)
+    {
+        let kind = match (op, flipped) {
+            (CmpOp::Eq, _) => Binary::Eq,
+            (CmpOp::NotEq, _) => Binary::Ne,
+            (CmpOp::Lt, false) | (CmpOp::Gt, true) => Binary::Lt,
+            (CmpOp::LtE, false) | (CmpOp::GtE, true) => Binary::Le,
+            (CmpOp::Gt, false) | (CmpOp::Lt, true) => Binary::Gt,
+            (CmpOp::GtE, false) | (CmpOp::LtE, true) => Binary::Ge,
+            _ => return Err(type_error("unsupported tensor comparison".into())),
+        };
+        let result = match other {
+            Value::Tensor(u) => t.compare(kind, u)?,
+            v => t.compare(
+                kind,
+                scalar(v).ok_or_else(|| {
+                    type_error(format!("cannot compare a tensor with '{}'", v.type_name()))
+                })?,
+            )?,
+        };
+        return Ok(Value::Tensor(result));
+    }
+    let ordered = |f: fn(std::cmp::Ordering) -> bool| -> Result<Value> {
+        let ordering = match (left, right) {
+            (Value::Str(a), Value::Str(b)) => Some(a.cmp(b)),
+            (a, b) if as_f64(a).is_finite() || as_f64(b).is_finite() => {
+                as_f64(a).partial_cmp(&as_f64(b))
+            }
+            _ => None,
+        };
+        match ordering {
+            Some(o) => Ok(Value::Bool(f(o))),
+            None if matches!(left, Value::Float(_)) || matches!(right, Value::Float(_)) => {
+                Ok(Value::Bool(false))
+            }
+            None => Err(type_error(format!(
+                "'{}' not supported between instances of '{}' and '{}'",
+                op.as_str(),
+                left.type_name(),
+                right.type_name()
+            ))),
+        }
+    };
+    Ok(match op {
+        CmpOp::Eq => Value::Bool(equal(left, right)),
+        CmpOp::NotEq => Value::Bool(!equal(left, right)),
+        CmpOp::Lt => return ordered(|o| o.is_lt()),
+        CmpOp::LtE => return ordered(|o| o.is_le()),
+        CmpOp::Gt => return ordered(|o| o.is_gt()),
+        CmpOp::GtE => return ordered(|o| o.is_ge()),
+        CmpOp::Is => Value::Bool(identical(left, right)),
+        CmpOp::IsNot => Value::Bool(!identical(left, right)),
+        CmpOp::In => Value::Bool(contains(right, left)?),
+        CmpOp::NotIn => Value::Bool(!contains(right, left)?),
+    })
+}
+
+/// Python's `is`.
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Tensor(x), Value::Tensor(y)) => x.is(y),
+        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
+        (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
+        (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
+        (Value::Int(x), Value::Int(y)) => x == y && (-5..=256).contains(x),
+        _ => false,
+    }
+}
+
+fn contains(container: &Value, item: &Value) -> Result<bool> {
+    Ok(match container {
+        Value::Str(s) => match item {
+            Value::Str(needle) => s.contains(needle.as_ref()),
+            other => {
+                return Err(type_error(format!(
+                    "'in <string>' requires string as left operand, not {}",
+                    other.type_name()
+                )));
+            }
+        },
+        Value::Dict(entries) => entries.borrow().iter().any(|(k, _)| equal(k, item)),
+        other => iterate(other)?.iter().any(|v| equal(v, item)),
+    })
+}
+
+/// The items a `for` loop visits.
+pub fn iterate(v: &Value) -> Result<Vec<Value>> {
+    Ok(match v {
+        Value::List(items) => items.borrow().clone(),
+        Value::Tuple(items) => items.to_vec(),
+        Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
+        Value::Dict(entries) => entries.borrow().iter().map(|(k, _)| k.clone()).collect(),
+        Value::Range { start, stop, step } => (0..range_len(*start, *stop, *step))
+            .map(|i| Value::Int(start + i * step))
+            .collect(),
+        Value::Size(dims) => dims.iter().map(|&d| Value::Int(d as i64)).collect(),
+        Value::Tensor(t) => {
+            if t.dim() == 0 {
+                return Err(type_error("iteration over a 0-d tensor".into()));
+            }
+            (0..t.shape()[0])
+                .map(|i| t.select(0, i as i64).map(Value::Tensor))
+                .collect::<std::result::Result<_, _>>()?
+        }
+        other => {
+            return Err(type_error(format!(
+                "'{}' object is not iterable",
+                other.type_name()
+            )));
+        }
+    })
+}
+
+/// A slice expression's parts, as `get_item` reads them.
+pub fn slice_value(lower: Value, upper: Value, step: Value) -> Value {
+    Value::Tuple(Rc::from(vec![Value::str("slice"), lower, upper, step]))
+}
+
+fn as_slice(v: &Value) -> Option<(Option<i64>, Option<i64>, Option<i64>)> {
+    let Value::Tuple(parts) = v else { return None };
+    let [Value::Str(tag), lower, upper, step] = parts.as_ref() else {
+        return None;
+    };
+    if tag.as_ref() != "slice" {
+        return None;
+    }
+    let bound = |b: &Value| match b {
+        Value::Int(i) => Some(*i),
+        _ => None,
+    };
+    Some((bound(lower), bound(upper), bound(step)))
+}
+
+fn wrap_index(index: i64, len: usize, what: &str) -> Result<usize> {
+    let i = if index < 0 { index + len as i64 } else { index };
+    if i < 0 || i as usize >= len {
+        return Err(PyException::new(
+            ExcType::IndexError,
+            format!("{what} index out of range"),
+        ));
+    }
+    Ok(i as usize)
+}
+
+/// The positions a Python slice picks from `len` items.
+fn slice_positions(
+    len: usize,
+    lower: Option<i64>,
+    upper: Option<i64>,
+    step: Option<i64>,
+) -> Result<Vec<usize>> {
+    let step = step.unwrap_or(1);
+    if step == 0 {
+        return Err(PyException::new(
+            ExcType::ValueError,
+            "slice step cannot be zero",
+        ));
+    }
+    let n = len as i64;
+    let clamp = |b: i64, low: i64, high: i64| {
+        let b = if b < 0 { b + n } else { b };
+        b.clamp(low, high)
+    };
+    let (start, stop) = if step > 0 {
+        (
+            lower.map_or(0, |b| clamp(b, 0, n)),
+            upper.map_or(n, |b| clamp(b, 0, n)),
+        )
+    } else {
+        (
+            lower.map_or(n - 1, |b| clamp(b, -1, n - 1)),
+            upper.map_or(-1, |b| clamp(b, -1, n - 1)),
+        )
+    };
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(i as usize);
+        i += step;
+    }
+    Ok(out)
+}
+
+pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
+    if let Value::Tensor(t) = container {
+        return tensor_index(t, index);
+    }
+    let items: Vec<Value> = match container {
+        Value::Dict(entries) => {
+            return entries
+                .borrow()
+                .iter()
+                .find(|(k, _)| equal(k, index))
+                .map(|(_, v)| v.clone())
+                .ok_or_else(|| PyException::new(ExcType::KeyError, index.repr()));
+        }
+        Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range { .. } | Value::Size(_) => {
+            iterate(container)?
+        }
+        other => {
+            return Err(type_error(format!(
+                "'{}' object is not subscriptable",
+                other.type_name()
+            )));
+        }
+    };
+    if let Some((lower, upper, step)) = as_slice(index) {
+        let picked: Vec<Value> = slice_positions(items.len(), lower, upper, step)?
+            .into_iter()
+            .map(|i| items[i].clone())
+            .collect();
+        return Ok(match container {
+            Value::Tuple(_) => Value::Tuple(picked.into()),
+            Value::Str(_) => Value::str(&picked.iter().map(Value::str_text).collect::<String>()),
+            Value::Size(_) => Value::Size(
+                picked
+                    .iter()
+                    .map(|v| as_f64(v) as usize)
+                    .collect::<Vec<_>>()
+                    .into(),
+            ),
+            _ => Value::list(picked),
+        });
+    }
+    let Value::Int(i) = index else {
+        return Err(type_error(format!(
+            "{} indices must be integers or slices, not {}",
+            container.type_name(),
+            index.type_name()
+        )));
+    };
+    Ok(items[wrap_index(*i, items.len(), &container.type_name())?].clone())
+}
+
+/// `t[i]`, `t[a:b]`, `t[i, j]`, `t[mask]`, `t[index_tensor]`.
+fn tensor_index(t: &Tensor, index: &Value) -> Result<Value> {
+    let parts: Vec<Value> = match index {
+        Value::Tuple(_) if as_slice(index).is_none() => iterate(index)?,
+        other => vec![other.clone()],
+    };
+    let mut current = t.clone();
+    let mut dim = 0i64;
+    for part in parts {
+        current = match &part {
+            Value::Int(i) => current.select(dim, *i)?,
+            Value::None => {
+                let out = current.unsqueeze(dim)?;
+                dim += 1;
+                out
+            }
+            Value::Tensor(index) if index.dtype() == tolab_engine::DType::Bool => {
+                current.index_mask(index)?
+            }
+            Value::Tensor(index) => current.index_with(index)?,
+            slice => match as_slice(slice) {
+                Some((lower, upper, step)) => {
+                    let out = current.slice(dim, lower, upper, step.unwrap_or(1))?;
+                    dim += 1;
+                    out
+                }
+                None => {
+                    return Err(PyException::new(
+                        ExcType::IndexError,
+                        "only integers, slices (`:`), None, and long or byte Variables are valid indices",
+                    ));
+                }
+            },
+        };
+    }
+    Ok(Value::Tensor(current))
+}
+
+pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
+    match container {
+        Value::List(items) => {
+            let Value::Int(i) = index else {
+                return Err(type_error("list indices must be integers".into()));
+            };
+            let len = items.borrow().len();
+            let at = wrap_index(*i, len, "list assignment")?;
+            items.borrow_mut()[at] = value;
+            Ok(())
+        }
+        Value::Dict(entries) => {
+            let mut entries = entries.borrow_mut();
+            match entries.iter_mut().find(|(k, _)| equal(k, index)) {
+                Some(entry) => entry.1 = value,
+                None => entries.push((index.clone(), value)),
+            }
+            Ok(())
+        }
+        Value::Tensor(t) => {
+            let Value::Tensor(target) = tensor_index(t, index)? else {
+                return Err(type_error("tensor assignment".into()));
+            };
+            match value {
+                Value::Tensor(source) => target.copy_(&source)?,
+                other => target.fill_(scalar(&other).ok_or_else(|| {
+                    type_error(format!("can't assign a {} to a tensor", other.type_name()))
+                })?)?,
+            };
+            Ok(())
+        }
+        other => Err(type_error(format!(
+            "'{}' object does not support item assignment",
+            other.type_name()
+        ))),
+    }
+}
+
+/// `format(value, spec)` for the specs learners use in f-strings: `.4f`, `.2e`, `d`, `>8`, `%`.
+pub fn format(value: &Value, spec: &str) -> Result<String> {
+    if spec.is_empty() {
+        return Ok(value.str_text());
+    }
+    let (align, rest) = match spec.chars().next() {
+        Some(c @ ('<' | '>' | '^')) => (Some(c), &spec[1..]),
+        _ => (None, spec),
+    };
+    let width_end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let width: usize = rest[..width_end].parse().unwrap_or(0);
+    let rest = &rest[width_end..];
+    let number = as_f64(value);
+    let body = match rest {
+        "" => value.str_text(),
+        "d" => format!("{}", number as i64),
+        s if s.starts_with('.') => {
+            let kind = s.chars().last().unwrap_or('f');
+            let precision: usize = s
+                [1..s.len() - usize::from(kind.is_ascii_alphabetic() || kind == '%')]
+                .parse()
+                .unwrap_or(6);
+            match kind {
+                'f' => format!("{number:.precision$}"),
+                'e' => {
+                    let text = format!("{number:.precision$e}");
+                    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+                    let exponent: i32 = exponent.parse().unwrap_or(0);
+                    format!(
+                        "{mantissa}e{}{:02}",
+                        if exponent < 0 { '-' } else { '+' },
+                        exponent.abs()
+                    )
+                }
+                '%' => format!("{:.precision$}%", number * 100.0),
+                _ => format!("{number:.precision$}"),
+            }
+        }
+        _ => {
+            return Err(PyException::new(
+                ExcType::ValueError,
+                format!(
+                    "Unknown format code '{rest}' for object of type '{}'",
+                    value.type_name()
+                ),
+            ));
+        }
+    };
+    let pad = width.saturating_sub(body.chars().count());
+    let numeric = matches!(value, Value::Int(_) | Value::Float(_));
+    Ok(match align.unwrap_or(if numeric { '>' } else { '<' }) {
+        '>' => format!("{}{body}", " ".repeat(pad)),
+        '^' => format!("{}{body}{}", " ".repeat(pad / 2), " ".repeat(pad - pad / 2)),
+        _ => format!("{body}{}", " ".repeat(pad)),
+    })
+}

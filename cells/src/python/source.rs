@@ -1,0 +1,57 @@
+//! A cell's source: its name as tracebacks print it (`<cell 3>`), its lines, and parsing with
+//! Astral's parser, whose errors come back as Python's `SyntaxError` (line, column, caret).
+
+use ruff_python_ast::ModModule;
+use ruff_source_file::LineIndex;
+use ruff_text_size::{TextRange, TextSize};
+
+use super::exception::PyException;
+
+/// One cell's text.
+pub struct CellSource {
+    pub name: String,
+    pub text: String,
+    lines: LineIndex,
+}
+
+impl CellSource {
+    pub fn new(name: &str, text: &str) -> CellSource {
+        CellSource {
+            name: name.to_owned(),
+            text: text.to_owned(),
+            lines: LineIndex::from_source_text(text),
+        }
+    }
+
+    /// The 1-based line and column of a byte offset.
+    pub fn position(&self, offset: TextSize) -> (usize, usize) {
+        let at = self.lines.line_column(offset, &self.text);
+        (at.line.get(), at.column.get())
+    }
+
+    /// The text of a 1-based line, without its newline.
+    pub fn line(&self, line: usize) -> &str {
+        self.text.lines().nth(line.saturating_sub(1)).unwrap_or("")
+    }
+
+    /// The 1-based line a range starts on.
+    pub fn line_of(&self, range: TextRange) -> usize {
+        self.position(range.start()).0
+    }
+
+    /// Parses the cell as a module, or fails with Python's `SyntaxError` shape.
+    pub fn parse(&self) -> Result<ModModule, PyException> {
+        ruff_python_parser::parse_module(&self.text)
+            .map(ruff_python_parser::Parsed::into_syntax)
+            .map_err(|error| {
+                let (line, column) = self.position(error.location.start());
+                PyException::syntax_error(
+                    error.error.to_string(),
+                    &self.name,
+                    line,
+                    column,
+                    self.line(line),
+                )
+            })
+    }
+}

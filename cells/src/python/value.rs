@@ -1,0 +1,248 @@
+//! The values a cell computes with: Python's own (numbers, strings, lists, tuples, dicts, ranges,
+//! functions) and the engine's objects (tensors, devices, dtypes, autograd nodes), with Python's
+//! `repr`/`str`, truth and equality.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use ruff_python_ast::StmtFunctionDef;
+use tolab_engine::autograd::GradFn;
+use tolab_engine::repr::python_float;
+use tolab_engine::{DType, Device, Tensor};
+
+use super::source::CellSource;
+
+#[derive(Clone)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    List(Rc<RefCell<Vec<Value>>>),
+    Tuple(Rc<[Value]>),
+    Dict(Rc<RefCell<Vec<(Value, Value)>>>),
+    Range {
+        start: i64,
+        stop: i64,
+        step: i64,
+    },
+    Function(Rc<Function>),
+    /// A builtin function, by name (`print`, `len`, …).
+    Builtin(&'static str),
+    /// An importable module of the lab (`torch`, `torch.nn`, `math`, …), by dotted name.
+    Module(&'static str),
+    /// A function of a module (`torch.zeros`), by module and name.
+    ModuleFn(&'static str, Rc<str>),
+    /// A method bound to its object (`x.to`).
+    Method(Box<Value>, Rc<str>),
+    Tensor(Tensor),
+    Device(Device),
+    DType(DType),
+    /// `torch.Size`, a tuple of ints.
+    Size(Rc<[usize]>),
+    GradFn(GradFn),
+    /// `torch.no_grad()` (`false`) or `torch.enable_grad()` (`true`), a context manager.
+    GradMode(bool),
+}
+
+/// A function defined in a cell.
+pub struct Function {
+    pub def: Rc<StmtFunctionDef>,
+    pub defaults: Vec<Value>,
+    pub cell: Rc<CellSource>,
+}
+
+impl Value {
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+
+    /// `type(x).__name__`.
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::None => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::List(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Dict(_) => "dict",
+            Value::Range { .. } => "range",
+            Value::Function(_) => "function",
+            Value::Builtin(_) | Value::ModuleFn(..) => "builtin_function_or_method",
+            Value::Module(_) => "module",
+            Value::Method(..) => "method",
+            Value::Tensor(_) => "Tensor",
+            Value::Device(_) => "device",
+            Value::DType(_) => "dtype",
+            Value::Size(_) => "Size",
+            Value::GradFn(_) => "Node",
+            Value::GradMode(false) => "no_grad",
+            Value::GradMode(true) => "enable_grad",
+        }
+        .to_owned()
+    }
+
+    /// Python's truth value.
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Float(x) => *x != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(items) => !items.borrow().is_empty(),
+            Value::Tuple(items) => !items.is_empty(),
+            Value::Dict(entries) => !entries.borrow().is_empty(),
+            Value::Range { start, stop, step } => range_len(*start, *stop, *step) > 0,
+            Value::Size(dims) => !dims.is_empty(),
+            _ => true,
+        }
+    }
+
+    /// `repr(x)`.
+    pub fn repr(&self) -> String {
+        match self {
+            Value::None => "None".into(),
+            Value::Bool(true) => "True".into(),
+            Value::Bool(false) => "False".into(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(x) => python_float(*x),
+            Value::Str(s) => string_repr(s),
+            Value::List(items) => format!("[{}]", join(&items.borrow())),
+            Value::Tuple(items) if items.len() == 1 => format!("({},)", items[0].repr()),
+            Value::Tuple(items) => format!("({})", join(items)),
+            Value::Dict(entries) => {
+                let parts: Vec<String> = entries
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", k.repr(), v.repr()))
+                    .collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+            Value::Range { start, stop, step } if *step == 1 => format!("range({start}, {stop})"),
+            Value::Range { start, stop, step } => format!("range({start}, {stop}, {step})"),
+            Value::Function(f) => format!("<function {} at {:#x}>", f.def.name.id, address(f)),
+            Value::Builtin(name) => format!("<built-in function {name}>"),
+            Value::Module(name) => format!("<module '{name}'>"),
+            Value::ModuleFn(_, name) => format!("<built-in method {name} of type object>"),
+            Value::Method(owner, name) => {
+                format!("<built-in method {name} of {} object>", owner.type_name())
+            }
+            Value::Tensor(t) => t.repr().unwrap_or_else(|e| format!("<tensor: {e}>")),
+            Value::Device(d) => d.repr(),
+            Value::DType(d) => d.to_string(),
+            Value::Size(dims) => {
+                let parts: Vec<String> = dims.iter().map(ToString::to_string).collect();
+                format!("torch.Size([{}])", parts.join(", "))
+            }
+            Value::GradFn(g) => format!(
+                "<{} object at {:#x}>",
+                g.name(),
+                0x7f00_0000_0000u64 + g.id() * 0x40
+            ),
+            Value::GradMode(mode) => format!(
+                "<torch.autograd.grad_mode.{} object>",
+                if *mode { "enable_grad" } else { "no_grad" }
+            ),
+        }
+    }
+
+    /// `str(x)`: the text itself for strings, `repr` otherwise (as for every other type here).
+    pub fn str_text(&self) -> String {
+        match self {
+            Value::Str(s) => s.to_string(),
+            Value::Device(d) => d.to_string(),
+            other => other.repr(),
+        }
+    }
+}
+
+/// Python's `==` on plain values (engine objects compare by identity).
+pub fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+        ) => as_f64(a) == as_f64(b),
+        (Value::List(x), Value::List(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
+        }
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
+        }
+        (Value::Size(x), Value::Size(y)) => x == y,
+        (Value::Size(x), Value::Tuple(y)) | (Value::Tuple(y), Value::Size(x)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| equal(&Value::Int(*p as i64), q))
+        }
+        (Value::Device(x), Value::Device(y)) => x == y,
+        (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::Tensor(x), Value::Tensor(y)) => x.is(y),
+        _ => false,
+    }
+}
+
+/// A number as f64 (bools are ints in Python).
+pub fn as_f64(v: &Value) -> f64 {
+    match v {
+        Value::Bool(b) => f64::from(u8::from(*b)),
+        Value::Int(i) => *i as f64,
+        Value::Float(x) => *x,
+        _ => f64::NAN,
+    }
+}
+
+pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
+    if step > 0 && stop > start {
+        (stop - start + step - 1) / step
+    } else if step < 0 && stop < start {
+        (start - stop - step - 1) / -step
+    } else {
+        0
+    }
+}
+
+fn join(items: &[Value]) -> String {
+    items.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
+}
+
+fn address<T>(rc: &Rc<T>) -> usize {
+    Rc::as_ptr(rc) as *const u8 as usize
+}
+
+/// Python's `repr` of a string: single quotes unless the text has one and no double quote.
+fn string_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::from(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}

@@ -1,0 +1,90 @@
+//! Every program in `tests/conformance/` runs through the lab's interpreter and prints what real
+//! Python with PyTorch 2.15 printed (`.out`, from `tests/conformance/generate.py`): stdout, then
+//! the last line of an uncaught exception's traceback. Object addresses are masked on both sides.
+
+use std::path::PathBuf;
+
+use tolab_cells::python::Interpreter;
+use tolab_engine::Session;
+
+fn masked(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("0x") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        let hex = tail
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(tail.len());
+        out.push_str("0x…");
+        rest = &tail[hex..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What the lab prints for a program, in the `.out` files' shape.
+pub fn run(source: &str) -> String {
+    let mut notebook = Interpreter::notebook(Session::default());
+    let record = pollster::block_on(notebook.run_cell("<cell 1>", source));
+    let mut out = record.stdout;
+    if let Some(traceback) = record.error {
+        out.push_str("--- error\n");
+        out.push_str(traceback.lines().last().unwrap_or(""));
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn every_conformance_program_prints_what_pytorch_prints() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py") && !p.ends_with("generate.py"))
+        .collect();
+    programs.sort();
+    assert!(programs.len() >= 7);
+    let mut failures = Vec::new();
+    for program in &programs {
+        let source = std::fs::read_to_string(program).unwrap();
+        let expected = std::fs::read_to_string(program.with_extension("out")).unwrap();
+        // Python frames nest futures: a roomy stack, as the CLI gives them.
+        let got = std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || run(&source))
+            .unwrap()
+            .join()
+            .unwrap();
+        if masked(&got) != masked(&expected) {
+            failures.push(format!(
+                "{}:\n--- expected\n{expected}--- got\n{got}",
+                program.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_failing_program_reports_its_traceback_with_the_learners_lines() {
+    let source = "import torch\n\ndef f(t):\n    return t @ t\n\nx = torch.ones(2, 3)\nf(x)\n";
+    let mut notebook = Interpreter::notebook(Session::default());
+    let record = pollster::block_on(notebook.run_cell("<cell 4>", source));
+    assert_eq!(
+        record.error.unwrap(),
+        "Traceback (most recent call last):\n  File \"<cell 4>\", line 7, in <module>\n    f(x)\n  File \"<cell 4>\", line 4, in f\n    return t @ t\nRuntimeError: mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"
+    );
+    let bad = pollster::block_on(notebook.run_cell("<cell 5>", "x = (1,\nprint(2\n"));
+    assert!(bad.error.unwrap().contains("SyntaxError"));
+    let shown = pollster::block_on(notebook.run_cell("<cell 6>", "y = 3\ny * 2"));
+    assert_eq!(shown.value.as_deref(), Some("6"));
+    let unsupported = pollster::block_on(notebook.run_cell("<cell 7>", "class A:\n    pass\n"));
+    assert!(
+        unsupported
+            .error
+            .unwrap()
+            .ends_with("NotImplementedError: 'class' is not supported in lab cells")
+    );
+}

@@ -1,0 +1,22 @@
+# Creating tensors and reading them back: reprs, dtypes, shapes, arithmetic, broadcasting.
+import torch
+
+a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+print(a)
+print(a.shape, a.dtype, a.device, a.dim(), a.numel(), a.size(1))
+b = torch.arange(6).reshape(2, 3)
+print(b, b.dtype)
+print(torch.zeros(2, 3), torch.ones(3, dtype=torch.int64))
+print(a + 1, a * a, a @ a, a / 2, 2 - a)
+print(a.sum(), a.mean(), a.sum(0), a.sum(dim=1, keepdim=True))
+print(a[0], a[:, 1], a[1, 0], a[0, 0].item(), a.tolist())
+c = torch.tensor([1, 2, 3])
+print(c * 2.5, (c > 1), c.float(), c.double().dtype)
+print(torch.full((2, 2), 7), torch.eye if False else "no eye")
+row = torch.tensor([10.0, 20.0])
+print(a + row, a.t(), a.T.is_contiguous())
+print(torch.cat([a, a]), torch.stack([c, c], 1))
+big = torch.arange(1200)
+print(big)
+print(torch.tensor([1e-5, 1e5, 1.0]), torch.tensor([True, False]))
+print(a.to(torch.float64), a.to(torch.float32) is a, a.to(torch.float32, copy=True) is a)
