@@ -1,5 +1,5 @@
-//! Every program in `tests/conformance/` runs through the lab's interpreter and prints what real
-//! Python with PyTorch 2.15 printed (`.out`, from `tests/conformance/generate.py`): stdout, then
+//! Every program in `tests/conformance/` runs through `tolab run` and prints what real Python
+//! with PyTorch 2.15 printed (`.out`, from `tests/conformance/generate.py`): stdout, then
 //! the last line of an uncaught exception's traceback. Object addresses are masked on both sides.
 
 use std::path::PathBuf;
@@ -23,14 +23,20 @@ fn masked(text: &str) -> String {
     out
 }
 
-/// What the lab prints for a program, in the `.out` files' shape.
-pub fn run(source: &str) -> String {
-    let mut notebook = Interpreter::notebook(Session::default());
-    let record = pollster::block_on(notebook.run_cell("<cell 1>", source));
-    let mut out = record.stdout;
-    if let Some(traceback) = record.error {
+/// What `tolab run PROGRAM` prints, in the `.out` files' shape: stdout, then the last line of
+/// the traceback it writes to stderr when the program fails.
+fn run(program: &std::path::Path) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tolab"))
+        .arg("run")
+        .arg(program.file_name().unwrap())
+        .current_dir(program.parent().unwrap())
+        .output()
+        .unwrap();
+    let mut out = String::from_utf8_lossy(&output.stdout).into_owned();
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
         out.push_str("--- error\n");
-        out.push_str(traceback.lines().last().unwrap_or(""));
+        out.push_str(stderr.lines().last().unwrap_or(""));
         out.push('\n');
     }
     out
@@ -48,15 +54,8 @@ fn every_conformance_program_prints_what_pytorch_prints() {
     assert!(programs.len() >= 7);
     let mut failures = Vec::new();
     for program in &programs {
-        let source = std::fs::read_to_string(program).unwrap();
         let expected = std::fs::read_to_string(program.with_extension("out")).unwrap();
-        // Python frames nest futures: a roomy stack, as the CLI gives them.
-        let got = std::thread::Builder::new()
-            .stack_size(64 << 20)
-            .spawn(move || run(&source))
-            .unwrap()
-            .join()
-            .unwrap();
+        let got = run(program);
         if masked(&got) != masked(&expected) {
             failures.push(format!(
                 "{}:\n--- expected\n{expected}--- got\n{got}",

@@ -8,14 +8,16 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use ruff_python_ast::{BoolOp, Expr, ExprCall, Number, Stmt, StmtFunctionDef};
+use ruff_python_ast::{
+    BoolOp, Comprehension, ExceptHandler, Expr, ExprCall, Number, Parameters, Stmt, StmtFunctionDef,
+};
 use ruff_text_size::Ranged;
 use tolab_engine::Session;
 
 use super::exception::{ExcType, Frame, PyException};
 use super::operators;
 use super::source::CellSource;
-use super::value::{Function, Value};
+use super::value::{Function, FunctionBody, Value};
 
 /// Why a block stopped early.
 pub enum Flow {
@@ -66,6 +68,8 @@ struct Activation {
     cell: Rc<CellSource>,
     line: usize,
     locals: Option<HashMap<String, Value>>,
+    /// Names a `global` statement sent to the cell namespace.
+    globals: Vec<String>,
 }
 
 /// How deep calls may nest before `RecursionError`.
@@ -76,6 +80,8 @@ pub struct Interpreter {
     pub(crate) globals: HashMap<String, Value>,
     pub(crate) stdout: String,
     stack: Vec<Activation>,
+    /// The exceptions being handled (`except` blocks running), for a bare `raise`.
+    handling: Vec<PyException>,
     /// Statements left before the cell's step budget runs out.
     pub(crate) steps_left: u64,
 }
@@ -87,6 +93,7 @@ impl Interpreter {
             globals: HashMap::new(),
             stdout: String::new(),
             stack: Vec::new(),
+            handling: Vec::new(),
             steps_left: u64::MAX,
         }
     }
@@ -106,6 +113,7 @@ impl Interpreter {
             cell: cell.clone(),
             line: 0,
             locals: None,
+            globals: Vec::new(),
         });
         let mut shown = None;
         let mut result = Ok(());
@@ -286,10 +294,110 @@ impl Interpreter {
                     }
                     outcome?;
                 }
+                Stmt::Try(t) => self.try_statement(t).await?,
+                Stmt::Raise(r) => {
+                    let error = match &r.exc {
+                        Some(e) => match self.expr(e).await? {
+                            Value::ExcClass(kind) => PyException::new(kind, ""),
+                            Value::Exception(e) => (*e).clone(),
+                            other => PyException::new(
+                                ExcType::TypeError,
+                                format!(
+                                    "exceptions must derive from BaseException, not {}",
+                                    other.type_name()
+                                ),
+                            ),
+                        },
+                        None => self.handling.last().cloned().ok_or_else(|| {
+                            PyException::new(
+                                ExcType::RuntimeError,
+                                "No active exception to reraise",
+                            )
+                        })?,
+                    };
+                    return Err(Flow::Error(PyException {
+                        frames: Vec::new(),
+                        ..error
+                    }));
+                }
+                Stmt::Global(g) => {
+                    if let Some(a) = self.stack.last_mut() {
+                        a.globals.extend(g.names.iter().map(|n| n.id.to_string()));
+                    }
+                }
+                Stmt::Delete(d) => {
+                    for target in &d.targets {
+                        self.delete(target).await?;
+                    }
+                }
                 other => return Err(PyException::unsupported(&statement_name(other)).into()),
             }
             Ok(())
         })
+    }
+
+    /// `try: … except …: … else: … finally: …`.
+    async fn try_statement(&mut self, t: &ruff_python_ast::StmtTry) -> Result<(), Flow> {
+        let mut outcome = self.block(&t.body).await;
+        if let Err(Flow::Error(error)) = &outcome {
+            let error = error.clone();
+            for handler in &t.handlers {
+                let ExceptHandler::ExceptHandler(h) = handler;
+                let matches = match &h.type_ {
+                    None => true,
+                    Some(types) => {
+                        let classes = match self.expr(types).await? {
+                            Value::Tuple(items) => items.to_vec(),
+                            one => vec![one],
+                        };
+                        classes.iter().any(|c| match c {
+                            Value::ExcClass(kind) => error.kind.caught_by(kind),
+                            _ => false,
+                        })
+                    }
+                };
+                if matches {
+                    if let Some(name) = &h.name {
+                        self.set_name(name.id.as_str(), Value::Exception(Rc::new(error.clone())));
+                    }
+                    self.handling.push(error.clone());
+                    outcome = self.block(&h.body).await;
+                    self.handling.pop();
+                    break;
+                }
+            }
+        } else if outcome.is_ok() {
+            outcome = self.block(&t.orelse).await;
+        }
+        let finally = self.block(&t.finalbody).await;
+        finally.and(outcome)
+    }
+
+    async fn delete(&mut self, target: &Expr) -> Result<(), Flow> {
+        match target {
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                let removed = match self.stack.last_mut().and_then(|a| a.locals.as_mut()) {
+                    Some(locals) => locals.remove(name),
+                    None => self.globals.remove(name),
+                };
+                if removed.is_none() {
+                    return Err(PyException::new(
+                        ExcType::NameError,
+                        format!("name '{name}' is not defined"),
+                    )
+                    .into());
+                }
+                Ok(())
+            }
+            Expr::Subscript(s) => {
+                let container = self.expr(&s.value).await?;
+                let index = self.expr(&s.slice).await?;
+                operators::delete_item(&container, &index)?;
+                Ok(())
+            }
+            _ => Err(PyException::unsupported("this 'del' target").into()),
+        }
     }
 
     /// One pass of a loop's body: whether it ended with `break`.
@@ -305,10 +413,42 @@ impl Interpreter {
         if def.is_async {
             return Err(PyException::unsupported("'async def'").into());
         }
+        if !def.decorator_list.is_empty() {
+            return Err(PyException::unsupported("a decorator").into());
+        }
+        let function = self
+            .function(
+                def.name.id.to_string(),
+                &def.parameters,
+                FunctionBody::Statements(def.body.to_vec().into()),
+                def.range(),
+            )
+            .await?;
+        self.set_name(def.name.id.as_str(), function);
+        Ok(())
+    }
+
+    /// A function value: its defaults evaluated now, as Python does at definition time.
+    async fn function(
+        &mut self,
+        name: String,
+        parameters: &Parameters,
+        body: FunctionBody,
+        range: ruff_text_size::TextRange,
+    ) -> Result<Value, Flow> {
         let mut defaults = Vec::new();
-        for parameter in def.parameters.args.iter() {
+        for parameter in parameters.posonlyargs.iter().chain(parameters.args.iter()) {
             if let Some(default) = &parameter.default {
                 defaults.push(self.expr(default).await?);
+            }
+        }
+        let mut keyword_defaults = Vec::new();
+        for parameter in parameters.kwonlyargs.iter() {
+            if let Some(default) = &parameter.default {
+                keyword_defaults.push((
+                    parameter.parameter.name.id.to_string(),
+                    self.expr(default).await?,
+                ));
             }
         }
         let cell = self
@@ -316,21 +456,28 @@ impl Interpreter {
             .last()
             .map(|a| a.cell.clone())
             .ok_or_else(|| PyException::new(ExcType::RuntimeError, "no cell is running"))?;
-        let function = Value::Function(Rc::new(Function {
-            def: Rc::new(def.clone()),
+        let line = cell.line_of(range);
+        Ok(Value::Function(Rc::new(Function {
+            name,
+            parameters: Rc::new(parameters.clone()),
+            body,
             defaults,
+            keyword_defaults,
             cell,
-        }));
-        self.set_name(def.name.id.as_str(), function);
-        Ok(())
+            line,
+        })))
     }
 
     fn set_name(&mut self, name: &str, value: Value) {
-        match self.stack.last_mut().and_then(|a| a.locals.as_mut()) {
-            Some(locals) => {
+        let activation = self.stack.last_mut();
+        let global = activation
+            .as_ref()
+            .is_some_and(|a| a.globals.iter().any(|g| g == name));
+        match activation.and_then(|a| a.locals.as_mut()) {
+            Some(locals) if !global => {
                 locals.insert(name.to_owned(), value);
             }
-            None => {
+            _ => {
                 self.globals.insert(name.to_owned(), value);
             }
         }
@@ -348,9 +495,11 @@ impl Interpreter {
         if let Some(v) = self.globals.get(name) {
             return Ok(v.clone());
         }
-        super::builtins::lookup(name).ok_or_else(|| {
-            PyException::new(ExcType::NameError, format!("name '{name}' is not defined"))
-        })
+        super::builtins::lookup(name)
+            .or_else(|| ExcType::builtin(name).map(Value::ExcClass))
+            .ok_or_else(|| {
+                PyException::new(ExcType::NameError, format!("name '{name}' is not defined"))
+            })
     }
 
     fn assign<'a>(&'a mut self, target: &'a Expr, value: Value) -> Eval<'a, ()> {
@@ -477,10 +626,42 @@ impl Interpreter {
                 }
                 Expr::Call(call) => self.call_expr(call).await?,
                 Expr::FString(f) => Value::str(&self.fstring(f).await?),
-                Expr::ListComp(_) => {
-                    return Err(PyException::unsupported("a list comprehension").into());
+                Expr::ListComp(c) => {
+                    Value::list(self.comprehension(&c.generators, &c.elt, None).await?)
                 }
-                Expr::Lambda(_) => return Err(PyException::unsupported("'lambda'").into()),
+                Expr::Generator(c) => {
+                    Value::list(self.comprehension(&c.generators, &c.elt, None).await?)
+                }
+                Expr::DictComp(c) => {
+                    let key = c
+                        .key
+                        .as_deref()
+                        .ok_or_else(|| PyException::unsupported("'**' in a dict comprehension"))?;
+                    let values = self
+                        .comprehension(&c.generators, &c.value, Some(key))
+                        .await?;
+                    let entries = values
+                        .into_iter()
+                        .filter_map(|pair| match pair {
+                            Value::Tuple(kv) if kv.len() == 2 => {
+                                Some((kv[0].clone(), kv[1].clone()))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
+                }
+                Expr::Lambda(l) => {
+                    let empty = Parameters::default();
+                    let parameters = l.parameters.as_deref().unwrap_or(&empty);
+                    self.function(
+                        "<lambda>".into(),
+                        parameters,
+                        FunctionBody::Expression(Rc::new((*l.body).clone())),
+                        l.range(),
+                    )
+                    .await?
+                }
                 Expr::Yield(_) | Expr::YieldFrom(_) => {
                     return Err(PyException::unsupported("'yield'").into());
                 }
@@ -507,6 +688,60 @@ impl Interpreter {
             }
             other => self.expr(other).await,
         }
+    }
+
+    /// The values a comprehension produces (`(key, value)` pairs when `key` is given), its loop
+    /// variables kept in a scope of their own.
+    async fn comprehension(
+        &mut self,
+        generators: &[Comprehension],
+        element: &Expr,
+        key: Option<&Expr>,
+    ) -> Result<Vec<Value>, Flow> {
+        let (cell, locals, line) = match self.stack.last() {
+            Some(a) => (a.cell.clone(), a.locals.clone().unwrap_or_default(), a.line),
+            None => return Ok(Vec::new()),
+        };
+        self.stack.push(Activation {
+            function: "<listcomp>".into(),
+            cell,
+            line,
+            locals: Some(locals),
+            globals: Vec::new(),
+        });
+        let mut out = Vec::new();
+        let result = self.generate(generators, element, key, &mut out).await;
+        self.stack.pop();
+        result.map(|()| out)
+    }
+
+    fn generate<'a>(
+        &'a mut self,
+        generators: &'a [Comprehension],
+        element: &'a Expr,
+        key: Option<&'a Expr>,
+        out: &'a mut Vec<Value>,
+    ) -> Eval<'a, ()> {
+        Box::pin(async move {
+            let Some((first, rest)) = generators.split_first() else {
+                let value = self.expr(element).await?;
+                out.push(match key {
+                    Some(k) => Value::Tuple(Rc::from(vec![self.expr(k).await?, value])),
+                    None => value,
+                });
+                return Ok(());
+            };
+            'items: for item in operators::iterate(&self.expr(&first.iter).await?)? {
+                self.assign(&first.target, item).await?;
+                for condition in &first.ifs {
+                    if !self.expr(condition).await?.truthy() {
+                        continue 'items;
+                    }
+                }
+                self.generate(rest, element, key, out).await?;
+            }
+            Ok(())
+        })
     }
 
     async fn optional(&mut self, e: &Option<Box<Expr>>) -> Result<Value, Flow> {
@@ -605,6 +840,16 @@ impl Interpreter {
             Value::Method(owner, name) => {
                 super::attributes::call_method(owner, name, args).map_err(Flow::from)
             }
+            Value::ExcClass(kind) => {
+                let message = args
+                    .positional
+                    .first()
+                    .map_or(String::new(), Value::str_text);
+                Ok(Value::Exception(Rc::new(PyException::new(
+                    kind.clone(),
+                    message,
+                ))))
+            }
             other => Err(PyException::new(
                 ExcType::TypeError,
                 format!("'{}' object is not callable", other.type_name()),
@@ -621,79 +866,142 @@ impl Interpreter {
             )
             .into());
         }
-        let def = &f.def;
-        let params: Vec<&str> = def
-            .parameters
-            .args
-            .iter()
-            .map(|p| p.parameter.name.id.as_str())
-            .collect();
-        let name = def.name.id.as_str();
-        if args.positional.len() > params.len() {
-            return Err(PyException::new(
-                ExcType::TypeError,
-                format!(
-                    "{name}() takes {} positional argument{} but {} were given",
-                    params.len(),
-                    if params.len() == 1 { "" } else { "s" },
-                    args.positional.len()
-                ),
-            )
-            .into());
-        }
-        let first_default = params.len() - f.defaults.len();
-        let mut locals = HashMap::new();
-        for (i, param) in params.iter().enumerate() {
-            let value = args
-                .positional
-                .get(i)
-                .cloned()
-                .or_else(|| args.keyword(param).cloned())
-                .or_else(|| i.checked_sub(first_default).map(|d| f.defaults[d].clone()));
-            match value {
-                Some(v) => {
-                    locals.insert((*param).to_owned(), v);
-                }
-                None => {
-                    return Err(PyException::new(
-                        ExcType::TypeError,
-                        format!("{name}() missing 1 required positional argument: '{param}'"),
-                    )
-                    .into());
-                }
-            }
-        }
-        if let Some((unknown, _)) = args
-            .keywords
-            .iter()
-            .find(|(k, _)| !params.contains(&k.as_str()))
-        {
-            return Err(PyException::new(
-                ExcType::TypeError,
-                format!("{name}() got an unexpected keyword argument '{unknown}'"),
-            )
-            .into());
-        }
+        let locals = bind_arguments(f, args)?;
         self.stack.push(Activation {
-            function: name.to_owned(),
+            function: f.name.clone(),
             cell: f.cell.clone(),
-            line: f.cell.line_of(def.range()),
+            line: f.line,
             locals: Some(locals),
+            globals: Vec::new(),
         });
-        let outcome = self.block(&def.body).await;
+        let outcome = match &f.body {
+            FunctionBody::Statements(body) => match self.block(body).await {
+                Ok(()) => Ok(Value::None),
+                Err(Flow::Return(v)) => Ok(v),
+                Err(other) => Err(other),
+            },
+            FunctionBody::Expression(e) => self.expr(e).await,
+        };
         let activation = self.stack.pop();
         match outcome {
-            Ok(()) => Ok(Value::None),
-            Err(Flow::Return(v)) => Ok(v),
             Err(Flow::Error(mut e)) => {
                 if let Some(a) = activation {
                     e.frames.insert(0, frame_of(&a));
                 }
                 Err(Flow::Error(e))
             }
-            Err(other) => Err(other),
+            other => other,
         }
     }
+}
+
+/// A call's arguments bound to a function's parameters, with Python's errors for what does not
+/// fit: positional, then keywords, then defaults; extras into `*args` and `**kwargs`.
+fn bind_arguments(f: &Function, args: Args) -> Result<HashMap<String, Value>, PyException> {
+    let p = &f.parameters;
+    let name = &f.name;
+    let positional: Vec<&str> = p
+        .posonlyargs
+        .iter()
+        .chain(p.args.iter())
+        .map(|a| a.parameter.name.id.as_str())
+        .collect();
+    let mut locals = HashMap::new();
+    let Args {
+        positional: given,
+        keywords,
+    } = args;
+    if given.len() > positional.len() && p.vararg.is_none() {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "{name}() takes {} positional argument{} but {} were given",
+                positional.len(),
+                if positional.len() == 1 { "" } else { "s" },
+                given.len()
+            ),
+        ));
+    }
+    let mut extra = Vec::new();
+    for (i, value) in given.into_iter().enumerate() {
+        match positional.get(i) {
+            Some(param) => {
+                locals.insert((*param).to_owned(), value);
+            }
+            None => extra.push(value),
+        }
+    }
+    if let Some(vararg) = &p.vararg {
+        locals.insert(vararg.name.id.to_string(), Value::Tuple(extra.into()));
+    }
+    let keyword_only: Vec<&str> = p
+        .kwonlyargs
+        .iter()
+        .map(|a| a.parameter.name.id.as_str())
+        .collect();
+    let mut spare = Vec::new();
+    for (key, value) in keywords {
+        if positional.contains(&key.as_str()) || keyword_only.contains(&key.as_str()) {
+            if locals.contains_key(&key) {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!("{name}() got multiple values for argument '{key}'"),
+                ));
+            }
+            locals.insert(key, value);
+        } else if p.kwarg.is_some() {
+            spare.push((Value::str(&key), value));
+        } else {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("{name}() got an unexpected keyword argument '{key}'"),
+            ));
+        }
+    }
+    if let Some(kwarg) = &p.kwarg {
+        locals.insert(
+            kwarg.name.id.to_string(),
+            Value::Dict(Rc::new(std::cell::RefCell::new(spare))),
+        );
+    }
+    let first_default = positional.len() - f.defaults.len();
+    let mut missing = Vec::new();
+    for (i, param) in positional.iter().enumerate() {
+        if !locals.contains_key(*param) {
+            match i.checked_sub(first_default) {
+                Some(d) => {
+                    locals.insert((*param).to_owned(), f.defaults[d].clone());
+                }
+                None => missing.push(format!("'{param}'")),
+            }
+        }
+    }
+    for param in keyword_only {
+        if !locals.contains_key(param) {
+            match f.keyword_defaults.iter().find(|(k, _)| k == param) {
+                Some((_, v)) => {
+                    locals.insert(param.to_owned(), v.clone());
+                }
+                None => missing.push(format!("'{param}'")),
+            }
+        }
+    }
+    if !missing.is_empty() {
+        let names = match missing.as_slice() {
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+            [] => String::new(),
+        };
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "{name}() missing {} required positional argument{}: {names}",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    Ok(locals)
 }
 
 fn frame_of(a: &Activation) -> Frame {
@@ -709,10 +1017,6 @@ fn frame_of(a: &Activation) -> Frame {
 fn statement_name(stmt: &Stmt) -> String {
     match stmt {
         Stmt::ClassDef(_) => "'class'",
-        Stmt::Try(_) => "'try'",
-        Stmt::Raise(_) => "'raise'",
-        Stmt::Delete(_) => "'del'",
-        Stmt::Global(_) => "'global'",
         Stmt::Nonlocal(_) => "'nonlocal'",
         Stmt::Match(_) => "'match'",
         Stmt::AnnAssign(_) => "an annotated assignment",

@@ -22,6 +22,10 @@ pub enum ExcType {
     ImportError,
     ModuleNotFoundError,
     RecursionError,
+    /// `Exception`, the base every handler class here derives from.
+    Exception,
+    LookupError,
+    ArithmeticError,
     /// An exception class the engine names (`torch.OutOfMemoryError`, `_pickle.UnpicklingError`).
     Other(String),
 }
@@ -45,7 +49,56 @@ impl ExcType {
             ExcType::ImportError => "ImportError",
             ExcType::ModuleNotFoundError => "ModuleNotFoundError",
             ExcType::RecursionError => "RecursionError",
+            ExcType::Exception => "Exception",
+            ExcType::LookupError => "LookupError",
+            ExcType::ArithmeticError => "ArithmeticError",
             ExcType::Other(name) => name,
+        }
+    }
+}
+
+impl ExcType {
+    /// The builtin class a name in a cell refers to.
+    pub fn builtin(name: &str) -> Option<ExcType> {
+        Some(match name {
+            "Exception" => ExcType::Exception,
+            "NameError" => ExcType::NameError,
+            "TypeError" => ExcType::TypeError,
+            "ValueError" => ExcType::ValueError,
+            "IndexError" => ExcType::IndexError,
+            "KeyError" => ExcType::KeyError,
+            "AttributeError" => ExcType::AttributeError,
+            "ZeroDivisionError" => ExcType::ZeroDivisionError,
+            "OverflowError" => ExcType::OverflowError,
+            "AssertionError" => ExcType::AssertionError,
+            "RuntimeError" => ExcType::RuntimeError,
+            "NotImplementedError" => ExcType::NotImplementedError,
+            "ImportError" => ExcType::ImportError,
+            "ModuleNotFoundError" => ExcType::ModuleNotFoundError,
+            "RecursionError" => ExcType::RecursionError,
+            "LookupError" => ExcType::LookupError,
+            "ArithmeticError" => ExcType::ArithmeticError,
+            _ => return None,
+        })
+    }
+
+    /// `except handler:` catches an exception of this type (Python's class hierarchy, as far as
+    /// the lab's exceptions go).
+    pub fn caught_by(&self, handler: &ExcType) -> bool {
+        if self == handler || *handler == ExcType::Exception {
+            return true;
+        }
+        match handler {
+            ExcType::RuntimeError => {
+                matches!(self, ExcType::NotImplementedError | ExcType::RecursionError)
+                    || matches!(self, ExcType::Other(name) if name.starts_with("torch."))
+            }
+            ExcType::LookupError => matches!(self, ExcType::IndexError | ExcType::KeyError),
+            ExcType::ArithmeticError => {
+                matches!(self, ExcType::ZeroDivisionError | ExcType::OverflowError)
+            }
+            ExcType::ImportError => *self == ExcType::ModuleNotFoundError,
+            _ => false,
         }
     }
 }

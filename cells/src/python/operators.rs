@@ -233,14 +233,7 @@ pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
         return Ok(Value::Tensor(result));
     }
     let ordered = |f: fn(std::cmp::Ordering) -> bool| -> Result<Value> {
-        let ordering = match (left, right) {
-            (Value::Str(a), Value::Str(b)) => Some(a.cmp(b)),
-            (a, b) if as_f64(a).is_finite() || as_f64(b).is_finite() => {
-                as_f64(a).partial_cmp(&as_f64(b))
-            }
-            _ => None,
-        };
-        match ordering {
+        match order(left, right) {
             Some(o) => Ok(Value::Bool(f(o))),
             None if matches!(left, Value::Float(_)) || matches!(right, Value::Float(_)) => {
                 Ok(Value::Bool(false))
@@ -265,6 +258,26 @@ pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
         CmpOp::In => Value::Bool(contains(right, left)?),
         CmpOp::NotIn => Value::Bool(!contains(right, left)?),
     })
+}
+
+/// Python's ordering of numbers, strings, and (lexicographically) tuples and lists.
+fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    let number = |v: &Value| matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_));
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+        (x, y) if number(x) && number(y) => as_f64(x).partial_cmp(&as_f64(y)),
+        (Value::Tuple(_), Value::Tuple(_)) | (Value::List(_), Value::List(_)) => {
+            let (xs, ys) = (iterate(a).ok()?, iterate(b).ok()?);
+            for (x, y) in xs.iter().zip(&ys) {
+                match order(x, y)? {
+                    std::cmp::Ordering::Equal => {}
+                    decided => return Some(decided),
+                }
+            }
+            Some(xs.len().cmp(&ys.len()))
+        }
+        _ => None,
+    }
 }
 
 /// Python's `is`.
@@ -517,6 +530,34 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
         }
         other => Err(type_error(format!(
             "'{}' object does not support item assignment",
+            other.type_name()
+        ))),
+    }
+}
+
+/// `del container[index]`.
+pub fn delete_item(container: &Value, index: &Value) -> Result<()> {
+    match container {
+        Value::List(items) => {
+            let Value::Int(i) = index else {
+                return Err(type_error("list indices must be integers".into()));
+            };
+            let len = items.borrow().len();
+            let at = wrap_index(*i, len, "list assignment")?;
+            items.borrow_mut().remove(at);
+            Ok(())
+        }
+        Value::Dict(entries) => {
+            let mut entries = entries.borrow_mut();
+            let before = entries.len();
+            entries.retain(|(k, _)| !equal(k, index));
+            if entries.len() == before {
+                return Err(PyException::new(ExcType::KeyError, index.repr()));
+            }
+            Ok(())
+        }
+        other => Err(type_error(format!(
+            "'{}' object doesn't support item deletion",
             other.type_name()
         ))),
     }

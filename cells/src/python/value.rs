@@ -5,11 +5,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use ruff_python_ast::StmtFunctionDef;
+use ruff_python_ast::{Expr, Parameters, Stmt};
 use tolab_engine::autograd::GradFn;
 use tolab_engine::repr::python_float;
 use tolab_engine::{DType, Device, Tensor};
 
+use super::exception::{ExcType, PyException};
 use super::source::CellSource;
 
 #[derive(Clone)]
@@ -44,13 +45,30 @@ pub enum Value {
     GradFn(GradFn),
     /// `torch.no_grad()` (`false`) or `torch.enable_grad()` (`true`), a context manager.
     GradMode(bool),
+    /// A builtin exception class (`ValueError`).
+    ExcClass(ExcType),
+    /// A raised or created exception.
+    Exception(Rc<PyException>),
 }
 
-/// A function defined in a cell.
+/// A function defined in a cell, by `def` or `lambda`.
 pub struct Function {
-    pub def: Rc<StmtFunctionDef>,
+    pub name: String,
+    pub parameters: Rc<Parameters>,
+    pub body: FunctionBody,
+    /// The defaults of the trailing positional parameters, in order.
     pub defaults: Vec<Value>,
+    /// The defaults of keyword-only parameters.
+    pub keyword_defaults: Vec<(String, Value)>,
     pub cell: Rc<CellSource>,
+    /// The line the definition starts on.
+    pub line: usize,
+}
+
+pub enum FunctionBody {
+    Statements(Rc<[Stmt]>),
+    /// A lambda's single expression.
+    Expression(Rc<Expr>),
 }
 
 impl Value {
@@ -85,6 +103,8 @@ impl Value {
             Value::GradFn(_) => "Node",
             Value::GradMode(false) => "no_grad",
             Value::GradMode(true) => "enable_grad",
+            Value::ExcClass(_) => "type",
+            Value::Exception(e) => e.kind.name(),
         }
         .to_owned()
     }
@@ -128,7 +148,7 @@ impl Value {
             }
             Value::Range { start, stop, step } if *step == 1 => format!("range({start}, {stop})"),
             Value::Range { start, stop, step } => format!("range({start}, {stop}, {step})"),
-            Value::Function(f) => format!("<function {} at {:#x}>", f.def.name.id, address(f)),
+            Value::Function(f) => format!("<function {} at {:#x}>", f.name, address(f)),
             Value::Builtin(name) => format!("<built-in function {name}>"),
             Value::Module(name) => format!("<module '{name}'>"),
             Value::ModuleFn(_, name) => format!("<built-in method {name} of type object>"),
@@ -147,6 +167,12 @@ impl Value {
                 g.name(),
                 0x7f00_0000_0000u64 + g.id() * 0x40
             ),
+            Value::ExcClass(kind) => format!("<class '{}'>", kind.name()),
+            // A KeyError's message is already its key's repr.
+            Value::Exception(e) if e.kind == ExcType::KeyError => {
+                format!("KeyError({})", e.message)
+            }
+            Value::Exception(e) => format!("{}({})", e.kind.name(), Value::str(&e.message).repr()),
             Value::GradMode(mode) => format!(
                 "<torch.autograd.grad_mode.{} object>",
                 if *mode { "enable_grad" } else { "no_grad" }
@@ -159,6 +185,7 @@ impl Value {
         match self {
             Value::Str(s) => s.to_string(),
             Value::Device(d) => d.to_string(),
+            Value::Exception(e) => e.message.clone(),
             other => other.repr(),
         }
     }
