@@ -497,14 +497,18 @@ fn tensor_index(t: &Tensor, index: &Value) -> Result<Value> {
     Ok(Value::Tensor(current))
 }
 
+/// The position `list[index] = …` or `del list[index]` acts on.
+fn list_position(items: &std::cell::RefCell<Vec<Value>>, index: &Value) -> Result<usize> {
+    let Value::Int(i) = index else {
+        return Err(type_error("list indices must be integers".into()));
+    };
+    wrap_index(*i, items.borrow().len(), "list assignment")
+}
+
 pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
     match container {
         Value::List(items) => {
-            let Value::Int(i) = index else {
-                return Err(type_error("list indices must be integers".into()));
-            };
-            let len = items.borrow().len();
-            let at = wrap_index(*i, len, "list assignment")?;
+            let at = list_position(items, index)?;
             items.borrow_mut()[at] = value;
             Ok(())
         }
@@ -539,11 +543,7 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
 pub fn delete_item(container: &Value, index: &Value) -> Result<()> {
     match container {
         Value::List(items) => {
-            let Value::Int(i) = index else {
-                return Err(type_error("list indices must be integers".into()));
-            };
-            let len = items.borrow().len();
-            let at = wrap_index(*i, len, "list assignment")?;
+            let at = list_position(items, index)?;
             items.borrow_mut().remove(at);
             Ok(())
         }
