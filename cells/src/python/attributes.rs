@@ -95,6 +95,7 @@ const TENSOR_METHODS: &[&str] = &[
 ];
 
 pub fn get(owner: &Value, name: &str) -> Result<Value> {
+    let owner = &*owner.resolved();
     match owner {
         Value::Module(m) => modules::attribute(m, name).ok_or_else(|| no_attribute(owner, name)),
         Value::Tensor(t) => tensor_property(t, name).transpose().unwrap_or_else(|| {
@@ -194,8 +195,8 @@ fn tolist(values: &[Scalar], shape: &[usize]) -> Value {
     }
 }
 
-/// `tensor.to(...)`: a device, a dtype, another tensor, or keywords.
-fn to_request(args: &Args) -> Result<To> {
+/// `tensor.to(...)` (and `module.to(...)`): a device, a dtype, another tensor, or keywords.
+pub fn to_request(args: &Args) -> Result<To> {
     let mut request = To::default();
     for arg in &args.positional {
         match arg {
@@ -245,6 +246,7 @@ fn dims(args: &Args) -> (Vec<i64>, bool) {
 }
 
 pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
+    let owner = &*owner.resolved();
     match owner {
         Value::Tensor(t) => tensor_method(t, name, args),
         Value::GradFn(g) if name == "name" => Ok(Value::str(g.name())),

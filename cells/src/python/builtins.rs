@@ -28,6 +28,7 @@ const NAMES: &[&str] = &[
     "enumerate",
     "zip",
     "sorted",
+    "super",
 ];
 
 /// A builtin by name, for name lookup after locals and globals.

@@ -17,7 +17,7 @@ use tolab_engine::Session;
 use super::exception::{ExcType, Frame, PyException};
 use super::operators;
 use super::source::CellSource;
-use super::value::{Function, FunctionBody, Value};
+use super::value::{Class, Function, FunctionBody, Instance, Value};
 
 /// Why a block stopped early.
 pub enum Flow {
@@ -70,6 +70,8 @@ struct Activation {
     locals: Option<HashMap<String, Value>>,
     /// Names a `global` statement sent to the cell namespace.
     globals: Vec<String>,
+    /// In a method: the object it was called on and the class that defines it (for `super()`).
+    this: Option<(Value, Rc<Class>)>,
 }
 
 /// How deep calls may nest before `RecursionError`.
@@ -82,6 +84,8 @@ pub struct Interpreter {
     stack: Vec<Activation>,
     /// The exceptions being handled (`except` blocks running), for a bare `raise`.
     handling: Vec<PyException>,
+    /// The cell instance owning each engine module of an `nn.Module` subclass, by module id.
+    pub(super) instances: HashMap<usize, Rc<Instance>>,
     /// Statements left before the cell's step budget runs out.
     pub(crate) steps_left: u64,
 }
@@ -94,6 +98,7 @@ impl Interpreter {
             stdout: String::new(),
             stack: Vec::new(),
             handling: Vec::new(),
+            instances: HashMap::new(),
             steps_left: u64::MAX,
         }
     }
@@ -114,6 +119,7 @@ impl Interpreter {
             line: 0,
             locals: None,
             globals: Vec::new(),
+            this: None,
         });
         let mut shown = None;
         let mut result = Ok(());
@@ -246,6 +252,12 @@ impl Interpreter {
                     return Err(Flow::Return(value));
                 }
                 Stmt::FunctionDef(def) => self.define(def).await?,
+                Stmt::ClassDef(def) => {
+                    if !def.decorator_list.is_empty() {
+                        return Err(PyException::unsupported("a class decorator").into());
+                    }
+                    self.define_class(def).await?;
+                }
                 Stmt::Import(import) => {
                     for alias in &import.names {
                         let name = alias.name.id.as_str();
@@ -468,7 +480,29 @@ impl Interpreter {
         })))
     }
 
-    fn set_name(&mut self, name: &str, value: Value) {
+    /// A class body run in a namespace of its own: the names it defines.
+    pub(super) async fn run_class_body(
+        &mut self,
+        body: &[Stmt],
+    ) -> Result<HashMap<String, Value>, Flow> {
+        let (cell, line) = match self.stack.last() {
+            Some(a) => (a.cell.clone(), a.line),
+            None => return Ok(HashMap::new()),
+        };
+        self.stack.push(Activation {
+            function: "<class body>".into(),
+            cell,
+            line,
+            locals: Some(HashMap::new()),
+            globals: Vec::new(),
+            this: None,
+        });
+        let outcome = self.block(body).await;
+        let namespace = self.stack.pop().and_then(|a| a.locals).unwrap_or_default();
+        outcome.map(|()| namespace)
+    }
+
+    pub(super) fn set_name(&mut self, name: &str, value: Value) {
         let activation = self.stack.last_mut();
         let global = activation
             .as_ref()
@@ -506,6 +540,10 @@ impl Interpreter {
         Box::pin(async move {
             match target {
                 Expr::Name(n) => self.set_name(n.id.as_str(), value),
+                Expr::Attribute(a) => {
+                    let owner = self.expr(&a.value).await?;
+                    self.set_attribute(&owner, a.attr.id.as_str(), value)?;
+                }
                 Expr::Tuple(t) => self.unpack(&t.elts, value).await?,
                 Expr::List(l) => self.unpack(&l.elts, value).await?,
                 Expr::Subscript(s) => {
@@ -617,7 +655,7 @@ impl Interpreter {
                 }
                 Expr::Attribute(a) => {
                     let owner = self.expr(&a.value).await?;
-                    super::attributes::get(&owner, a.attr.id.as_str())?
+                    self.get_attribute(&owner, a.attr.id.as_str())?
                 }
                 Expr::Subscript(s) => {
                     let container = self.expr(&s.value).await?;
@@ -708,6 +746,7 @@ impl Interpreter {
             line,
             locals: Some(locals),
             globals: Vec::new(),
+            this: None,
         });
         let mut out = Vec::new();
         let result = self.generate(generators, element, key, &mut out).await;
@@ -832,7 +871,62 @@ impl Interpreter {
     /// Calls any callable value.
     pub(crate) async fn call(&mut self, callee: &Value, args: Args) -> Result<Value, Flow> {
         match callee {
-            Value::Function(f) => self.call_function(f, args).await,
+            Value::Function(f) => self.call_function(f, None, args).await,
+            Value::BoundMethod(object, f) => {
+                let class = match &**object {
+                    Value::Instance(i) => defining_class(&i.class, f),
+                    _ => None,
+                };
+                let mut positional = vec![(**object).clone()];
+                positional.extend(args.positional);
+                let args = Args {
+                    positional,
+                    keywords: args.keywords,
+                };
+                match class {
+                    Some(class) => self.call_function_of(f, class, args).await,
+                    None => self.call_function(f, None, args).await,
+                }
+            }
+            Value::Class(class) => self.instantiate(class, args).await,
+            Value::Instance(instance) => match &instance.module {
+                Some(module) => self.call_module(module, args).await,
+                None => match instance.class.lookup("__call__") {
+                    Some(Value::Function(f)) => {
+                        let method = Value::BoundMethod(Box::new(callee.clone()), f);
+                        Box::pin(self.call(&method, args)).await
+                    }
+                    _ => Err(PyException::new(
+                        ExcType::TypeError,
+                        format!("'{}' object is not callable", instance.class.name),
+                    )
+                    .into()),
+                },
+            },
+            Value::NnClass(name) => self.construct_nn(name, args).map_err(Flow::from),
+            Value::NnModule(module) => self.call_module(module, args).await,
+            Value::Method(owner, name) if matches!(**owner, Value::NnModule(_)) => {
+                let Value::NnModule(module) = &**owner else {
+                    return Ok(Value::None);
+                };
+                self.module_method(module, name, args).map_err(Flow::from)
+            }
+            Value::Method(owner, name) if matches!(**owner, Value::Optimizer(_)) => {
+                let Value::Optimizer(optimizer) = &**owner else {
+                    return Ok(Value::None);
+                };
+                super::objects::optimizer_method(optimizer, name, &args).map_err(Flow::from)
+            }
+            Value::Builtin("super") => self
+                .stack
+                .iter()
+                .rev()
+                .find_map(|a| a.this.clone())
+                .map(|(object, class)| Value::Super(Box::new(object), class))
+                .ok_or_else(|| {
+                    PyException::new(ExcType::RuntimeError, "super(): no arguments").into()
+                }),
+            Value::Builtin("__noop__") => Ok(Value::None),
             Value::Builtin(name) => super::builtins::call(self, name, args).map_err(Flow::from),
             Value::ModuleFn(module, name) => {
                 super::modules::call(&self.session, module, name, args).map_err(Flow::from)
@@ -858,7 +952,23 @@ impl Interpreter {
         }
     }
 
-    async fn call_function(&mut self, f: &Function, args: Args) -> Result<Value, Flow> {
+    /// Calls a method defined in `class` (so that `super()` inside it searches `class`'s base).
+    pub(super) async fn call_function_of(
+        &mut self,
+        f: &Function,
+        class: Rc<Class>,
+        args: Args,
+    ) -> Result<Value, Flow> {
+        let object = args.positional.first().cloned().unwrap_or(Value::None);
+        self.call_function(f, Some((object, class)), args).await
+    }
+
+    async fn call_function(
+        &mut self,
+        f: &Function,
+        this: Option<(Value, Rc<Class>)>,
+        args: Args,
+    ) -> Result<Value, Flow> {
         if self.stack.len() >= MAX_DEPTH {
             return Err(PyException::new(
                 ExcType::RecursionError,
@@ -873,6 +983,7 @@ impl Interpreter {
             line: f.line,
             locals: Some(locals),
             globals: Vec::new(),
+            this,
         });
         let outcome = match &f.body {
             FunctionBody::Statements(body) => match self.block(body).await {
@@ -1004,6 +1115,20 @@ fn bind_arguments(f: &Function, args: Args) -> Result<HashMap<String, Value>, Py
     Ok(locals)
 }
 
+/// The class in `class`'s ancestry whose body defined `f`.
+fn defining_class(class: &Rc<Class>, f: &Rc<Function>) -> Option<Rc<Class>> {
+    let defines = class
+        .namespace
+        .borrow()
+        .values()
+        .any(|v| matches!(v, Value::Function(g) if Rc::ptr_eq(g, f)));
+    if defines {
+        Some(class.clone())
+    } else {
+        class.base.as_ref().and_then(|b| defining_class(b, f))
+    }
+}
+
 fn frame_of(a: &Activation) -> Frame {
     Frame {
         file: a.cell.name.clone(),
@@ -1016,7 +1141,6 @@ fn frame_of(a: &Activation) -> Frame {
 /// How a statement outside the subset is named in its error.
 fn statement_name(stmt: &Stmt) -> String {
     match stmt {
-        Stmt::ClassDef(_) => "'class'",
         Stmt::Nonlocal(_) => "'nonlocal'",
         Stmt::Match(_) => "'match'",
         Stmt::AnnAssign(_) => "an annotated assignment",

@@ -7,6 +7,7 @@ mod builtins;
 mod eval;
 mod exception;
 mod modules;
+mod objects;
 mod operators;
 mod source;
 mod value;

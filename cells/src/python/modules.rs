@@ -14,7 +14,14 @@ use super::value::{Value, as_f64};
 
 type Result<T> = std::result::Result<T, PyException>;
 
-const MODULES: &[&str] = &["torch", "torch.cuda", "math"];
+const MODULES: &[&str] = &[
+    "torch",
+    "torch.cuda",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.optim",
+    "math",
+];
 
 const TORCH_DTYPES: &[(&str, DType)] = &[
     ("float32", DType::Float32),
@@ -41,7 +48,10 @@ pub fn import(name: &str) -> Result<Value> {
         .ok_or_else(|| {
             PyException::new(
                 ExcType::ModuleNotFoundError,
-                format!("No module named '{name}' in the lab (it has torch, torch.cuda and math)"),
+                format!(
+                    "No module named '{name}' in the lab (it has {})",
+                    MODULES.join(", ")
+                ),
             )
         })
 }
@@ -67,6 +77,19 @@ pub fn import_from(module: &str, name: &str) -> Result<Value> {
 pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
     match (module, name) {
         ("torch", "cuda") => Some(Value::Module("torch.cuda")),
+        ("torch", "nn") => Some(Value::Module("torch.nn")),
+        ("torch", "optim") => Some(Value::Module("torch.optim")),
+        ("torch.nn", "functional") => Some(Value::Module("torch.nn.functional")),
+        ("torch.nn", _) => super::objects::NN_CLASSES
+            .iter()
+            .find(|c| **c == name)
+            .map(|c| Value::NnClass(c)),
+        ("torch.nn.functional", _) => FUNCTIONAL
+            .contains(&name)
+            .then(|| Value::ModuleFn("torch.nn.functional", Rc::from(name))),
+        ("torch.optim", "SGD" | "Adam" | "AdamW") => {
+            Some(Value::ModuleFn("torch.optim", Rc::from(name)))
+        }
         ("torch", "Tensor") => Some(Value::str("<class 'torch.Tensor'>")),
         ("torch", _) => {
             if let Some((_, dtype)) = TORCH_DTYPES.iter().find(|(n, _)| *n == name) {
@@ -121,6 +144,19 @@ const CUDA_FUNCTIONS: &[&str] = &[
 ];
 
 const MATH_FUNCTIONS: &[&str] = &["sqrt", "exp", "log", "floor", "ceil"];
+
+const FUNCTIONAL: &[&str] = &[
+    "relu",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "log_softmax",
+    "mse_loss",
+    "cross_entropy",
+    "nll_loss",
+    "binary_cross_entropy_with_logits",
+    "linear",
+];
 
 /// A device argument: a string, a `torch.device`, or an index (a CUDA device).
 pub fn device_of(v: &Value) -> Result<Device> {
@@ -243,6 +279,8 @@ pub fn call(session: &Session, module: &str, name: &str, args: Args) -> Result<V
     match module {
         "torch" => torch(session, name, args),
         "torch.cuda" => cuda(session, name, args),
+        "torch.nn.functional" => super::objects::functional(name, &args),
+        "torch.optim" => super::objects::construct_optimizer(name, args),
         _ => math(name, args),
     }
 }

@@ -47,6 +47,7 @@ pub fn scalar(v: &Value) -> Option<Scalar> {
 
 /// `left op right`; `in_place` for `+=` and friends (tensors update in place, as PyTorch does).
 pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Result<Value> {
+    let (left, right) = (&*left.resolved(), &*right.resolved());
     if let (Value::Tensor(_), _) | (_, Value::Tensor(_)) = (left, right) {
         return tensor_binary(op, left, right, in_place);
     }
@@ -186,6 +187,7 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
 }
 
 pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
+    let v = &*v.resolved();
     match (op, v) {
         (UnaryOp::Not, v) => Ok(Value::Bool(!v.truthy())),
         (UnaryOp::USub, Value::Tensor(t)) => Ok(Value::Tensor(t.neg()?)),
@@ -204,6 +206,7 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
 }
 
 pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
+    let (left, right) = (&*left.resolved(), &*right.resolved());
     let tensor_side = match (left, right) {
         (Value::Tensor(t), other) => Some((t.clone(), other, false)),
         (other, Value::Tensor(t)) => Some((t.clone(), other, true)),
@@ -312,6 +315,7 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
 
 /// The items a `for` loop visits.
 pub fn iterate(v: &Value) -> Result<Vec<Value>> {
+    let v = &*v.resolved();
     Ok(match v {
         Value::List(items) => items.borrow().clone(),
         Value::Tuple(items) => items.to_vec(),
@@ -409,6 +413,7 @@ fn slice_positions(
 }
 
 pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
+    let container = &*container.resolved();
     if let Value::Tensor(t) = container {
         return tensor_index(t, index);
     }
@@ -506,6 +511,7 @@ fn list_position(items: &std::cell::RefCell<Vec<Value>>, index: &Value) -> Resul
 }
 
 pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
+    let container = &*container.resolved();
     match container {
         Value::List(items) => {
             let at = list_position(items, index)?;

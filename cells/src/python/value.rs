@@ -49,6 +49,51 @@ pub enum Value {
     ExcClass(ExcType),
     /// A raised or created exception.
     Exception(Rc<PyException>),
+    /// A class defined in a cell.
+    Class(Rc<Class>),
+    /// An instance of a cell's class (of an `nn.Module` subclass, with its engine module).
+    Instance(Rc<Instance>),
+    /// A cell function bound to the object it was looked up on.
+    BoundMethod(Box<Value>, Rc<Function>),
+    /// `super()` inside a method: the object, and the class whose parents to search.
+    Super(Box<Value>, Rc<Class>),
+    /// A built-in `torch.nn` class (`nn.Linear`), by name.
+    NnClass(&'static str),
+    /// A built-in layer or loss (an engine module without learner code).
+    NnModule(tolab_engine::nn::Module),
+    /// `nn.Parameter`: behaves as its tensor, keeps its identity across `module.to()`.
+    Parameter(tolab_engine::nn::Parameter),
+    /// A `torch.optim` optimizer.
+    Optimizer(Rc<tolab_engine::optim::Optimizer>),
+}
+
+/// A class defined in a cell.
+pub struct Class {
+    pub name: String,
+    /// The class it derives from, when it is a cell class.
+    pub base: Option<Rc<Class>>,
+    /// Whether `nn.Module` is among its ancestors.
+    pub is_module: bool,
+    /// Methods and class attributes.
+    pub namespace: RefCell<std::collections::HashMap<String, Value>>,
+}
+
+impl Class {
+    /// A name on this class or its ancestors.
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        match self.namespace.borrow().get(name) {
+            Some(v) => Some(v.clone()),
+            None => self.base.as_ref().and_then(|b| b.lookup(name)),
+        }
+    }
+}
+
+/// An object made by calling a cell's class.
+pub struct Instance {
+    pub class: Rc<Class>,
+    pub attributes: RefCell<std::collections::HashMap<String, Value>>,
+    /// For an `nn.Module` subclass: the engine module holding its parameters, buffers, children.
+    pub module: Option<tolab_engine::nn::Module>,
 }
 
 /// A function defined in a cell, by `def` or `lambda`.
@@ -72,6 +117,14 @@ pub enum FunctionBody {
 }
 
 impl Value {
+    /// A parameter seen as the tensor it holds now (operators and methods work on that).
+    pub fn resolved(&self) -> std::borrow::Cow<'_, Value> {
+        match self {
+            Value::Parameter(p) => std::borrow::Cow::Owned(Value::Tensor(p.tensor())),
+            other => std::borrow::Cow::Borrowed(other),
+        }
+    }
+
     pub fn str(s: &str) -> Value {
         Value::Str(Rc::from(s))
     }
@@ -103,8 +156,14 @@ impl Value {
             Value::GradFn(_) => "Node",
             Value::GradMode(false) => "no_grad",
             Value::GradMode(true) => "enable_grad",
-            Value::ExcClass(_) => "type",
+            Value::ExcClass(_) | Value::Class(_) | Value::NnClass(_) => "type",
             Value::Exception(e) => e.kind.name(),
+            Value::Instance(i) => return i.class.name.clone(),
+            Value::BoundMethod(..) => "method",
+            Value::Super(..) => "super",
+            Value::NnModule(m) => return m.class_name(),
+            Value::Parameter(_) => "Parameter",
+            Value::Optimizer(o) => o.algorithm().class_name(),
         }
         .to_owned()
     }
@@ -168,6 +227,19 @@ impl Value {
                 0x7f00_0000_0000u64 + g.id() * 0x40
             ),
             Value::ExcClass(kind) => format!("<class '{}'>", kind.name()),
+            Value::Class(c) => format!("<class '__main__.{}'>", c.name),
+            Value::NnClass(name) => format!("<class 'torch.nn.{name}'>"),
+            Value::Instance(i) => match &i.module {
+                Some(m) => m.repr(),
+                None => format!("<__main__.{} object at {:#x}>", i.class.name, address(i)),
+            },
+            Value::BoundMethod(owner, f) => {
+                format!("<bound method {} of {}>", f.name, owner.repr())
+            }
+            Value::Super(..) => "<super object>".into(),
+            Value::NnModule(m) => m.repr(),
+            Value::Parameter(p) => p.repr().unwrap_or_else(|e| format!("<parameter: {e}>")),
+            Value::Optimizer(o) => o.repr(),
             // A KeyError's message is already its key's repr.
             Value::Exception(e) if e.kind == ExcType::KeyError => {
                 format!("KeyError({})", e.message)

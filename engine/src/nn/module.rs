@@ -220,6 +220,11 @@ impl Module {
         Rc::ptr_eq(&self.0, &other.0)
     }
 
+    /// A number naming this module object (Python's `id()`), stable while it lives.
+    pub fn id(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
+    }
+
     // ---- registration ----
 
     /// `register_parameter(name, param)`.

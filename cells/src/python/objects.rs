@@ -1,0 +1,585 @@
+//! Objects with behaviour: classes defined in cells (with inheritance and `super()`), their
+//! instances, and the `torch.nn` / `torch.optim` objects. An instance of an `nn.Module` subclass
+//! owns an engine module: assigning a layer, a Parameter or a tensor to `self.x` registers it as
+//! PyTorch's `Module.__setattr__` would, and calling the instance runs its `forward`.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ruff_python_ast::StmtClassDef;
+use tolab_engine::nn::functional::Reduction;
+use tolab_engine::nn::{Assign, Factory, Layer, Member, Module, Parameter};
+use tolab_engine::optim::{Algorithm, Hyper, Optimizer};
+use tolab_engine::{Tensor, To};
+
+use super::eval::{Args, Flow, Interpreter};
+use super::exception::{ExcType, PyException};
+use super::modules::{device_of, dtype_of};
+use super::operators::iterate;
+use super::value::{Class, Instance, Value, as_f64};
+
+type Result<T> = std::result::Result<T, PyException>;
+
+/// The `torch.nn` classes a cell can use.
+pub const NN_CLASSES: &[&str] = &[
+    "Module",
+    "Linear",
+    "ReLU",
+    "Sigmoid",
+    "Tanh",
+    "Dropout",
+    "Flatten",
+    "Sequential",
+    "MSELoss",
+    "CrossEntropyLoss",
+    "NLLLoss",
+    "BCEWithLogitsLoss",
+    "Parameter",
+];
+
+/// The methods every module has.
+const MODULE_METHODS: &[&str] = &[
+    "parameters",
+    "named_parameters",
+    "children",
+    "modules",
+    "to",
+    "cuda",
+    "cpu",
+    "float",
+    "double",
+    "half",
+    "train",
+    "eval",
+    "zero_grad",
+    "state_dict",
+    "requires_grad_",
+];
+
+fn type_error(message: String) -> PyException {
+    PyException::new(ExcType::TypeError, message)
+}
+
+/// `int` arguments of a constructor.
+fn count(args: &Args, index: usize, name: &str) -> Result<usize> {
+    match args.get(index, name) {
+        Some(Value::Int(n)) if *n >= 0 => Ok(*n as usize),
+        other => Err(type_error(format!(
+            "{name} must be a non-negative int, not {}",
+            other.map_or("nothing".into(), Value::type_name)
+        ))),
+    }
+}
+
+fn reduction(args: &Args) -> Result<Reduction> {
+    match args.keyword("reduction") {
+        None => Ok(Reduction::Mean),
+        Some(v) => Reduction::from_name(&v.str_text()).ok_or_else(|| {
+            PyException::new(
+                ExcType::ValueError,
+                format!("{} is not a valid value for reduction", v.str_text()),
+            )
+        }),
+    }
+}
+
+impl Interpreter {
+    /// `class Name(Base): ...`: methods and class attributes from the body.
+    pub(super) async fn define_class(
+        &mut self,
+        def: &StmtClassDef,
+    ) -> std::result::Result<(), Flow> {
+        let mut base = None;
+        let mut is_module = false;
+        if let Some(arguments) = &def.arguments {
+            for expr in arguments.args.iter() {
+                match self.expr(expr).await? {
+                    Value::Class(c) => {
+                        is_module |= c.is_module;
+                        base = Some(c);
+                    }
+                    Value::NnClass("Module") => is_module = true,
+                    other => {
+                        return Err(PyException::unsupported(&format!(
+                            "deriving from {}",
+                            other.repr()
+                        ))
+                        .into());
+                    }
+                }
+            }
+        }
+        let class = Rc::new(Class {
+            name: def.name.id.to_string(),
+            base,
+            is_module,
+            namespace: RefCell::new(HashMap::new()),
+        });
+        let namespace = self.run_class_body(&def.body).await?;
+        *class.namespace.borrow_mut() = namespace;
+        self.set_name(def.name.id.as_str(), Value::Class(class));
+        Ok(())
+    }
+
+    /// Calling a cell class: a new instance, initialised by the nearest `__init__`.
+    pub(super) async fn instantiate(
+        &mut self,
+        class: &Rc<Class>,
+        args: Args,
+    ) -> std::result::Result<Value, Flow> {
+        let instance = Rc::new(Instance {
+            class: class.clone(),
+            attributes: RefCell::new(HashMap::new()),
+            module: class.is_module.then(|| Module::custom(&class.name)),
+        });
+        if let Some(module) = &instance.module {
+            self.instances.insert(module.id(), instance.clone());
+        }
+        let object = Value::Instance(instance);
+        if let Some(Value::Function(init)) = class.lookup("__init__") {
+            let mut positional = vec![object.clone()];
+            positional.extend(args.positional);
+            self.call_function_of(
+                &init,
+                class.clone(),
+                Args {
+                    positional,
+                    keywords: args.keywords,
+                },
+            )
+            .await?;
+        }
+        Ok(object)
+    }
+
+    /// The Python object for an engine module: the cell instance that owns it, or the built-in
+    /// layer itself.
+    pub(super) fn object_of(&self, module: &Module) -> Value {
+        match self.instances.get(&module.id()) {
+            Some(instance) => Value::Instance(instance.clone()),
+            None => Value::NnModule(module.clone()),
+        }
+    }
+
+    /// `module(*inputs)`: a learner's `forward`, a `Sequential` walked child by child, or the
+    /// engine's forward of a built-in layer.
+    pub(super) async fn call_module(
+        &mut self,
+        module: &Module,
+        args: Args,
+    ) -> std::result::Result<Value, Flow> {
+        match module.layer() {
+            Layer::Custom { .. } => {
+                let object = self.object_of(module);
+                let forward = self.get_attribute(&object, "forward").map_err(|_| {
+                    PyException::new(
+                        ExcType::NotImplementedError,
+                        format!(
+                            "Module [{}] is missing the required \"forward\" function",
+                            module.class_name()
+                        ),
+                    )
+                })?;
+                Box::pin(self.call(&forward, args)).await
+            }
+            Layer::Sequential => {
+                let mut current = args.positional.into_iter().next().unwrap_or(Value::None);
+                for child in module.children() {
+                    let child = self.object_of(&child);
+                    current = Box::pin(self.call(
+                        &child,
+                        Args {
+                            positional: vec![current],
+                            keywords: Vec::new(),
+                        },
+                    ))
+                    .await?;
+                }
+                Ok(current)
+            }
+            _ => {
+                let inputs: Vec<Tensor> = args
+                    .positional
+                    .iter()
+                    .map(|v| match &*v.resolved() {
+                        Value::Tensor(t) => Ok(t.clone()),
+                        other => Err(type_error(format!(
+                            "{}.forward() expects tensors, got {}",
+                            module.class_name(),
+                            other.type_name()
+                        ))),
+                    })
+                    .collect::<Result<_>>()?;
+                Ok(Value::Tensor(module.forward(&inputs)?))
+            }
+        }
+    }
+
+    /// `obj.name` for objects with behaviour; everything else goes to the engine's attributes.
+    pub(super) fn get_attribute(&mut self, owner: &Value, name: &str) -> Result<Value> {
+        match owner {
+            Value::Instance(instance) => {
+                if let Some(v) = instance.attributes.borrow().get(name) {
+                    return Ok(v.clone());
+                }
+                if let Some(module) = &instance.module {
+                    if let Some(member) = module.member(name) {
+                        return Ok(self.member_value(member));
+                    }
+                    if name == "training" {
+                        return Ok(Value::Bool(module.training()));
+                    }
+                }
+                match instance.class.lookup(name) {
+                    Some(Value::Function(f)) => Ok(Value::BoundMethod(Box::new(owner.clone()), f)),
+                    Some(other) => Ok(other),
+                    None => match &instance.module {
+                        Some(module) if MODULE_METHODS.contains(&name) => Ok(Value::Method(
+                            Box::new(Value::NnModule(module.clone())),
+                            Rc::from(name),
+                        )),
+                        _ => Err(PyException::new(
+                            ExcType::AttributeError,
+                            format!("'{}' object has no attribute '{name}'", instance.class.name),
+                        )),
+                    },
+                }
+            }
+            Value::NnModule(module) => match module.member(name) {
+                Some(member) => Ok(self.member_value(member)),
+                None if name == "training" => Ok(Value::Bool(module.training())),
+                None if MODULE_METHODS.contains(&name) => {
+                    Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
+                }
+                None => Err(PyException::new(
+                    ExcType::AttributeError,
+                    format!("'{}' object has no attribute '{name}'", module.class_name()),
+                )),
+            },
+            Value::Super(object, class) => {
+                let found = class.base.as_ref().and_then(|b| b.lookup(name));
+                match found {
+                    Some(Value::Function(f)) => Ok(Value::BoundMethod(object.clone(), f)),
+                    Some(other) => Ok(other),
+                    // `super().__init__()` of nn.Module: the module exists already.
+                    None if name == "__init__" => Ok(Value::Builtin("__noop__")),
+                    None => Err(PyException::new(
+                        ExcType::AttributeError,
+                        format!("'super' object has no attribute '{name}'"),
+                    )),
+                }
+            }
+            Value::Optimizer(_) if matches!(name, "step" | "zero_grad") => {
+                Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
+            }
+            other => super::attributes::get(other, name),
+        }
+    }
+
+    fn member_value(&self, member: Member) -> Value {
+        match member {
+            Member::Parameter(p) => p.map_or(Value::None, Value::Parameter),
+            Member::Buffer(t) => t.map_or(Value::None, Value::Tensor),
+            Member::Module(m) => m.map_or(Value::None, |m| self.object_of(&m)),
+        }
+    }
+
+    /// `obj.name = value`.
+    pub(super) fn set_attribute(&mut self, owner: &Value, name: &str, value: Value) -> Result<()> {
+        let Value::Instance(instance) = owner else {
+            return Err(PyException::new(
+                ExcType::AttributeError,
+                format!(
+                    "'{}' object attribute '{name}' is read-only",
+                    owner.type_name()
+                ),
+            ));
+        };
+        if let Some(module) = &instance.module {
+            let assign = match &value {
+                Value::Parameter(p) => Assign::Parameter(p.clone()),
+                Value::NnModule(m) => Assign::Module(m.clone()),
+                Value::Instance(i) if i.module.is_some() => {
+                    Assign::Module(i.module.clone().unwrap_or_else(|| Module::custom("?")))
+                }
+                Value::Tensor(t) => Assign::Tensor(t.clone()),
+                Value::None => Assign::None,
+                other => Assign::Other(other.type_name()),
+            };
+            if module.assign(name, assign)? {
+                instance.attributes.borrow_mut().remove(name);
+                return Ok(());
+            }
+        }
+        instance
+            .attributes
+            .borrow_mut()
+            .insert(name.to_owned(), value);
+        Ok(())
+    }
+
+    /// `nn.Linear(...)` and the other built-in classes.
+    pub(super) fn construct_nn(&mut self, name: &str, args: Args) -> Result<Value> {
+        let session = self.session.clone();
+        let factory = Factory {
+            bias: args.keyword("bias").is_none_or(Value::truthy),
+            device: args
+                .keyword("device")
+                .map(device_of)
+                .transpose()?
+                .unwrap_or(tolab_engine::Device::CPU),
+            dtype: args
+                .keyword("dtype")
+                .map(dtype_of)
+                .transpose()?
+                .unwrap_or(tolab_engine::DType::Float32),
+        };
+        let layer = match name {
+            "Parameter" => {
+                let data = match args.positional.first().map(|v| v.resolved().into_owned()) {
+                    Some(Value::Tensor(t)) => t,
+                    _ => return Err(type_error("Parameter() expects a tensor".into())),
+                };
+                let requires_grad = args.get(1, "requires_grad").is_none_or(Value::truthy);
+                return Ok(Value::Parameter(Parameter::new(&data, requires_grad)?));
+            }
+            "Module" => return Ok(Value::NnModule(Module::custom("Module"))),
+            "Sequential" => {
+                let children: Vec<Module> = args
+                    .positional
+                    .iter()
+                    .map(|v| match v {
+                        Value::NnModule(m) => Ok(m.clone()),
+                        Value::Instance(i) if i.module.is_some() => {
+                            Ok(i.module.clone().unwrap_or_else(|| Module::custom("?")))
+                        }
+                        other => Err(type_error(format!(
+                            "{} is not a Module subclass",
+                            other.type_name()
+                        ))),
+                    })
+                    .collect::<Result<_>>()?;
+                return Ok(Value::NnModule(Module::sequential(&children)));
+            }
+            "Linear" => Layer::Linear {
+                in_features: count(&args, 0, "in_features")?,
+                out_features: count(&args, 1, "out_features")?,
+            },
+            "ReLU" => Layer::ReLU,
+            "Sigmoid" => Layer::Sigmoid,
+            "Tanh" => Layer::Tanh,
+            "Dropout" => Layer::Dropout {
+                p: args.get(0, "p").map_or(0.5, as_f64),
+            },
+            "Flatten" => Layer::Flatten {
+                start_dim: args.get(0, "start_dim").map_or(1.0, as_f64) as i64,
+                end_dim: args.get(1, "end_dim").map_or(-1.0, as_f64) as i64,
+            },
+            "MSELoss" => Layer::MSELoss {
+                reduction: reduction(&args)?,
+            },
+            "CrossEntropyLoss" => Layer::CrossEntropyLoss {
+                reduction: reduction(&args)?,
+                ignore_index: args.keyword("ignore_index").map_or(-100.0, as_f64) as i64,
+            },
+            "NLLLoss" => Layer::NLLLoss {
+                reduction: reduction(&args)?,
+                ignore_index: args.keyword("ignore_index").map_or(-100.0, as_f64) as i64,
+            },
+            "BCEWithLogitsLoss" => Layer::BCEWithLogitsLoss {
+                reduction: reduction(&args)?,
+            },
+            other => {
+                return Err(PyException::new(
+                    ExcType::AttributeError,
+                    format!("module 'torch.nn' has no attribute '{other}'"),
+                ));
+            }
+        };
+        Ok(Value::NnModule(Module::build(&session, layer, &factory)?))
+    }
+
+    /// A module method (`model.parameters()`, `model.to("cuda")`, …); methods that return the
+    /// module return the learner's object.
+    pub(super) fn module_method(
+        &mut self,
+        module: &Module,
+        name: &str,
+        args: Args,
+    ) -> Result<Value> {
+        let this = self.object_of(module);
+        Ok(match name {
+            "parameters" => Value::list(
+                module
+                    .parameters()
+                    .into_iter()
+                    .map(Value::Parameter)
+                    .collect(),
+            ),
+            "named_parameters" => Value::list(
+                module
+                    .named_parameters()
+                    .into_iter()
+                    .map(|(n, p)| Value::Tuple(Rc::from(vec![Value::str(&n), Value::Parameter(p)])))
+                    .collect(),
+            ),
+            "children" => Value::list(
+                module
+                    .children()
+                    .iter()
+                    .map(|m| self.object_of(m))
+                    .collect(),
+            ),
+            "modules" => Value::list(module.modules().iter().map(|m| self.object_of(m)).collect()),
+            "state_dict" => Value::Dict(Rc::new(RefCell::new(
+                module
+                    .state_dict()
+                    .into_iter()
+                    .map(|(k, t)| (Value::str(&k), Value::Tensor(t)))
+                    .collect(),
+            ))),
+            "to" | "cuda" | "cpu" | "float" | "double" | "half" => {
+                let request = match name {
+                    "to" => super::attributes::to_request(&args)?,
+                    "cuda" => To::device(match args.positional.first() {
+                        Some(v) => format!("cuda:{}", as_f64(v) as i64),
+                        None => "cuda".into(),
+                    }),
+                    "cpu" => To::device("cpu"),
+                    "double" => To::dtype(tolab_engine::DType::Float64),
+                    "half" => To::dtype(tolab_engine::DType::Float16),
+                    _ => To::dtype(tolab_engine::DType::Float32),
+                };
+                module.to(&request)?;
+                this
+            }
+            "train" => {
+                module.train(args.get(0, "mode").is_none_or(Value::truthy));
+                this
+            }
+            "eval" => {
+                module.eval();
+                this
+            }
+            "zero_grad" => {
+                module.zero_grad(args.get(0, "set_to_none").is_none_or(Value::truthy))?;
+                Value::None
+            }
+            "requires_grad_" => {
+                module.requires_grad_(args.get(0, "requires_grad").is_none_or(Value::truthy))?;
+                this
+            }
+            other => {
+                return Err(PyException::new(
+                    ExcType::AttributeError,
+                    format!(
+                        "'{}' object has no attribute '{other}'",
+                        module.class_name()
+                    ),
+                ));
+            }
+        })
+    }
+}
+
+/// `optim.SGD(params, lr=..., ...)` and its siblings.
+pub fn construct_optimizer(name: &str, args: Args) -> Result<Value> {
+    let algorithm = match name {
+        "SGD" => Algorithm::Sgd,
+        "Adam" => Algorithm::Adam,
+        "AdamW" => Algorithm::AdamW,
+        other => {
+            return Err(PyException::new(
+                ExcType::AttributeError,
+                format!("module 'torch.optim' has no attribute '{other}'"),
+            ));
+        }
+    };
+    let params = iterate(args.positional.first().unwrap_or(&Value::None))?
+        .into_iter()
+        .map(|v| match v {
+            Value::Parameter(p) => Ok(p),
+            Value::Tensor(t) => Ok(Parameter::of_tensor(&t)?),
+            other => Err(type_error(format!(
+                "optimizer can only optimize Tensors, but one of the params is {}",
+                other.type_name()
+            ))),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut options = Vec::new();
+    if let Some(lr) = args.positional.get(1) {
+        options.push(("lr".to_owned(), hyper(lr)));
+    }
+    for (k, v) in &args.keywords {
+        options.push((k.clone(), hyper(v)));
+    }
+    Ok(Value::Optimizer(Rc::new(Optimizer::new(
+        algorithm,
+        vec![(params, Vec::new())],
+        &options,
+    )?)))
+}
+
+fn hyper(v: &Value) -> Hyper {
+    match v {
+        Value::Bool(b) => Hyper::Bool(*b),
+        Value::Int(i) => Hyper::Int(*i),
+        Value::Float(x) => Hyper::Float(*x),
+        Value::Tuple(items) if items.len() == 2 => {
+            Hyper::Pair(as_f64(&items[0]), as_f64(&items[1]))
+        }
+        _ => Hyper::None,
+    }
+}
+
+/// `optimizer.step()` and `optimizer.zero_grad()`.
+pub fn optimizer_method(optimizer: &Optimizer, name: &str, args: &Args) -> Result<Value> {
+    match name {
+        "step" => optimizer.step()?,
+        _ => optimizer.zero_grad(args.get(0, "set_to_none").is_none_or(Value::truthy))?,
+    }
+    Ok(Value::None)
+}
+
+/// Losses and activations of `torch.nn.functional`.
+pub fn functional(name: &str, args: &Args) -> Result<Value> {
+    use tolab_engine::nn::functional as f;
+    let tensor = |i: usize| -> Result<Tensor> {
+        match args.positional.get(i).map(|v| v.resolved().into_owned()) {
+            Some(Value::Tensor(t)) => Ok(t),
+            other => Err(type_error(format!(
+                "{name}(): argument {} must be a Tensor, not {}",
+                i + 1,
+                other.map_or("nothing".into(), |v| v.type_name())
+            ))),
+        }
+    };
+    let reduce = reduction(args)?;
+    Ok(Value::Tensor(match name {
+        "relu" => tensor(0)?.relu()?,
+        "sigmoid" => tensor(0)?.sigmoid()?,
+        "tanh" => tensor(0)?.tanh()?,
+        "softmax" => tensor(0)?.softmax(args.get(1, "dim").map_or(-1.0, as_f64) as i64)?,
+        "log_softmax" => tensor(0)?.log_softmax(args.get(1, "dim").map_or(-1.0, as_f64) as i64)?,
+        "mse_loss" => f::mse_loss(&tensor(0)?, &tensor(1)?, reduce)?,
+        "cross_entropy" => f::cross_entropy(&tensor(0)?, &tensor(1)?, reduce, -100)?,
+        "nll_loss" => f::nll_loss(&tensor(0)?, &tensor(1)?, reduce, -100)?,
+        "binary_cross_entropy_with_logits" => {
+            f::binary_cross_entropy_with_logits(&tensor(0)?, &tensor(1)?, reduce)?
+        }
+        "linear" => {
+            let bias = match args.get(2, "bias").map(|v| v.resolved().into_owned()) {
+                Some(Value::Tensor(t)) => Some(t),
+                _ => None,
+            };
+            f::linear(&tensor(0)?, &tensor(1)?, bias.as_ref())?
+        }
+        other => {
+            return Err(PyException::new(
+                ExcType::AttributeError,
+                format!("module 'torch.nn.functional' has no attribute '{other}'"),
+            ));
+        }
+    }))
+}
