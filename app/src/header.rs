@@ -29,8 +29,9 @@ fn BackendBadge() -> impl IntoView {
     let (backend, set_backend) = signal(None::<BackendReport>);
     let client = use_runtime_client();
     leptos::task::spawn_local(async move {
-        let Reply::Backend(report) = client.send(Request::DescribeBackend).await;
-        set_backend.set(Some(report));
+        if let Reply::Backend(report) = client.send(Request::DescribeBackend).await {
+            set_backend.set(Some(report));
+        }
     });
 
     move || match backend.get() {

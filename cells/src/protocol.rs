@@ -3,12 +3,18 @@
 use serde::{Deserialize, Serialize};
 use tolab_engine::backend::gpu::AdapterReport;
 
+use crate::python::RunRecord;
+
 /// What the UI asks of the runtime.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
     /// Which backend the GPU devices (`cuda:N`, `mps`) run on.
     DescribeBackend,
+    /// Runs one cell in the notebook; `cell` names it in tracebacks (`<cell 3>`).
+    RunCell { cell: String, source: String },
+    /// Starts afresh: a new namespace and a new engine session.
+    Reset,
 }
 
 /// What the runtime answers.
@@ -16,6 +22,8 @@ pub enum Request {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Reply {
     Backend(BackendReport),
+    Ran(RunRecord),
+    Reset,
 }
 
 /// What backs the lab's GPU devices.

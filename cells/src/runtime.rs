@@ -1,13 +1,17 @@
-//! The runtime: owns the engine's resources and answers [`Request`]s.
+//! The runtime: owns the engine's resources and the notebook, and answers [`Request`]s.
 
+use tolab_engine::Session;
 use tolab_engine::backend::gpu::{GpuContext, GpuError};
 
 use crate::protocol::{BackendReport, Reply, Request};
+use crate::python::Interpreter;
 
-/// One learner session's runtime. The GPU is opened on first need and kept.
+/// One learner session's runtime. The GPU is opened on first need and kept; the notebook (its
+/// namespace and engine session) is made by the first cell and dropped by Reset.
 #[derive(Default)]
 pub struct Runtime {
     gpu: Option<Result<GpuContext, GpuError>>,
+    notebook: Option<Interpreter>,
 }
 
 impl Runtime {
@@ -19,6 +23,16 @@ impl Runtime {
     pub async fn handle(&mut self, request: Request) -> Reply {
         match request {
             Request::DescribeBackend => Reply::Backend(self.backend().await),
+            Request::RunCell { cell, source } => {
+                let notebook = self
+                    .notebook
+                    .get_or_insert_with(|| Interpreter::notebook(Session::default()));
+                Reply::Ran(notebook.run_cell(&cell, &source).await)
+            }
+            Request::Reset => {
+                self.notebook = None;
+                Reply::Reset
+            }
         }
     }
 

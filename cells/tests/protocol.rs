@@ -35,6 +35,25 @@ fn messages_keep_their_json_shape() {
     );
     assert_eq!(serde_json::from_str::<Reply>(&json).unwrap(), reply);
 
+    let run = Request::RunCell {
+        cell: "<cell 1>".into(),
+        source: "print(1)".into(),
+    };
+    assert_eq!(
+        serde_json::to_string(&run).unwrap(),
+        r#"{"type":"run_cell","cell":"<cell 1>","source":"print(1)"}"#
+    );
+    let ran = Reply::Ran(tolab_cells::RunRecord {
+        stdout: "1\n".into(),
+        value: None,
+        error: None,
+        warnings: Vec::new(),
+    });
+    assert_eq!(
+        serde_json::to_string(&ran).unwrap(),
+        r#"{"type":"ran","stdout":"1\n","value":null,"error":null,"warnings":[]}"#
+    );
+
     let gpu = Reply::Backend(BackendReport::Gpu {
         adapter: swiftshader(),
     });
@@ -63,11 +82,41 @@ fn headlines_name_the_adapter_or_say_plainly_that_the_cpu_stands_in() {
 #[test]
 fn the_runtime_reports_the_native_gpu_adapter() {
     let mut runtime = Runtime::new();
-    let Reply::Backend(report) = pollster::block_on(runtime.handle(Request::DescribeBackend));
+    let Reply::Backend(report) = pollster::block_on(runtime.handle(Request::DescribeBackend))
+    else {
+        panic!("a backend report")
+    };
     match report {
         BackendReport::Gpu { adapter } => assert_ne!(adapter.backend, "WebGPU"),
         BackendReport::CpuEmulated { reason } => {
             panic!("expected lavapipe or another adapter: {reason}")
         }
     }
+}
+
+#[test]
+fn cells_share_a_notebook_until_reset() {
+    let mut runtime = tolab_cells::Runtime::new();
+    let run = |source: &str| Request::RunCell {
+        cell: "<cell>".into(),
+        source: source.into(),
+    };
+    pollster::block_on(runtime.handle(run("x = 41")));
+    let Reply::Ran(record) = pollster::block_on(runtime.handle(run("x + 1"))) else {
+        panic!("a run record")
+    };
+    assert_eq!(record.value.as_deref(), Some("42"));
+    assert_eq!(
+        pollster::block_on(runtime.handle(Request::Reset)),
+        Reply::Reset
+    );
+    let Reply::Ran(after) = pollster::block_on(runtime.handle(run("x"))) else {
+        panic!("a run record")
+    };
+    assert!(
+        after
+            .error
+            .unwrap()
+            .ends_with("NameError: name 'x' is not defined")
+    );
 }

@@ -22,7 +22,7 @@ pub use exception::{ExcType, PyException};
 use source::CellSource;
 
 /// What running a cell produced, for the UI to show and animate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunRecord {
     /// Everything the cell printed, in order.
     pub stdout: String,
