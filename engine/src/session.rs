@@ -99,6 +99,12 @@ struct Worker {
     forked_with_cuda: bool,
 }
 
+/// What a simulated worker's run leaves aside, to restore when the main process resumes.
+struct ParentProcess {
+    cuda_context: bool,
+    generator: Option<Generator>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Session(Rc<State>);
 
@@ -139,6 +145,18 @@ impl Session {
             Some(v) => env.insert(key.to_owned(), v.to_owned()),
             None => env.remove(key),
         };
+    }
+
+    /// `os.environ.get(key)`.
+    pub fn env(&self, key: &str) -> Option<String> {
+        self.0.env.borrow().get(key).cloned()
+    }
+
+    /// `os.environ`'s keys, sorted.
+    pub fn env_keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = self.0.env.borrow().keys().cloned().collect();
+        keys.sort();
+        keys
     }
 
     /// A fresh id for tensors and graph nodes.
@@ -266,29 +284,56 @@ impl Session {
     /// unable to use CUDA if this process had already used it. What the worker does to CUDA does
     /// not carry back to the parent.
     pub fn in_worker<T>(&self, id: usize, generator: &mut Generator, f: impl FnOnce() -> T) -> T {
-        let parent_context = self.0.cuda_context.get();
-        let parent_generator = self
-            .0
-            .generators
-            .borrow_mut()
-            .insert(Device::CPU, generator.clone());
+        let parent = self.enter_worker(id, generator);
+        let result = f();
+        self.leave_worker(id, generator, parent);
+        result
+    }
+
+    /// [`Session::in_worker`] for work that awaits (a learner's `__getitem__` run by the cell
+    /// runtime).
+    pub async fn in_worker_async<T>(
+        &self,
+        id: usize,
+        generator: &mut Generator,
+        work: impl std::future::Future<Output = T>,
+    ) -> T {
+        let parent = self.enter_worker(id, generator);
+        let result = work.await;
+        self.leave_worker(id, generator, parent);
+        result
+    }
+
+    /// Switches to worker `id`: its generator and its view of CUDA. What to restore comes back.
+    fn enter_worker(&self, id: usize, generator: &Generator) -> ParentProcess {
+        let parent = ParentProcess {
+            cuda_context: self.0.cuda_context.get(),
+            generator: self
+                .0
+                .generators
+                .borrow_mut()
+                .insert(Device::CPU, generator.clone()),
+        };
         self.0.worker.set(Some(Worker {
             id,
-            forked_with_cuda: parent_context,
+            forked_with_cuda: parent.cuda_context,
         }));
         self.record(None, || EventKind::WorkerStart { worker: id });
-        let result = f();
+        parent
+    }
+
+    /// Back to the main process; the worker's generator keeps its advanced state.
+    fn leave_worker(&self, id: usize, generator: &mut Generator, parent: ParentProcess) {
         self.record(None, || EventKind::WorkerEnd { worker: id });
         self.0.worker.set(None);
-        self.0.cuda_context.set(parent_context);
+        self.0.cuda_context.set(parent.cuda_context);
         let mut generators = self.0.generators.borrow_mut();
         if let Some(worker_generator) = generators.remove(&Device::CPU) {
             *generator = worker_generator;
         }
-        if let Some(parent) = parent_generator {
+        if let Some(parent) = parent.generator {
             generators.insert(Device::CPU, parent);
         }
-        result
     }
 
     /// A kernel's bounds check failed on `device`. On a GPU this is a device-side assert: the

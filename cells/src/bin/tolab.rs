@@ -53,7 +53,8 @@ fn run(path: &str, source: &str, trace: bool) -> ExitCode {
     let session = Session::default();
     session.set_tracing(trace);
     eprintln!("tolab: GPU devices run on the CPU backend (the wgpu backend is not wired in yet)");
-    let mut notebook = Interpreter::notebook(session.clone());
+    let files = tolab_engine::serialization::DiskFiles { root: ".".into() };
+    let mut notebook = Interpreter::notebook(session.clone()).with_files(std::rc::Rc::new(files));
     let record = pollster::block_on(notebook.run_cell(path, source));
     print!("{}", record.stdout);
     for warning in &record.warnings {

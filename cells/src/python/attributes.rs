@@ -2,6 +2,7 @@
 //! `dtype`, `device`, `grad`, `grad_fn`, `is_leaf`, …) and methods (`to`, `cuda`, `item`,
 //! `backward`, arithmetic, reductions, views), a device's `type`/`index`, and module attributes.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use tolab_engine::{DType, Scalar, Target, Tensor, To};
@@ -9,8 +10,8 @@ use tolab_engine::{DType, Scalar, Target, Tensor, To};
 use super::eval::Args;
 use super::exception::{ExcType, PyException};
 use super::modules::{self, device_of, dtype_of, size_of};
-use super::operators::scalar;
-use super::value::{Value, as_f64};
+use super::operators::{compare, scalar};
+use super::value::{Value, as_f64, equal};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -94,8 +95,42 @@ const TENSOR_METHODS: &[&str] = &[
     "clamp",
 ];
 
+const LIST_METHODS: &[&str] = &[
+    "append", "extend", "pop", "insert", "index", "count", "remove", "reverse", "sort", "copy",
+    "clear",
+];
+const DICT_METHODS: &[&str] = &[
+    "items",
+    "keys",
+    "values",
+    "get",
+    "pop",
+    "update",
+    "setdefault",
+    "copy",
+    "clear",
+];
+const STR_METHODS: &[&str] = &[
+    "upper",
+    "lower",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "join",
+    "replace",
+    "startswith",
+    "endswith",
+    "format",
+    "title",
+    "center",
+    "ljust",
+    "rjust",
+];
+
 pub fn get(owner: &Value, name: &str) -> Result<Value> {
     let owner = &*owner.resolved();
+    let method = || Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)));
     match owner {
         Value::Module(m) => modules::attribute(m, name).ok_or_else(|| no_attribute(owner, name)),
         Value::Tensor(t) => tensor_property(t, name).transpose().unwrap_or_else(|| {
@@ -130,20 +165,33 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             "name" => Ok(Value::Method(Box::new(owner.clone()), Rc::from("name"))),
             _ => Err(no_attribute(owner, name)),
         },
-        Value::List(_) if name == "append" => {
-            Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
-        }
-        Value::Dict(_) if matches!(name, "items" | "keys" | "values" | "get") => {
-            Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
-        }
-        Value::Str(_)
+        Value::List(_) if LIST_METHODS.contains(&name) => method(),
+        Value::Dict(_) if DICT_METHODS.contains(&name) => method(),
+        Value::Str(_) if STR_METHODS.contains(&name) => method(),
+        Value::Environ(_) if DICT_METHODS.contains(&name) => method(),
+        Value::Generator(_) if matches!(name, "manual_seed" | "initial_seed") => method(),
+        Value::GradScaler(_)
             if matches!(
                 name,
-                "upper" | "lower" | "strip" | "split" | "join" | "format"
+                "scale" | "step" | "update" | "unscale_" | "get_scale" | "is_enabled"
             ) =>
         {
-            Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
+            method()
         }
+        Value::DataLoader(loader) => match name {
+            "dataset" => Ok(loader.dataset.clone()),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::Warning(message) => match name {
+            "message" => Ok(Value::str(message)),
+            "category" => Ok(Value::Type("UserWarning")),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::Type(type_name) | Value::NnClass(type_name) if name == "__name__" => Ok(Value::str(
+            type_name.rsplit('.').next().unwrap_or(type_name),
+        )),
+        Value::Class(class) if name == "__name__" => Ok(Value::str(&class.name)),
+        Value::ExcClass(kind) if name == "__name__" => Ok(Value::str(kind.name())),
         _ => Err(no_attribute(owner, name)),
     }
 }
@@ -247,50 +295,69 @@ fn dims(args: &Args) -> (Vec<i64>, bool) {
 
 pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
     let owner = &*owner.resolved();
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
     match owner {
         Value::Tensor(t) => tensor_method(t, name, args),
         Value::GradFn(g) if name == "name" => Ok(Value::str(g.name())),
-        Value::List(items) if name == "append" => {
-            items
-                .borrow_mut()
-                .push(args.positional.first().cloned().unwrap_or(Value::None));
-            Ok(Value::None)
-        }
-        Value::Dict(entries) => {
-            let entries = entries.borrow();
+        Value::List(items) => list_method(items, name, &args),
+        Value::Dict(entries) => dict_method(entries, name, &args),
+        Value::Environ(session) => {
+            let key = arg(0).str_text();
             Ok(match name {
-                "keys" => Value::list(entries.iter().map(|(k, _)| k.clone()).collect()),
-                "values" => Value::list(entries.iter().map(|(_, v)| v.clone()).collect()),
-                "items" => Value::list(
-                    entries
-                        .iter()
-                        .map(|(k, v)| Value::Tuple(Rc::from(vec![k.clone(), v.clone()])))
-                        .collect(),
-                ),
-                _ => {
-                    let key = args.positional.first().cloned().unwrap_or(Value::None);
-                    entries
-                        .iter()
-                        .find(|(k, _)| super::value::equal(k, &key))
-                        .map(|(_, v)| v.clone())
-                        .unwrap_or_else(|| args.positional.get(1).cloned().unwrap_or(Value::None))
+                "get" => session.env(&key).map_or_else(|| arg(1), |v| Value::str(&v)),
+                "pop" => {
+                    let old = session.env(&key);
+                    session.set_env(&key, None);
+                    old.map_or_else(|| arg(1), |v| Value::str(&v))
                 }
+                "setdefault" => match session.env(&key) {
+                    Some(v) => Value::str(&v),
+                    None => {
+                        session.set_env(&key, Some(&arg(1).str_text()));
+                        arg(1)
+                    }
+                },
+                "keys" => Value::list(session.env_keys().iter().map(|k| Value::str(k)).collect()),
+                _ => return Err(no_attribute(owner, name)),
             })
         }
-        Value::Str(s) => Ok(match name {
-            "upper" => Value::str(&s.to_uppercase()),
-            "lower" => Value::str(&s.to_lowercase()),
-            "strip" => Value::str(s.trim()),
-            "split" => Value::list(s.split_whitespace().map(Value::str).collect()),
-            "join" => Value::str(
-                &super::operators::iterate(args.positional.first().unwrap_or(&Value::None))?
-                    .iter()
-                    .map(Value::str_text)
-                    .collect::<Vec<_>>()
-                    .join(s),
-            ),
-            _ => return Err(PyException::unsupported("str.format")),
+        Value::Str(s) => str_method(s, name, &args),
+        Value::Generator(g) => Ok(match name {
+            "manual_seed" => {
+                g.manual_seed(as_f64(&arg(0)) as u64);
+                owner.clone()
+            }
+            _ => Value::Int(g.initial_seed() as i64),
         }),
+        Value::GradScaler(scaler) => {
+            let optimizer = || match arg(0) {
+                Value::Optimizer(o) => Ok(o),
+                other => Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "GradScaler.{name}() expects an optimizer, got {}",
+                        other.type_name()
+                    ),
+                )),
+            };
+            Ok(match name {
+                "scale" => Value::Tensor(scaler.scale(&tensor(&arg(0).resolved(), "scale")?)?),
+                "step" => {
+                    scaler.step(&*optimizer()?)?;
+                    Value::None
+                }
+                "unscale_" => {
+                    scaler.unscale_(&*optimizer()?)?;
+                    Value::None
+                }
+                "update" => {
+                    scaler.update()?;
+                    Value::None
+                }
+                "is_enabled" => Value::Bool(scaler.is_enabled()),
+                _ => Value::Float(scaler.get_scale()?),
+            })
+        }
         other => Err(no_attribute(other, name)),
     }
 }
@@ -451,4 +518,243 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
         "pin_memory" => t.pin_memory()?,
         other => return Err(no_attribute(&Value::Tensor(t.clone()), other)),
     }))
+}
+
+fn list_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<Value> {
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    let position = |items: &[Value], needle: &Value| {
+        items.iter().position(|v| equal(v, needle)).ok_or_else(|| {
+            PyException::new(
+                ExcType::ValueError,
+                format!("{} is not in list", needle.repr()),
+            )
+        })
+    };
+    let mut list = items.borrow_mut();
+    Ok(match name {
+        "append" => {
+            list.push(arg(0));
+            Value::None
+        }
+        "extend" => {
+            let more = super::operators::iterate(&arg(0))?;
+            list.extend(more);
+            Value::None
+        }
+        "insert" => {
+            let n = list.len() as i64;
+            let at = (as_f64(&arg(0)) as i64).clamp(-n, n);
+            let at = if at < 0 { at + n } else { at } as usize;
+            list.insert(at, arg(1));
+            Value::None
+        }
+        "pop" => {
+            if list.is_empty() {
+                return Err(PyException::new(ExcType::IndexError, "pop from empty list"));
+            }
+            let n = list.len() as i64;
+            let at = match args.positional.first() {
+                Some(v) => as_f64(v) as i64,
+                None => -1,
+            };
+            let at = if at < 0 { at + n } else { at };
+            if !(0..n).contains(&at) {
+                return Err(PyException::new(
+                    ExcType::IndexError,
+                    "pop index out of range",
+                ));
+            }
+            list.remove(at as usize)
+        }
+        "index" => Value::Int(position(&list, &arg(0))? as i64),
+        "count" => Value::Int(list.iter().filter(|v| equal(v, &arg(0))).count() as i64),
+        "remove" => {
+            let at = position(&list, &arg(0))?;
+            list.remove(at);
+            Value::None
+        }
+        "reverse" => {
+            list.reverse();
+            Value::None
+        }
+        "clear" => {
+            list.clear();
+            Value::None
+        }
+        "copy" => Value::list(list.clone()),
+        _ => {
+            let mut failure = None;
+            list.sort_by(|a, b| order(a, b, &mut failure));
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            if args.keyword("reverse").is_some_and(Value::truthy) {
+                list.reverse();
+            }
+            Value::None
+        }
+    })
+}
+
+/// Python's `<` as an ordering for sorting; the first failed comparison is kept.
+pub fn order(a: &Value, b: &Value, failure: &mut Option<PyException>) -> std::cmp::Ordering {
+    use ruff_python_ast::CmpOp;
+    match compare(CmpOp::Lt, a, b) {
+        Ok(v) if v.truthy() => std::cmp::Ordering::Less,
+        Ok(_) => match compare(CmpOp::Gt, a, b) {
+            Ok(v) if v.truthy() => std::cmp::Ordering::Greater,
+            _ => std::cmp::Ordering::Equal,
+        },
+        Err(e) => {
+            failure.get_or_insert(e);
+            std::cmp::Ordering::Equal
+        }
+    }
+}
+
+fn dict_method(entries: &RefCell<Vec<(Value, Value)>>, name: &str, args: &Args) -> Result<Value> {
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    let key = arg(0);
+    let mut dict = entries.borrow_mut();
+    let at = dict.iter().position(|(k, _)| equal(k, &key));
+    Ok(match name {
+        "keys" => Value::list(dict.iter().map(|(k, _)| k.clone()).collect()),
+        "values" => Value::list(dict.iter().map(|(_, v)| v.clone()).collect()),
+        "items" => Value::list(
+            dict.iter()
+                .map(|(k, v)| Value::Tuple(Rc::from(vec![k.clone(), v.clone()])))
+                .collect(),
+        ),
+        "get" => at.map_or_else(|| arg(1), |i| dict[i].1.clone()),
+        "pop" => match (at, args.positional.get(1)) {
+            (Some(i), _) => dict.remove(i).1,
+            (None, Some(default)) => default.clone(),
+            (None, None) => return Err(PyException::new(ExcType::KeyError, key.repr())),
+        },
+        "setdefault" => match at {
+            Some(i) => dict[i].1.clone(),
+            None => {
+                dict.push((key, arg(1)));
+                arg(1)
+            }
+        },
+        "update" => {
+            let pairs: Vec<(Value, Value)> = match &key {
+                Value::Dict(other) if !std::ptr::eq(&**other, entries) => other.borrow().clone(),
+                Value::Dict(_) => Vec::new(),
+                _ => args
+                    .keywords
+                    .iter()
+                    .map(|(k, v)| (Value::str(k), v.clone()))
+                    .collect(),
+            };
+            for (k, v) in pairs {
+                match dict.iter_mut().find(|(key, _)| equal(key, &k)) {
+                    Some(entry) => entry.1 = v,
+                    None => dict.push((k, v)),
+                }
+            }
+            Value::None
+        }
+        "clear" => {
+            dict.clear();
+            Value::None
+        }
+        _ => Value::Dict(Rc::new(RefCell::new(dict.clone()))),
+    })
+}
+
+fn str_method(s: &str, name: &str, args: &Args) -> Result<Value> {
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    let text = |i: usize| arg(i).str_text();
+    let width = || as_f64(&arg(0)).max(0.0) as usize;
+    let pad = |s: &str, left: usize, right: usize| {
+        format!("{}{s}{}", " ".repeat(left), " ".repeat(right))
+    };
+    let missing = || width().saturating_sub(s.chars().count());
+    Ok(match name {
+        "upper" => Value::str(&s.to_uppercase()),
+        "lower" => Value::str(&s.to_lowercase()),
+        "strip" => Value::str(s.trim()),
+        "lstrip" => Value::str(s.trim_start()),
+        "rstrip" => Value::str(s.trim_end()),
+        "title" => Value::str(
+            &s.split(' ')
+                .map(|w| {
+                    let mut c = w.chars();
+                    c.next().map_or(String::new(), |f| {
+                        f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase()
+                    })
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        "split" => match args.positional.first() {
+            Some(Value::Str(sep)) if !sep.is_empty() => {
+                Value::list(s.split(sep.as_ref()).map(Value::str).collect())
+            }
+            _ => Value::list(s.split_whitespace().map(Value::str).collect()),
+        },
+        "join" => Value::str(
+            &super::operators::iterate(&arg(0))?
+                .iter()
+                .map(Value::str_text)
+                .collect::<Vec<_>>()
+                .join(s),
+        ),
+        "replace" => Value::str(&s.replace(&text(0), &text(1))),
+        "startswith" => Value::Bool(s.starts_with(&text(0))),
+        "endswith" => Value::Bool(s.ends_with(&text(0))),
+        "center" => Value::str(&pad(s, missing() / 2, missing() - missing() / 2)),
+        "ljust" => Value::str(&pad(s, 0, missing())),
+        "rjust" => Value::str(&pad(s, missing(), 0)),
+        _ => Value::str(&format_str(s, args)?),
+    })
+}
+
+/// `"...{}...{name:spec}...".format(*args, **kwargs)`.
+fn format_str(template: &str, args: &Args) -> Result<String> {
+    let mut out = String::new();
+    let mut next = 0;
+    let mut chars = template.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                out.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                out.push('}');
+            }
+            '{' => {
+                let field: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                let (name, spec) = field.split_once(':').unwrap_or((&field, ""));
+                let (name, conversion) = match name.split_once('!') {
+                    Some((n, conv)) => (n, Some(conv)),
+                    None => (name, None),
+                };
+                let value = if name.is_empty() {
+                    next += 1;
+                    args.positional.get(next - 1)
+                } else if let Ok(i) = name.parse::<usize>() {
+                    args.positional.get(i)
+                } else {
+                    args.keyword(name)
+                };
+                let value = value.cloned().ok_or_else(|| {
+                    PyException::new(
+                        ExcType::IndexError,
+                        format!("Replacement index {name} out of range for positional args tuple"),
+                    )
+                })?;
+                out.push_str(&match conversion {
+                    Some("r") => value.repr(),
+                    _ => super::operators::format(&value, spec)?,
+                });
+            }
+            c => out.push(c),
+        }
+    }
+    Ok(out)
 }

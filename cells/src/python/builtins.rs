@@ -1,42 +1,159 @@
 //! The builtin functions learners use: `print len range str int float bool abs min max sum round
-//! list tuple repr type enumerate zip sorted`.
+//! list tuple dict repr type isinstance enumerate zip map filter iter next sorted any all getattr
+//! hasattr setattr id super`, and the builtin types (`int`, `list`, …) as values.
 
 use std::rc::Rc;
 
-use super::eval::{Args, Interpreter};
+use super::eval::{Args, Flow, Interpreter};
 use super::exception::{ExcType, PyException};
+use super::objects::NN_CLASSES;
 use super::operators::{compare, iterate};
-use super::value::{Value, as_f64};
+use super::value::{Value, as_f64, range_len};
+
+/// The builtin types: calling one converts (`int("3")`), and `isinstance` tests against it.
+pub const TYPES: &[&str] = &[
+    "int", "float", "str", "bool", "list", "tuple", "dict", "object",
+];
 
 const NAMES: &[&str] = &[
     "print",
     "len",
     "range",
-    "str",
-    "int",
-    "float",
-    "bool",
     "abs",
     "min",
     "max",
     "sum",
     "round",
-    "list",
-    "tuple",
     "repr",
     "type",
+    "isinstance",
     "enumerate",
     "zip",
+    "map",
+    "filter",
+    "iter",
+    "next",
     "sorted",
+    "any",
+    "all",
+    "getattr",
+    "hasattr",
+    "setattr",
+    "id",
+    "callable",
     "super",
+];
+
+/// The builtins that take an iterable first and consume it whole.
+const CONSUMERS: &[&str] = &[
+    "list", "tuple", "dict", "sum", "min", "max", "sorted", "any", "all",
 ];
 
 /// A builtin by name, for name lookup after locals and globals.
 pub fn lookup(name: &str) -> Option<Value> {
+    if let Some(t) = TYPES.iter().find(|n| **n == name) {
+        return Some(Value::Type(t));
+    }
     NAMES
         .iter()
         .find(|n| **n == name)
         .map(|n| Value::Builtin(n))
+}
+
+impl Interpreter {
+    /// Calls a builtin. Those that need the interpreter (to iterate lazily, to call learner
+    /// methods, to read attributes) are answered here; the rest by [`call`].
+    pub(super) async fn call_builtin(&mut self, name: &str, mut args: Args) -> Result<Value, Flow> {
+        match name {
+            "iter" | "next" | "enumerate" | "zip" | "map" | "filter" => {
+                return self.iterator_builtin(name, args).await;
+            }
+            "len" => {
+                if let [object] = args.positional.as_slice() {
+                    match object {
+                        Value::Instance(i) if i.class.lookup("__len__").is_some() => {
+                            let object = object.clone();
+                            return self.call_dunder(&object, "__len__", Vec::new()).await;
+                        }
+                        Value::TensorDataset(_) => {
+                            let object = object.clone();
+                            return Ok(Value::Int(self.dataset_len(&object).await? as i64));
+                        }
+                        Value::DataLoader(loader) => {
+                            let loader = loader.clone();
+                            return Ok(Value::Int(self.loader_len(&loader).await? as i64));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "getattr" | "hasattr" => {
+                let (object, attribute) = match args.positional.as_slice() {
+                    [object, Value::Str(a), ..] => (object.clone(), a.clone()),
+                    _ => {
+                        return Err(PyException::new(
+                            ExcType::TypeError,
+                            format!("{name}(): attribute name must be string"),
+                        )
+                        .into());
+                    }
+                };
+                let found = self.get_attribute(&object, &attribute);
+                return Ok(match (name, found, args.positional.get(2)) {
+                    ("hasattr", found, _) => Value::Bool(found.is_ok()),
+                    (_, Ok(v), _) => v,
+                    (_, Err(e), Some(default)) if e.kind == ExcType::AttributeError => {
+                        default.clone()
+                    }
+                    (_, Err(e), _) => return Err(e.into()),
+                });
+            }
+            "setattr" => {
+                let [object, Value::Str(attribute), value] = args.positional.as_slice() else {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "setattr expected 3 arguments: object, name (a string), value",
+                    )
+                    .into());
+                };
+                let (object, attribute, value) = (object.clone(), attribute.clone(), value.clone());
+                self.set_attribute(&object, &attribute, value)?;
+                return Ok(Value::None);
+            }
+            "print" | "str" | "repr" => {
+                // A learner's `__str__`/`__repr__` gives the text; `repr` wants `__repr__`.
+                let wanted: &[&str] = match name {
+                    "repr" => &["__repr__"],
+                    _ => &["__str__", "__repr__"],
+                };
+                for v in args.positional.iter_mut() {
+                    let Value::Instance(i) = v else { continue };
+                    let Some(dunder) = wanted.iter().find(|d| i.class.lookup(d).is_some()) else {
+                        continue;
+                    };
+                    let object = v.clone();
+                    let text = self.call_dunder(&object, dunder, Vec::new()).await?;
+                    if name == "repr" {
+                        return Ok(Value::str(&text.str_text()));
+                    }
+                    *v = Value::str(&text.str_text());
+                }
+            }
+            _ => {}
+        }
+        if CONSUMERS.contains(&name)
+            && !(matches!(name, "min" | "max") && args.positional.len() > 1)
+            && let Some(first) = args.positional.first_mut()
+            && !matches!(
+                first,
+                Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Str(_)
+            )
+        {
+            let items = self.collect(&first.clone()).await?;
+            *first = Value::list(items);
+        }
+        call(self, name, args).map_err(Flow::from)
+    }
 }
 
 fn arity(name: &str, args: &Args, min: usize, max: usize) -> Result<(), PyException> {
@@ -78,6 +195,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     ));
                 }
                 Value::Tensor(t) => t.shape()[0],
+                Value::Range { start, stop, step } => range_len(*start, *stop, *step) as usize,
                 other => iterate(other)
                     .map_err(|_| {
                         PyException::new(
@@ -228,48 +346,77 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
         }),
         "type" => {
             arity(name, &args, 1, 1)?;
-            Value::str(&format!("<class '{}'>", qualified_type(&first())))
+            type_of(&first())
         }
-        "enumerate" => {
-            let start = match args.get(1, "start") {
-                Some(Value::Int(s)) => *s,
-                _ => 0,
+        "isinstance" => {
+            arity(name, &args, 2, 2)?;
+            let classes = match args.positional.get(1) {
+                Some(Value::Tuple(classes)) => classes.to_vec(),
+                Some(one) => vec![one.clone()],
+                None => Vec::new(),
             };
-            Value::list(
-                iterate(&first())?
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, v)| Value::Tuple(Rc::from(vec![Value::Int(start + i as i64), v])))
-                    .collect(),
-            )
+            let object = first();
+            let mut verdict = false;
+            for class in &classes {
+                verdict |= is_instance(&object, class)?;
+            }
+            Value::Bool(verdict)
         }
-        "zip" => {
-            let columns: Vec<Vec<Value>> = args
-                .positional
-                .iter()
-                .map(iterate)
-                .collect::<Result<_, _>>()?;
-            let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-            Value::list(
-                (0..n)
-                    .map(|i| Value::Tuple(columns.iter().map(|c| c[i].clone()).collect()))
+        "dict" => match args.positional.first() {
+            None => Value::Dict(Rc::new(std::cell::RefCell::new(
+                args.keywords
+                    .iter()
+                    .map(|(k, v)| (Value::str(k), v.clone()))
                     .collect(),
-            )
+            ))),
+            Some(Value::Dict(entries)) => {
+                Value::Dict(Rc::new(std::cell::RefCell::new(entries.borrow().clone())))
+            }
+            Some(pairs) => {
+                let mut entries: Vec<(Value, Value)> = Vec::new();
+                for pair in iterate(pairs)? {
+                    let [k, v] = <[Value; 2]>::try_from(iterate(&pair)?).map_err(|_| {
+                        PyException::new(
+                            ExcType::ValueError,
+                            "dictionary update sequence element has the wrong length; 2 is required",
+                        )
+                    })?;
+                    match entries
+                        .iter_mut()
+                        .find(|(key, _)| super::value::equal(key, &k))
+                    {
+                        Some(entry) => entry.1 = v,
+                        None => entries.push((k, v)),
+                    }
+                }
+                Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
+            }
+        },
+        "any" => Value::Bool(iterate(&first())?.iter().any(Value::truthy)),
+        "all" => Value::Bool(iterate(&first())?.iter().all(Value::truthy)),
+        "id" => {
+            arity(name, &args, 1, 1)?;
+            Value::Int(identity(&first()) as i64)
         }
+        "callable" => Value::Bool(
+            matches!(
+                first(),
+                Value::Function(_)
+                    | Value::Builtin(_)
+                    | Value::ModuleFn(..)
+                    | Value::Method(..)
+                    | Value::BoundMethod(..)
+                    | Value::Class(_)
+                    | Value::Type(_)
+                    | Value::NnClass(_)
+                    | Value::ExcClass(_)
+                    | Value::NnModule(_)
+            ) || matches!(first(), Value::Instance(i) if i.module.is_some() || i.class.lookup("__call__").is_some()),
+        ),
         "sorted" => {
             let mut items = iterate(&first())?;
             let mut failure = None;
-            items.sort_by(|a, b| match compare(ruff_python_ast::CmpOp::Lt, a, b) {
-                Ok(v) if v.truthy() => std::cmp::Ordering::Less,
-                Ok(_) => match compare(ruff_python_ast::CmpOp::Gt, a, b) {
-                    Ok(v) if v.truthy() => std::cmp::Ordering::Greater,
-                    _ => std::cmp::Ordering::Equal,
-                },
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    std::cmp::Ordering::Equal
-                }
-            });
+            items.sort_by(|a, b| super::attributes::order(a, b, &mut failure));
             if let Some(e) = failure {
                 return Err(e);
             }
@@ -307,13 +454,108 @@ fn round_half_even(x: f64) -> f64 {
     }
 }
 
-/// `type(x)` as `<class '...'>` shows it.
-fn qualified_type(v: &Value) -> String {
+/// `type(x)`: the object's class.
+fn type_of(v: &Value) -> Value {
     match v {
-        Value::Tensor(_) => "torch.Tensor".into(),
-        Value::Device(_) => "torch.device".into(),
-        Value::DType(_) => "torch.dtype".into(),
-        Value::Size(_) => "torch.Size".into(),
-        other => other.type_name(),
+        Value::Instance(i) => Value::Class(i.class.clone()),
+        Value::NnModule(m) => match NN_CLASSES.iter().find(|c| **c == m.class_name()) {
+            Some(name) => Value::NnClass(name),
+            None => Value::Type("torch.nn.Module"),
+        },
+        Value::Parameter(_) => Value::NnClass("Parameter"),
+        Value::Exception(e) => Value::ExcClass(e.kind.clone()),
+        Value::Tensor(_) => Value::Type("torch.Tensor"),
+        Value::Device(_) => Value::Type("torch.device"),
+        Value::DType(_) => Value::Type("torch.dtype"),
+        Value::Size(_) => Value::Type("torch.Size"),
+        other => match TYPES.iter().find(|t| **t == other.type_name()) {
+            Some(name) => Value::Type(name),
+            None => Value::Type(leak_free_name(other)),
+        },
+    }
+}
+
+/// The qualified names of the other types a cell can meet.
+fn leak_free_name(v: &Value) -> &'static str {
+    match v {
+        Value::None => "NoneType",
+        Value::Range { .. } => "range",
+        Value::Function(_) => "function",
+        Value::Module(_) => "module",
+        Value::GradFn(_) => "torch.autograd.graph.Node",
+        Value::TensorDataset(_) => "torch.utils.data.dataset.TensorDataset",
+        Value::DataLoader(_) => "torch.utils.data.dataloader.DataLoader",
+        Value::Generator(_) => "torch.Generator",
+        _ => "object",
+    }
+}
+
+/// `isinstance(object, class)`.
+fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
+    let object = &*object.resolved();
+    Ok(match class {
+        Value::Type("object") => true,
+        Value::Type("int") => matches!(object, Value::Int(_) | Value::Bool(_)),
+        Value::Type("torch.Tensor") => {
+            matches!(object, Value::Tensor(_))
+        }
+        Value::Type("torch.utils.data.Dataset") => match object {
+            Value::TensorDataset(_) => true,
+            Value::Instance(i) => i.class.derives_from_builtin("torch.utils.data.Dataset"),
+            _ => false,
+        },
+        Value::Type(name) => match type_of(object) {
+            Value::Type(t) => t == *name,
+            _ => false,
+        },
+        Value::Class(c) => match object {
+            Value::Instance(i) => i.class.is_or_derives(c),
+            _ => false,
+        },
+        Value::NnClass("Module") => match object {
+            Value::NnModule(_) => true,
+            Value::Instance(i) => i.module.is_some(),
+            _ => false,
+        },
+        Value::NnClass(name) => match object {
+            Value::NnModule(m) => m.class_name() == *name,
+            _ => false,
+        },
+        Value::ExcClass(kind) => match object {
+            Value::Exception(e) => e.kind.caught_by(kind),
+            _ => false,
+        },
+        other => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "isinstance() arg 2 must be a type, a tuple of types, or a union, not {}",
+                    other.type_name()
+                ),
+            ));
+        }
+    })
+}
+
+/// `id(x)`: the object's identity (its address for shared objects, its value's for the rest).
+fn identity(v: &Value) -> usize {
+    fn at<T: ?Sized>(rc: &Rc<T>) -> usize {
+        Rc::as_ptr(rc) as *const u8 as usize
+    }
+    match v {
+        Value::List(l) => at(l),
+        Value::Dict(d) => at(d),
+        Value::Tuple(t) => at(t),
+        Value::Str(s) => at(s),
+        Value::Function(f) => at(f),
+        Value::Class(c) => at(c),
+        Value::Instance(i) => at(i),
+        Value::Tensor(t) => t.id() as usize,
+        Value::Parameter(p) => p.tensor().id() as usize,
+        Value::NnModule(m) => m.id(),
+        Value::Int(i) => 0x9000 + *i as usize * 32,
+        Value::Bool(b) => 0x8000 + usize::from(*b) * 32,
+        Value::None => 0x7000,
+        other => std::ptr::from_ref(other) as usize,
     }
 }

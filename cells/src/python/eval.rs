@@ -17,7 +17,7 @@ use tolab_engine::Session;
 use super::exception::{ExcType, Frame, PyException};
 use super::operators;
 use super::source::CellSource;
-use super::value::{Class, Function, FunctionBody, Instance, Value};
+use super::value::{Class, Function, FunctionBody, Instance, Scope, Value};
 
 /// Why a block stopped early.
 pub enum Flow {
@@ -42,12 +42,20 @@ impl From<tolab_engine::Error> for Flow {
 pub type Eval<'a, T> = Pin<Box<dyn Future<Output = Result<T, Flow>> + 'a>>;
 
 /// A call's arguments: positional, then keyword.
+#[derive(Default)]
 pub struct Args {
     pub positional: Vec<Value>,
     pub keywords: Vec<(String, Value)>,
 }
 
 impl Args {
+    pub fn positional(values: Vec<Value>) -> Args {
+        Args {
+            positional: values,
+            keywords: Vec::new(),
+        }
+    }
+
     pub fn keyword(&self, name: &str) -> Option<&Value> {
         self.keywords
             .iter()
@@ -62,14 +70,21 @@ impl Args {
 }
 
 /// One activation: the function running (`<module>` at a cell's top level), the line it is on,
-/// and its locals.
+/// and its names.
 struct Activation {
     function: String,
     cell: Rc<CellSource>,
     line: usize,
-    locals: Option<HashMap<String, Value>>,
+    /// Its local names (none at a cell's top level, where names are the cell namespace's).
+    locals: Option<Scope>,
+    /// The scopes it can read through, innermost first: its function's closure.
+    enclosing: Rc<[Scope]>,
+    /// Whether functions defined here close over `locals` (not in a class body, as in Python).
+    encloses: bool,
     /// Names a `global` statement sent to the cell namespace.
     globals: Vec<String>,
+    /// Names a `nonlocal` statement sent to an enclosing function's scope.
+    nonlocals: Vec<String>,
     /// In a method: the object it was called on and the class that defines it (for `super()`).
     this: Option<(Value, Rc<Class>)>,
 }
@@ -88,6 +103,10 @@ pub struct Interpreter {
     pub(super) instances: HashMap<usize, Rc<Instance>>,
     /// Statements left before the cell's step budget runs out.
     pub(crate) steps_left: u64,
+    /// Where `torch.save` writes and `torch.load` reads.
+    pub(crate) files: Rc<dyn tolab_engine::serialization::Files>,
+    /// Python's `random` module's generator.
+    pub(super) python_random: super::stdlib::PythonRandom,
 }
 
 impl Interpreter {
@@ -100,6 +119,8 @@ impl Interpreter {
             handling: Vec::new(),
             instances: HashMap::new(),
             steps_left: u64::MAX,
+            files: Rc::new(tolab_engine::serialization::MemoryFiles::default()),
+            python_random: super::stdlib::PythonRandom::default(),
         }
     }
 
@@ -118,7 +139,10 @@ impl Interpreter {
             cell: cell.clone(),
             line: 0,
             locals: None,
+            enclosing: Rc::from(Vec::new()),
+            encloses: false,
             globals: Vec::new(),
+            nonlocals: Vec::new(),
             this: None,
         });
         let mut shown = None;
@@ -160,7 +184,8 @@ impl Interpreter {
         }
     }
 
-    fn note_line(&mut self, stmt: &Stmt) -> Result<(), Flow> {
+    /// One step of the cell's budget: a statement run or an item drawn from an iterator.
+    pub(super) fn charge_step(&mut self) -> Result<(), Flow> {
         if self.steps_left == 0 {
             return Err(PyException::new(
                 ExcType::RuntimeError,
@@ -169,13 +194,18 @@ impl Interpreter {
             .into());
         }
         self.steps_left -= 1;
+        Ok(())
+    }
+
+    fn note_line(&mut self, stmt: &Stmt) -> Result<(), Flow> {
+        self.charge_step()?;
         if let Some(a) = self.stack.last_mut() {
             a.line = a.cell.line_of(stmt.range());
         }
         Ok(())
     }
 
-    fn block<'a>(&'a mut self, body: &'a [Stmt]) -> Eval<'a, ()> {
+    pub(super) fn block<'a>(&'a mut self, body: &'a [Stmt]) -> Eval<'a, ()> {
         Box::pin(async move {
             for stmt in body {
                 self.exec(stmt).await?;
@@ -230,7 +260,9 @@ impl Interpreter {
                 }
                 Stmt::For(s) => {
                     let mut broke = false;
-                    for item in operators::iterate(&self.expr(&s.iter).await?)? {
+                    let iterable = self.expr(&s.iter).await?;
+                    let mut items = self.iter_of(&iterable).await?;
+                    while let Some(item) = self.next_of(&mut items).await? {
                         self.assign(&s.target, item).await?;
                         broke = self.loop_body(&s.body).await?;
                         if broke {
@@ -276,7 +308,10 @@ impl Interpreter {
                     let module = import.module.as_ref().map_or("", |m| m.id.as_str());
                     for alias in &import.names {
                         let name = alias.name.id.as_str();
-                        let value = super::modules::import_from(module, name)?;
+                        let value = match (module, name) {
+                            ("os", "environ") => Value::Environ(self.session.clone()),
+                            _ => super::modules::import_from(module, name)?,
+                        };
                         let bound = alias.asname.as_ref().map_or(name, |a| a.id.as_str());
                         self.set_name(bound, value);
                     }
@@ -290,22 +325,7 @@ impl Interpreter {
                         return Err(PyException::new(ExcType::AssertionError, message).into());
                     }
                 }
-                Stmt::With(w) => {
-                    let mut entered = Vec::new();
-                    for item in &w.items {
-                        let manager = self.expr(&item.context_expr).await?;
-                        let restore = super::modules::enter(&self.session, &manager)?;
-                        entered.push(restore);
-                        if let Some(target) = &item.optional_vars {
-                            self.assign(target, manager).await?;
-                        }
-                    }
-                    let outcome = self.block(&w.body).await;
-                    for restore in entered.into_iter().rev() {
-                        super::modules::exit(&self.session, restore);
-                    }
-                    outcome?;
-                }
+                Stmt::With(w) => self.with_statement(w).await?,
                 Stmt::Try(t) => self.try_statement(t).await?,
                 Stmt::Raise(r) => {
                     let error = match &r.exc {
@@ -335,6 +355,25 @@ impl Interpreter {
                 Stmt::Global(g) => {
                     if let Some(a) = self.stack.last_mut() {
                         a.globals.extend(g.names.iter().map(|n| n.id.to_string()));
+                    }
+                }
+                Stmt::Nonlocal(n) => {
+                    let Some(a) = self.stack.last_mut() else {
+                        return Ok(());
+                    };
+                    for name in &n.names {
+                        if !a
+                            .enclosing
+                            .iter()
+                            .any(|s| s.borrow().contains_key(name.as_str()))
+                        {
+                            return Err(PyException::new(
+                                ExcType::SyntaxError,
+                                format!("no binding for nonlocal '{name}' found"),
+                            )
+                            .into());
+                        }
+                        a.nonlocals.push(name.to_string());
                     }
                 }
                 Stmt::Delete(d) => {
@@ -389,8 +428,8 @@ impl Interpreter {
         match target {
             Expr::Name(n) => {
                 let name = n.id.as_str();
-                let removed = match self.stack.last_mut().and_then(|a| a.locals.as_mut()) {
-                    Some(locals) => locals.remove(name),
+                let removed = match self.stack.last().and_then(|a| a.locals.as_ref()) {
+                    Some(locals) => locals.borrow_mut().remove(name),
                     None => self.globals.remove(name),
                 };
                 if removed.is_none() {
@@ -477,7 +516,22 @@ impl Interpreter {
             keyword_defaults,
             cell,
             line,
+            enclosing: self.closure(),
         })))
+    }
+
+    /// The scopes a function (or comprehension) made now can read: the running function's, then
+    /// its closure; a class body's names are not among them, as in Python.
+    fn closure(&self) -> Rc<[Scope]> {
+        match self.stack.last() {
+            Some(a) => match (&a.locals, a.encloses) {
+                (Some(locals), true) => std::iter::once(locals.clone())
+                    .chain(a.enclosing.iter().cloned())
+                    .collect(),
+                _ => a.enclosing.clone(),
+            },
+            None => Rc::from(Vec::new()),
+        }
     }
 
     /// A class body run in a namespace of its own: the names it defines.
@@ -489,42 +543,59 @@ impl Interpreter {
             Some(a) => (a.cell.clone(), a.line),
             None => return Ok(HashMap::new()),
         };
+        let enclosing = self.closure();
         self.stack.push(Activation {
             function: "<class body>".into(),
             cell,
             line,
-            locals: Some(HashMap::new()),
+            locals: Some(Scope::default()),
+            enclosing,
+            encloses: false,
             globals: Vec::new(),
+            nonlocals: Vec::new(),
             this: None,
         });
         let outcome = self.block(body).await;
-        let namespace = self.stack.pop().and_then(|a| a.locals).unwrap_or_default();
+        let namespace = self
+            .stack
+            .pop()
+            .and_then(|a| a.locals)
+            .map(|scope| scope.take())
+            .unwrap_or_default();
         outcome.map(|()| namespace)
     }
 
     pub(super) fn set_name(&mut self, name: &str, value: Value) {
-        let activation = self.stack.last_mut();
-        let global = activation
-            .as_ref()
-            .is_some_and(|a| a.globals.iter().any(|g| g == name));
-        match activation.and_then(|a| a.locals.as_mut()) {
-            Some(locals) if !global => {
-                locals.insert(name.to_owned(), value);
+        let scope = self.stack.last().and_then(|a| {
+            if a.globals.iter().any(|g| g == name) {
+                None
+            } else if a.nonlocals.iter().any(|n| n == name) {
+                a.enclosing
+                    .iter()
+                    .find(|s| s.borrow().contains_key(name))
+                    .cloned()
+            } else {
+                a.locals.clone()
             }
-            _ => {
+        });
+        match scope {
+            Some(scope) => {
+                scope.borrow_mut().insert(name.to_owned(), value);
+            }
+            None => {
                 self.globals.insert(name.to_owned(), value);
             }
         }
     }
 
     fn lookup(&self, name: &str) -> Result<Value, PyException> {
-        if let Some(v) = self
-            .stack
-            .last()
-            .and_then(|a| a.locals.as_ref())
-            .and_then(|l| l.get(name))
-        {
-            return Ok(v.clone());
+        if let Some(a) = self.stack.last() {
+            let scopes = a.locals.iter().chain(a.enclosing.iter());
+            for scope in scopes {
+                if let Some(v) = scope.borrow().get(name) {
+                    return Ok(v.clone());
+                }
+            }
         }
         if let Some(v) = self.globals.get(name) {
             return Ok(v.clone());
@@ -536,7 +607,7 @@ impl Interpreter {
             })
     }
 
-    fn assign<'a>(&'a mut self, target: &'a Expr, value: Value) -> Eval<'a, ()> {
+    pub(super) fn assign<'a>(&'a mut self, target: &'a Expr, value: Value) -> Eval<'a, ()> {
         Box::pin(async move {
             match target {
                 Expr::Name(n) => self.set_name(n.id.as_str(), value),
@@ -558,7 +629,7 @@ impl Interpreter {
     }
 
     async fn unpack(&mut self, targets: &[Expr], value: Value) -> Result<(), Flow> {
-        let items = operators::iterate(&value)?;
+        let items = self.collect(&value).await?;
         if items.len() != targets.len() {
             let message = if items.len() > targets.len() {
                 format!("too many values to unpack (expected {})", targets.len())
@@ -660,7 +731,13 @@ impl Interpreter {
                 Expr::Subscript(s) => {
                     let container = self.expr(&s.value).await?;
                     let index = self.subscript(&s.slice).await?;
-                    operators::get_item(&container, &index)?
+                    match &container {
+                        Value::Instance(i) if i.class.lookup("__getitem__").is_some() => {
+                            self.call_dunder(&container, "__getitem__", vec![index])
+                                .await?
+                        }
+                        _ => operators::get_item(&container, &index)?,
+                    }
                 }
                 Expr::Call(call) => self.call_expr(call).await?,
                 Expr::FString(f) => Value::str(&self.fstring(f).await?),
@@ -736,16 +813,20 @@ impl Interpreter {
         element: &Expr,
         key: Option<&Expr>,
     ) -> Result<Vec<Value>, Flow> {
-        let (cell, locals, line) = match self.stack.last() {
-            Some(a) => (a.cell.clone(), a.locals.clone().unwrap_or_default(), a.line),
+        let (cell, line) = match self.stack.last() {
+            Some(a) => (a.cell.clone(), a.line),
             None => return Ok(Vec::new()),
         };
+        let enclosing = self.closure();
         self.stack.push(Activation {
             function: "<listcomp>".into(),
             cell,
             line,
-            locals: Some(locals),
+            locals: Some(Scope::default()),
+            enclosing,
+            encloses: true,
             globals: Vec::new(),
+            nonlocals: Vec::new(),
             this: None,
         });
         let mut out = Vec::new();
@@ -770,7 +851,9 @@ impl Interpreter {
                 });
                 return Ok(());
             };
-            'items: for item in operators::iterate(&self.expr(&first.iter).await?)? {
+            let iterable = self.expr(&first.iter).await?;
+            let mut items = self.iter_of(&iterable).await?;
+            'items: while let Some(item) = self.next_of(&mut items).await? {
                 self.assign(&first.target, item).await?;
                 for condition in &first.ifs {
                     if !self.expr(condition).await?.truthy() {
@@ -794,7 +877,8 @@ impl Interpreter {
         let mut out = Vec::with_capacity(items.len());
         for item in items {
             if let Expr::Starred(s) = item {
-                out.extend(operators::iterate(&self.expr(&s.value).await?)?);
+                let iterable = self.expr(&s.value).await?;
+                out.extend(self.collect(&iterable).await?);
             } else {
                 out.push(self.expr(item).await?);
             }
@@ -846,7 +930,8 @@ impl Interpreter {
         let mut positional = Vec::new();
         for arg in call.arguments.args.iter() {
             if let Expr::Starred(s) = arg {
-                positional.extend(operators::iterate(&self.expr(&s.value).await?)?);
+                let iterable = self.expr(&s.value).await?;
+                positional.extend(self.collect(&iterable).await?);
             } else {
                 positional.push(self.expr(arg).await?);
             }
@@ -927,9 +1012,13 @@ impl Interpreter {
                     PyException::new(ExcType::RuntimeError, "super(): no arguments").into()
                 }),
             Value::Builtin("__noop__") => Ok(Value::None),
-            Value::Builtin(name) => super::builtins::call(self, name, args).map_err(Flow::from),
+            Value::Builtin(name) | Value::Type(name)
+                if super::builtins::TYPES.contains(name) || matches!(callee, Value::Builtin(_)) =>
+            {
+                Box::pin(self.call_builtin(name, args)).await
+            }
             Value::ModuleFn(module, name) => {
-                super::modules::call(&self.session, module, name, args).map_err(Flow::from)
+                Box::pin(self.call_module_function(module, name, args)).await
             }
             Value::Method(owner, name) => {
                 super::attributes::call_method(owner, name, args).map_err(Flow::from)
@@ -981,8 +1070,11 @@ impl Interpreter {
             function: f.name.clone(),
             cell: f.cell.clone(),
             line: f.line,
-            locals: Some(locals),
+            locals: Some(Rc::new(std::cell::RefCell::new(locals))),
+            enclosing: f.enclosing.clone(),
+            encloses: true,
             globals: Vec::new(),
+            nonlocals: Vec::new(),
             this,
         });
         let outcome = match &f.body {
@@ -1141,7 +1233,6 @@ fn frame_of(a: &Activation) -> Frame {
 /// How a statement outside the subset is named in its error.
 fn statement_name(stmt: &Stmt) -> String {
     match stmt {
-        Stmt::Nonlocal(_) => "'nonlocal'",
         Stmt::Match(_) => "'match'",
         Stmt::AnnAssign(_) => "an annotated assignment",
         _ => "this statement",

@@ -4,12 +4,17 @@
 
 mod attributes;
 mod builtins;
+mod context;
+mod convert;
+mod data;
 mod eval;
 mod exception;
+mod iteration;
 mod modules;
 mod objects;
 mod operators;
 mod source;
+mod stdlib;
 mod value;
 
 use std::rc::Rc;
@@ -41,6 +46,13 @@ impl Interpreter {
     /// A fresh notebook over `session`.
     pub fn notebook(session: Session) -> Interpreter {
         Interpreter::new(session)
+    }
+
+    /// Where `torch.save` writes and `torch.load` reads (in memory unless set: the browser keeps
+    /// a lesson's files there; the CLI uses the working directory).
+    pub fn with_files(mut self, files: Rc<dyn tolab_engine::serialization::Files>) -> Interpreter {
+        self.files = files;
+        self
     }
 
     /// Runs one cell (`name` is how tracebacks call it, such as `<cell 1>`).

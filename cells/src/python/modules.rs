@@ -17,10 +17,18 @@ type Result<T> = std::result::Result<T, PyException>;
 const MODULES: &[&str] = &[
     "torch",
     "torch.cuda",
+    "torch.cuda.amp",
+    "torch.amp",
     "torch.nn",
     "torch.nn.functional",
     "torch.optim",
+    "torch.utils",
+    "torch.utils.data",
     "math",
+    "warnings",
+    "time",
+    "random",
+    "os",
 ];
 
 const TORCH_DTYPES: &[(&str, DType)] = &[
@@ -79,6 +87,25 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("torch", "cuda") => Some(Value::Module("torch.cuda")),
         ("torch", "nn") => Some(Value::Module("torch.nn")),
         ("torch", "optim") => Some(Value::Module("torch.optim")),
+        ("torch", "utils") => Some(Value::Module("torch.utils")),
+        ("torch", "amp") => Some(Value::Module("torch.amp")),
+        ("torch.cuda", "amp") => Some(Value::Module("torch.cuda.amp")),
+        ("torch.utils", "data") => Some(Value::Module("torch.utils.data")),
+        ("torch.utils.data", "Dataset") => Some(Value::Type("torch.utils.data.Dataset")),
+        ("torch.utils.data", "TensorDataset" | "DataLoader")
+        | ("torch.amp", "autocast" | "GradScaler")
+        | ("torch.cuda.amp", "autocast" | "GradScaler") => {
+            Some(Value::ModuleFn(module, Rc::from(name)))
+        }
+        ("warnings", _) if super::stdlib::WARNINGS.contains(&name) => {
+            Some(Value::ModuleFn(module, Rc::from(name)))
+        }
+        ("time", _) if super::stdlib::TIME.contains(&name) => {
+            Some(Value::ModuleFn(module, Rc::from(name)))
+        }
+        ("random", _) if super::stdlib::RANDOM.contains(&name) => {
+            Some(Value::ModuleFn(module, Rc::from(name)))
+        }
         ("torch.nn", "functional") => Some(Value::Module("torch.nn.functional")),
         ("torch.nn", _) => super::objects::NN_CLASSES
             .iter()
@@ -90,7 +117,7 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("torch.optim", "SGD" | "Adam" | "AdamW") => {
             Some(Value::ModuleFn("torch.optim", Rc::from(name)))
         }
-        ("torch", "Tensor") => Some(Value::str("<class 'torch.Tensor'>")),
+        ("torch", "Tensor") => Some(Value::Type("torch.Tensor")),
         ("torch", _) => {
             if let Some((_, dtype)) = TORCH_DTYPES.iter().find(|(n, _)| *n == name) {
                 return Some(Value::DType(*dtype));
@@ -129,6 +156,10 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "cat",
     "stack",
     "is_tensor",
+    "save",
+    "load",
+    "autocast",
+    "Generator",
 ];
 
 const CUDA_FUNCTIONS: &[&str] = &[
@@ -478,32 +509,4 @@ fn math(name: &str, args: Args) -> Result<Value> {
             ));
         }
     })
-}
-
-/// What leaving a `with` block restores.
-pub struct Restore {
-    grad_enabled: bool,
-}
-
-/// `with manager:` — entering the engine's context managers.
-pub fn enter(session: &Session, manager: &Value) -> Result<Restore> {
-    let mode = match manager {
-        Value::GradMode(mode) => *mode,
-        other => {
-            return Err(PyException::new(
-                ExcType::TypeError,
-                format!(
-                    "'{}' object does not support the context manager protocol",
-                    other.type_name()
-                ),
-            ));
-        }
-    };
-    Ok(Restore {
-        grad_enabled: session.set_grad_enabled(mode),
-    })
-}
-
-pub fn exit(session: &Session, restore: Restore) {
-    session.set_grad_enabled(restore.grad_enabled);
 }

@@ -92,6 +92,7 @@ impl Interpreter {
     ) -> std::result::Result<(), Flow> {
         let mut base = None;
         let mut is_module = false;
+        let mut builtin_base = None;
         if let Some(arguments) = &def.arguments {
             for expr in arguments.args.iter() {
                 match self.expr(expr).await? {
@@ -100,6 +101,9 @@ impl Interpreter {
                         base = Some(c);
                     }
                     Value::NnClass("Module") => is_module = true,
+                    Value::Type(name @ ("object" | "torch.utils.data.Dataset")) => {
+                        builtin_base = Some(name);
+                    }
                     other => {
                         return Err(PyException::unsupported(&format!(
                             "deriving from {}",
@@ -114,6 +118,7 @@ impl Interpreter {
             name: def.name.id.to_string(),
             base,
             is_module,
+            builtin_base,
             namespace: RefCell::new(HashMap::new()),
         });
         let namespace = self.run_class_body(&def.body).await?;
@@ -270,6 +275,7 @@ impl Interpreter {
                     )),
                 }
             }
+            Value::Module("os") if name == "environ" => Ok(Value::Environ(self.session.clone())),
             Value::Optimizer(_) if matches!(name, "step" | "zero_grad") => {
                 Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
             }

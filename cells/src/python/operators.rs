@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use ruff_python_ast::{CmpOp, Operator, UnaryOp};
 use tolab_engine::backend::cpu::elementwise::Binary;
+use tolab_engine::data::Dataset;
 use tolab_engine::{Scalar, Tensor};
 
 use super::exception::{ExcType, PyException};
@@ -309,11 +310,23 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
             }
         },
         Value::Dict(entries) => entries.borrow().iter().any(|(k, _)| equal(k, item)),
+        Value::Environ(session) => session.env(&item.str_text()).is_some(),
+        Value::Range { start, stop, step } => match item {
+            Value::Int(i) => {
+                let offset = i - start;
+                let n = range_len(*start, *stop, *step);
+                offset % step == 0 && (0..n).contains(&(offset / step))
+            }
+            _ => false,
+        },
         other => iterate(other)?.iter().any(|v| equal(v, item)),
     })
 }
 
 /// The items a `for` loop visits.
+/// The longest range made into a list at once (loops over ranges draw lazily and are not limited).
+const MATERIALIZED_RANGE: i64 = 10_000_000;
+
 pub fn iterate(v: &Value) -> Result<Vec<Value>> {
     let v = &*v.resolved();
     Ok(match v {
@@ -321,9 +334,16 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>> {
         Value::Tuple(items) => items.to_vec(),
         Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
         Value::Dict(entries) => entries.borrow().iter().map(|(k, _)| k.clone()).collect(),
-        Value::Range { start, stop, step } => (0..range_len(*start, *stop, *step))
-            .map(|i| Value::Int(start + i * step))
-            .collect(),
+        Value::Range { start, stop, step } => {
+            let n = range_len(*start, *stop, *step);
+            if n > MATERIALIZED_RANGE {
+                return Err(PyException::new(
+                    ExcType::MemoryError,
+                    format!("a range of {n} items is too long to hold as a list in the lab"),
+                ));
+            }
+            (0..n).map(|i| Value::Int(start + i * step)).collect()
+        }
         Value::Size(dims) => dims.iter().map(|&d| Value::Int(d as i64)).collect(),
         Value::Tensor(t) => {
             if t.dim() == 0 {
@@ -418,6 +438,40 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
         return tensor_index(t, index);
     }
     let items: Vec<Value> = match container {
+        Value::Environ(session) => {
+            let key = index.str_text();
+            return session
+                .env(&key)
+                .map(|v| Value::str(&v))
+                .ok_or_else(|| PyException::new(ExcType::KeyError, index.repr()));
+        }
+        Value::TensorDataset(d) => {
+            let i = match index {
+                Value::Int(i) if *i >= 0 => *i as usize,
+                Value::Int(i) => (d.len()? as i64 + i).max(0) as usize,
+                other => {
+                    return Err(type_error(format!(
+                        "TensorDataset indices must be integers, not {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            return Ok(super::convert::from_engine(d.get(i)?));
+        }
+        Value::Range { start, stop, step } if matches!(index, Value::Int(_)) => {
+            let n = range_len(*start, *stop, *step);
+            let Value::Int(i) = index else {
+                return Ok(Value::None);
+            };
+            let i = if *i < 0 { i + n } else { *i };
+            if !(0..n).contains(&i) {
+                return Err(PyException::new(
+                    ExcType::IndexError,
+                    "range object index out of range",
+                ));
+            }
+            return Ok(Value::Int(start + i * step));
+        }
         Value::Dict(entries) => {
             return entries
                 .borrow()
@@ -513,6 +567,13 @@ fn list_position(items: &std::cell::RefCell<Vec<Value>>, index: &Value) -> Resul
 pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
     let container = &*container.resolved();
     match container {
+        Value::Environ(session) => match (index, &value) {
+            (Value::Str(key), Value::Str(v)) => {
+                session.set_env(key, Some(v));
+                Ok(())
+            }
+            _ => Err(type_error("str expected, not int".into())),
+        },
         Value::List(items) => {
             let at = list_position(items, index)?;
             items.borrow_mut()[at] = value;
@@ -548,6 +609,14 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
 /// `del container[index]`.
 pub fn delete_item(container: &Value, index: &Value) -> Result<()> {
     match container {
+        Value::Environ(session) => {
+            let key = index.str_text();
+            if session.env(&key).is_none() {
+                return Err(PyException::new(ExcType::KeyError, index.repr()));
+            }
+            session.set_env(&key, None);
+            Ok(())
+        }
         Value::List(items) => {
             let at = list_position(items, index)?;
             items.borrow_mut().remove(at);

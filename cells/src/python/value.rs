@@ -65,6 +65,31 @@ pub enum Value {
     Parameter(tolab_engine::nn::Parameter),
     /// A `torch.optim` optimizer.
     Optimizer(Rc<tolab_engine::optim::Optimizer>),
+    /// A built-in type (`int`, `torch.Tensor`, `torch.utils.data.Dataset`), by qualified name.
+    Type(&'static str),
+    /// An iterator object (`iter(x)`, `enumerate(x)`, `zip(...)`, `map(...)`, …).
+    Iterator(Rc<RefCell<super::iteration::Iter>>),
+    TensorDataset(Rc<tolab_engine::data::TensorDataset>),
+    DataLoader(Rc<super::data::Loader>),
+    /// `torch.Generator()`.
+    Generator(tolab_engine::random::GeneratorHandle),
+    /// `torch.autocast(...)` / `torch.amp.autocast(...)`, a context manager.
+    Autocast(Rc<AutocastRequest>),
+    /// `torch.amp.GradScaler()`.
+    GradScaler(Rc<tolab_engine::amp::GradScaler>),
+    /// `warnings.catch_warnings(record=...)`, a context manager.
+    CatchWarnings(bool),
+    /// A warning caught by `catch_warnings(record=True)`: its `message` and `category`.
+    Warning(Rc<str>),
+    /// `os.environ`, kept in the engine session (which reads `CUDA_VISIBLE_DEVICES` once).
+    Environ(tolab_engine::Session),
+}
+
+/// The arguments of an `autocast` context, applied when it is entered.
+pub struct AutocastRequest {
+    pub device_type: String,
+    pub dtype: Option<tolab_engine::DType>,
+    pub enabled: bool,
 }
 
 /// A class defined in a cell.
@@ -74,11 +99,27 @@ pub struct Class {
     pub base: Option<Rc<Class>>,
     /// Whether `nn.Module` is among its ancestors.
     pub is_module: bool,
+    /// The built-in class at the root of its ancestry (`torch.utils.data.Dataset`, `object`).
+    pub builtin_base: Option<&'static str>,
     /// Methods and class attributes.
     pub namespace: RefCell<std::collections::HashMap<String, Value>>,
 }
 
 impl Class {
+    /// `issubclass(self, other)` among cell classes.
+    pub fn is_or_derives(&self, other: &Class) -> bool {
+        std::ptr::eq(self, other) || self.base.as_ref().is_some_and(|b| b.is_or_derives(other))
+    }
+
+    /// Whether the built-in class `name` is among its ancestors.
+    pub fn derives_from_builtin(&self, name: &str) -> bool {
+        self.builtin_base == Some(name)
+            || self
+                .base
+                .as_ref()
+                .is_some_and(|b| b.derives_from_builtin(name))
+    }
+
     /// A name on this class or its ancestors.
     pub fn lookup(&self, name: &str) -> Option<Value> {
         match self.namespace.borrow().get(name) {
@@ -108,7 +149,13 @@ pub struct Function {
     pub cell: Rc<CellSource>,
     /// The line the definition starts on.
     pub line: usize,
+    /// The scopes of the functions it is nested in, innermost first (its closure).
+    pub enclosing: Rc<[Scope]>,
 }
+
+/// A function call's local names; shared, so that nested functions see (and `nonlocal` changes)
+/// the names of the call they were defined in.
+pub type Scope = Rc<RefCell<std::collections::HashMap<String, Value>>>;
 
 pub enum FunctionBody {
     Statements(Rc<[Stmt]>),
@@ -164,6 +211,16 @@ impl Value {
             Value::NnModule(m) => return m.class_name(),
             Value::Parameter(_) => "Parameter",
             Value::Optimizer(o) => o.algorithm().class_name(),
+            Value::Type(_) => "type",
+            Value::Iterator(it) => it.borrow().type_name(),
+            Value::TensorDataset(_) => "TensorDataset",
+            Value::DataLoader(_) => "DataLoader",
+            Value::Generator(_) => "Generator",
+            Value::Autocast(_) => "autocast",
+            Value::GradScaler(_) => "GradScaler",
+            Value::CatchWarnings(_) => "catch_warnings",
+            Value::Warning(_) => "WarningMessage",
+            Value::Environ(_) => "_Environ",
         }
         .to_owned()
     }
@@ -228,7 +285,7 @@ impl Value {
             ),
             Value::ExcClass(kind) => format!("<class '{}'>", kind.name()),
             Value::Class(c) => format!("<class '__main__.{}'>", c.name),
-            Value::NnClass(name) => format!("<class 'torch.nn.{name}'>"),
+            Value::NnClass(name) => format!("<class 'torch.nn.{}.{name}'>", nn_module_of(name)),
             Value::Instance(i) => match &i.module {
                 Some(m) => m.repr(),
                 None => format!("<__main__.{} object at {:#x}>", i.class.name, address(i)),
@@ -248,6 +305,39 @@ impl Value {
             Value::GradMode(mode) => format!(
                 "<torch.autograd.grad_mode.{} object>",
                 if *mode { "enable_grad" } else { "no_grad" }
+            ),
+            Value::Type(name) => format!("<class '{name}'>"),
+            Value::Iterator(it) => format!("<{} object>", it.borrow().type_name()),
+            Value::TensorDataset(d) => {
+                format!(
+                    "<torch.utils.data.dataset.TensorDataset object at {:#x}>",
+                    address(d)
+                )
+            }
+            Value::DataLoader(d) => {
+                format!(
+                    "<torch.utils.data.dataloader.DataLoader object at {:#x}>",
+                    address(d)
+                )
+            }
+            Value::Generator(_) => "<torch._C.Generator object>".into(),
+            Value::Autocast(_) => "<torch.autocast object>".into(),
+            Value::GradScaler(_) => "<torch.amp.grad_scaler.GradScaler object>".into(),
+            Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),
+            Value::Environ(session) => {
+                let entries: Vec<String> = session
+                    .env_keys()
+                    .iter()
+                    .map(|k| {
+                        let v = session.env(k).unwrap_or_default();
+                        format!("{}: {}", Value::str(k).repr(), Value::str(&v).repr())
+                    })
+                    .collect();
+                format!("environ({{{}}})", entries.join(", "))
+            }
+            Value::Warning(message) => format!(
+                "{{message : UserWarning({}), category : 'UserWarning'}}",
+                Value::str(message).repr()
             ),
         }
     }
@@ -310,6 +400,20 @@ pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
         (start - stop - step - 1) / -step
     } else {
         0
+    }
+}
+
+/// The file of `torch.nn` that defines a class, as its `repr` names it.
+fn nn_module_of(class: &str) -> &'static str {
+    match class {
+        "Linear" => "modules.linear",
+        "ReLU" | "Sigmoid" | "Tanh" => "modules.activation",
+        "Dropout" => "modules.dropout",
+        "Flatten" => "modules.flatten",
+        "Sequential" => "modules.container",
+        "Parameter" => "parameter",
+        "Module" => "modules.module",
+        _ => "modules.loss",
     }
 }
 

@@ -51,8 +51,19 @@ pub type CollateFn<'a> = dyn Fn(Vec<Value>) -> Result<Value, Error> + 'a;
 
 pub struct DataLoader<D: Dataset> {
     session: Session,
-    dataset: D,
+    /// Shared with each epoch's [`Batches`].
+    dataset: Rc<D>,
     options: LoaderOptions,
+}
+
+impl<D: Dataset> Clone for DataLoader<D> {
+    fn clone(&self) -> Self {
+        DataLoader {
+            session: self.session.clone(),
+            dataset: self.dataset.clone(),
+            options: self.options.clone(),
+        }
+    }
 }
 
 impl<D: Dataset> DataLoader<D> {
@@ -65,7 +76,7 @@ impl<D: Dataset> DataLoader<D> {
         }
         Ok(DataLoader {
             session: session.clone(),
-            dataset,
+            dataset: Rc::new(dataset),
             options,
         })
     }
@@ -92,14 +103,14 @@ impl<D: Dataset> DataLoader<D> {
     }
 
     /// `iter(loader)`: one epoch.
-    pub fn iter(&self) -> Batches<'_, D> {
+    pub fn iter(&self) -> Batches<D> {
         let pin_memory = self.options.pin_memory && self.session.is_available();
         if self.options.pin_memory && !pin_memory {
             self.session.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned memory won't be used.");
         }
         let base_seed = self.draw_seed(self.options.generator.as_ref());
         Batches {
-            loader: self,
+            loader: self.clone(),
             base_seed,
             pin_memory,
             order: None,
@@ -148,8 +159,8 @@ impl<D: Dataset> DataLoader<D> {
 }
 
 /// One epoch of a [`DataLoader`].
-pub struct Batches<'a, D: Dataset> {
-    loader: &'a DataLoader<D>,
+pub struct Batches<D: Dataset> {
+    loader: DataLoader<D>,
     base_seed: i64,
     pin_memory: bool,
     order: Option<Vec<usize>>,
@@ -161,7 +172,7 @@ pub struct Batches<'a, D: Dataset> {
     workers: Vec<Generator>,
 }
 
-impl<D: Dataset> Batches<'_, D> {
+impl<D: Dataset> Batches<D> {
     /// The seed each worker's generator starts from, less the worker's id.
     pub fn base_seed(&self) -> i64 {
         self.base_seed
@@ -169,6 +180,44 @@ impl<D: Dataset> Batches<'_, D> {
 
     /// The next batch (collated by `collate`, or `default_collate`), or `None` at the end.
     pub fn next_batch(&mut self, collate: Option<&CollateFn>) -> Option<Result<Value, Error>> {
+        let indices = match self.next_indices()? {
+            Ok(indices) => indices,
+            Err(e) => return Some(Err(e)),
+        };
+        let worker = self.worker();
+        if let Some(id) = worker {
+            self.worker_generator(id);
+        }
+        let loader = &self.loader;
+        let run = || -> Result<Value, Error> {
+            let samples = indices
+                .iter()
+                .map(|&i| loader.dataset.get(i))
+                .collect::<Result<Vec<_>, _>>()?;
+            match (loader.options.batch_size, collate) {
+                (None, None) => Ok(samples.into_iter().next().unwrap_or(Value::None)),
+                (_, Some(collate)) => collate(samples),
+                (Some(_), None) => default_collate(&loader.session, samples),
+            }
+        };
+        let batch = match worker {
+            None => run(),
+            Some(id) => loader
+                .session
+                .in_worker(id, &mut self.workers[id], run)
+                .map_err(|original| Error::WorkerFailed {
+                    worker: id,
+                    original: Box::new(original),
+                    traceback: String::new(),
+                }),
+        };
+        Some(batch.and_then(|b| self.finish(b)))
+    }
+
+    /// The sample indices of the next batch, or `None` at the end. For a runtime that fetches
+    /// the samples itself (a learner's dataset class): it then runs the fetch in
+    /// [`Batches::worker`] and hands the collated batch to [`Batches::finish`].
+    pub fn next_indices(&mut self) -> Option<Result<Vec<usize>, Error>> {
         let order = match &self.order {
             Some(order) => order,
             None => match self.loader.order() {
@@ -191,42 +240,32 @@ impl<D: Dataset> Batches<'_, D> {
         let indices: Vec<usize> =
             order[self.position..self.position + take.min(remaining)].to_vec();
         self.position += indices.len();
-        let batch = self.fetch(&indices, collate);
-        self.batch_index += 1;
-        Some(batch.and_then(|b| if self.pin_memory { pin(b) } else { Ok(b) }))
+        Some(Ok(indices))
     }
 
-    /// `dataset[i]` for each index, then collation, in the main process or in a worker.
-    fn fetch(&mut self, indices: &[usize], collate: Option<&CollateFn>) -> Result<Value, Error> {
-        let loader = self.loader;
-        let run = || -> Result<Value, Error> {
-            let samples = indices
-                .iter()
-                .map(|&i| loader.dataset.get(i))
-                .collect::<Result<Vec<_>, _>>()?;
-            match (loader.options.batch_size, collate) {
-                (None, None) => Ok(samples.into_iter().next().unwrap_or(Value::None)),
-                (_, Some(collate)) => collate(samples),
-                (Some(_), None) => default_collate(&loader.session, samples),
-            }
-        };
-        let workers = loader.options.num_workers;
-        if workers == 0 {
-            return run();
-        }
-        let id = self.batch_index % workers;
-        while self.workers.len() < workers {
+    /// The worker that fetches the current batch (`None`: the main process does).
+    pub fn worker(&self) -> Option<usize> {
+        let workers = self.loader.options.num_workers;
+        (workers > 0).then(|| self.batch_index % workers)
+    }
+
+    /// Worker `id`'s own generator, seeded `base_seed + id` when it first works.
+    pub fn worker_generator(&mut self, id: usize) -> &mut Generator {
+        while self.workers.len() <= id {
             let seed = self.base_seed.wrapping_add(self.workers.len() as i64) as u64;
             self.workers.push(Generator::new(seed));
         }
-        loader
-            .session
-            .in_worker(id, &mut self.workers[id], run)
-            .map_err(|original| Error::WorkerFailed {
-                worker: id,
-                original: Box::new(original),
-                traceback: String::new(),
-            })
+        &mut self.workers[id]
+    }
+
+    /// The fetched batch, through the pin-memory thread when the loader pins.
+    pub fn finish(&mut self, batch: Value) -> Result<Value, Error> {
+        self.batch_index += 1;
+        if self.pin_memory {
+            pin(batch)
+        } else {
+            Ok(batch)
+        }
     }
 }
 

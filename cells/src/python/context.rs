@@ -1,0 +1,171 @@
+//! `with` blocks: the engine's context managers (`torch.no_grad()`, `torch.enable_grad()`,
+//! `torch.autocast(...)`, `warnings.catch_warnings(...)`) and learners' own classes with
+//! `__enter__`/`__exit__`, exited in reverse order whatever way the block ends.
+
+use ruff_python_ast::StmtWith;
+use tolab_engine::amp::Autocast;
+
+use super::eval::{Args, Flow, Interpreter};
+use super::exception::{ExcType, PyException};
+use super::value::Value;
+
+/// A context entered, with what leaving it must restore.
+enum Entered {
+    /// The grad mode before the block.
+    Grad(bool),
+    Autocast(Autocast),
+    /// The warnings raised before the block, set aside; with `record=True`, the list the block's
+    /// warnings go into.
+    Warnings {
+        earlier: Vec<String>,
+        record: Option<Value>,
+    },
+    /// A learner's object, whose `__exit__` runs.
+    User(Value),
+}
+
+impl Interpreter {
+    /// `with a as x, b: body`.
+    pub(super) async fn with_statement(&mut self, w: &StmtWith) -> Result<(), Flow> {
+        let mut entered = Vec::new();
+        let mut outcome = Ok(());
+        for item in &w.items {
+            let step = async {
+                let manager = self.expr(&item.context_expr).await?;
+                let (context, value) = self.enter_context(manager).await?;
+                entered.push(context);
+                if let Some(target) = &item.optional_vars {
+                    self.assign(target, value).await?;
+                }
+                Ok::<(), Flow>(())
+            };
+            outcome = step.await;
+            if outcome.is_err() {
+                break;
+            }
+        }
+        if outcome.is_ok() {
+            outcome = self.block(&w.body).await;
+        }
+        for context in entered.into_iter().rev() {
+            outcome = self.exit_context(context, outcome).await;
+        }
+        outcome
+    }
+
+    async fn enter_context(&mut self, manager: Value) -> Result<(Entered, Value), Flow> {
+        let session = self.session.clone();
+        Ok(match &manager {
+            Value::GradMode(mode) => (Entered::Grad(session.set_grad_enabled(*mode)), manager),
+            Value::Autocast(request) => (
+                Entered::Autocast(Autocast::enter(
+                    &session,
+                    &request.device_type,
+                    request.dtype,
+                    request.enabled,
+                )?),
+                Value::None,
+            ),
+            Value::CatchWarnings(record) => {
+                let list = record.then(|| Value::list(Vec::new()));
+                let value = list.clone().unwrap_or(Value::None);
+                (
+                    Entered::Warnings {
+                        earlier: session.take_warnings(),
+                        record: list,
+                    },
+                    value,
+                )
+            }
+            Value::Instance(i) if i.class.lookup("__enter__").is_some() => {
+                let value = self.call_dunder(&manager, "__enter__", Vec::new()).await?;
+                (Entered::User(manager), value)
+            }
+            other => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "'{}' object does not support the context manager protocol",
+                        other.type_name()
+                    ),
+                )
+                .into());
+            }
+        })
+    }
+
+    /// Leaves a context; a learner's `__exit__` returning true swallows the block's exception.
+    async fn exit_context(
+        &mut self,
+        context: Entered,
+        outcome: Result<(), Flow>,
+    ) -> Result<(), Flow> {
+        match context {
+            Entered::Grad(previous) => {
+                self.session.set_grad_enabled(previous);
+            }
+            Entered::Autocast(autocast) => autocast.exit(),
+            Entered::Warnings { earlier, record } => {
+                let caught = self.session.take_warnings();
+                for warning in earlier {
+                    self.session.warn(&warning);
+                }
+                match record {
+                    Some(Value::List(list)) => list
+                        .borrow_mut()
+                        .extend(caught.iter().map(|w| Value::Warning(w.as_str().into()))),
+                    _ => caught.iter().for_each(|w| self.session.warn(w)),
+                }
+            }
+            Entered::User(manager) => {
+                let error = match &outcome {
+                    Err(Flow::Error(e)) => Some(e.clone()),
+                    _ => None,
+                };
+                let arguments = match &error {
+                    Some(e) => vec![
+                        Value::ExcClass(e.kind.clone()),
+                        Value::Exception(std::rc::Rc::new(e.clone())),
+                        Value::None,
+                    ],
+                    None => vec![Value::None, Value::None, Value::None],
+                };
+                let suppress = self.call_dunder(&manager, "__exit__", arguments).await?;
+                if error.is_some() && suppress.truthy() {
+                    return Ok(());
+                }
+            }
+        }
+        outcome
+    }
+
+    /// `object.__name__(*arguments)` for a learner's object.
+    pub(super) async fn call_dunder(
+        &mut self,
+        object: &Value,
+        name: &str,
+        arguments: Vec<Value>,
+    ) -> Result<Value, Flow> {
+        let method = match object {
+            Value::Instance(i) => i.class.lookup(name),
+            _ => None,
+        };
+        let Some(method) = method else {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("'{}' object has no method {name}", object.type_name()),
+            )
+            .into());
+        };
+        let method = self.bind(object, method);
+        self.call(&method, Args::positional(arguments)).await
+    }
+
+    /// A class attribute looked up through an object: functions become bound methods.
+    pub(super) fn bind(&self, object: &Value, attribute: Value) -> Value {
+        match attribute {
+            Value::Function(f) => Value::BoundMethod(Box::new(object.clone()), f),
+            other => other,
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! The parts of Python's standard library learners reach for next to torch — `warnings`, `time`,
+//! `random`, `os.environ` — and the torch functions that need the interpreter rather than just
+//! the engine: `torch.utils.data`, `torch.save`/`torch.load`, `torch.autocast`,
+//! `torch.amp.GradScaler` and `torch.Generator`.
+
+use std::rc::Rc;
+
+use tolab_engine::amp::GradScaler;
+use tolab_engine::random::GeneratorHandle;
+use tolab_engine::serialization::{self, MapLocation};
+
+use super::convert::{from_engine, to_engine};
+use super::eval::{Args, Flow, Interpreter};
+use super::exception::{ExcType, PyException};
+use super::modules::{device_of, dtype_of};
+use super::value::{AutocastRequest, Value, as_f64};
+
+/// The functions of the standard-library modules, by module.
+pub const WARNINGS: &[&str] = &["warn", "catch_warnings", "simplefilter", "filterwarnings"];
+pub const TIME: &[&str] = &["perf_counter", "time", "sleep", "monotonic"];
+pub const RANDOM: &[&str] = &["seed", "random", "randint", "choice", "shuffle", "uniform"];
+
+impl Interpreter {
+    /// Calls `module.name(...)`.
+    pub(super) async fn call_module_function(
+        &mut self,
+        module: &str,
+        name: &str,
+        args: Args,
+    ) -> Result<Value, Flow> {
+        let session = self.session.clone();
+        let text = |i: usize, key: &str| args.get(i, key).map(Value::str_text);
+        Ok(match (module, name) {
+            ("torch.utils.data", "TensorDataset") => self.tensor_dataset(&args)?,
+            ("torch.utils.data", "DataLoader") => self.data_loader(args).await?,
+            ("torch", "Generator") => Value::Generator(GeneratorHandle::default()),
+            ("torch", "save") => {
+                let object = args.get(0, "obj").cloned().unwrap_or(Value::None);
+                let path = text(1, "f").unwrap_or_default();
+                serialization::save(&to_engine(&object, "torch.save")?, &path, &*self.files)?;
+                Value::None
+            }
+            ("torch", "load") => {
+                let path = text(0, "f").unwrap_or_default();
+                let map_location = match args.get(1, "map_location") {
+                    None | Some(Value::None) => MapLocation::Saved,
+                    Some(Value::Dict(entries)) => MapLocation::Remap(
+                        entries
+                            .borrow()
+                            .iter()
+                            .map(|(k, v)| (k.str_text(), v.str_text()))
+                            .collect(),
+                    ),
+                    Some(v @ (Value::Str(_) | Value::Device(_))) => {
+                        MapLocation::To(device_of(v)?.to_string())
+                    }
+                    Some(other) => {
+                        return Err(PyException::unsupported(&format!(
+                            "map_location of type '{}' (use a device string, a torch.device or a dict)",
+                            other.type_name()
+                        ))
+                        .into());
+                    }
+                };
+                let weights_only = args.keyword("weights_only").is_none_or(Value::truthy);
+                from_engine(serialization::load(
+                    &session,
+                    &path,
+                    &*self.files,
+                    &map_location,
+                    weights_only,
+                )?)
+            }
+            ("torch" | "torch.amp", "autocast") => {
+                Value::Autocast(Rc::new(autocast_request(&args, None)?))
+            }
+            ("torch.cuda.amp" | "torch.cpu.amp", "autocast") => {
+                let device_type = module.trim_end_matches(".amp").trim_start_matches("torch.");
+                Value::Autocast(Rc::new(autocast_request(&args, Some(device_type))?))
+            }
+            ("torch.amp" | "torch.cuda.amp", "GradScaler") => {
+                let device = if module == "torch.cuda.amp" {
+                    "cuda".to_owned()
+                } else {
+                    text(0, "device").unwrap_or_else(|| "cuda".into())
+                };
+                let init_scale = args.get(1, "init_scale").map(as_f64);
+                let growth_interval = args.keyword("growth_interval").map(|v| as_f64(v) as u64);
+                let enabled = args.keyword("enabled").is_none_or(Value::truthy);
+                Value::GradScaler(Rc::new(GradScaler::new(
+                    &session,
+                    &device,
+                    enabled,
+                    init_scale,
+                    growth_interval,
+                )?))
+            }
+            ("warnings", "warn") => {
+                session.warn(&text(0, "message").unwrap_or_default());
+                Value::None
+            }
+            ("warnings", "catch_warnings") => {
+                Value::CatchWarnings(args.keyword("record").is_some_and(Value::truthy))
+            }
+            ("warnings", "simplefilter" | "filterwarnings") => Value::None,
+            ("time", "perf_counter" | "time" | "monotonic") => Value::Float(seconds()),
+            ("time", "sleep") => Value::None,
+            ("random", _) => self.random(name, &args)?,
+            ("os.environ", "get") => match session.env(&text(0, "key").unwrap_or_default()) {
+                Some(v) => Value::str(&v),
+                None => args.get(1, "default").cloned().unwrap_or(Value::None),
+            },
+            _ => super::modules::call(&session, module, name, args)?,
+        })
+    }
+
+    /// Python's `random` module, with its own Mersenne Twister seeded as CPython seeds it, so a
+    /// seeded cell draws CPython's numbers.
+    fn random(&mut self, name: &str, args: &Args) -> Result<Value, PyException> {
+        let first = args.positional.first().cloned().unwrap_or(Value::None);
+        let rng = &mut self.python_random;
+        Ok(match name {
+            "seed" => {
+                *rng = PythonRandom::seeded(as_f64(&first) as u64);
+                Value::None
+            }
+            "random" => Value::Float(rng.random()),
+            "uniform" => {
+                let (a, b) = (as_f64(&first), args.positional.get(1).map_or(1.0, as_f64));
+                Value::Float(a + (b - a) * rng.random())
+            }
+            "randint" => {
+                let (a, b) = (
+                    as_f64(&first) as i64,
+                    args.positional.get(1).map_or(0.0, as_f64) as i64,
+                );
+                if b < a {
+                    return Err(PyException::new(
+                        ExcType::ValueError,
+                        format!("empty range in randrange({a}, {})", b + 1),
+                    ));
+                }
+                Value::Int(a + rng.below((b - a + 1) as u64) as i64)
+            }
+            "choice" => {
+                let items = super::operators::iterate(&first)?;
+                if items.is_empty() {
+                    return Err(PyException::new(
+                        ExcType::IndexError,
+                        "Cannot choose from an empty sequence",
+                    ));
+                }
+                items[rng.below(items.len() as u64) as usize].clone()
+            }
+            "shuffle" => {
+                let Value::List(list) = &first else {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "random.shuffle() needs a list",
+                    ));
+                };
+                let mut items = list.borrow_mut();
+                for i in (1..items.len()).rev() {
+                    let j = rng.below(i as u64 + 1) as usize;
+                    items.swap(i, j);
+                }
+                Value::None
+            }
+            other => {
+                return Err(PyException::new(
+                    ExcType::AttributeError,
+                    format!("module 'random' has no attribute '{other}'"),
+                ));
+            }
+        })
+    }
+}
+
+/// `autocast(device_type, dtype=None, enabled=True)`; the `torch.cuda.amp` form has its device
+/// type fixed.
+fn autocast_request(args: &Args, fixed: Option<&str>) -> Result<AutocastRequest, PyException> {
+    let (device_type, rest) = match fixed {
+        Some(d) => (d.to_owned(), 0),
+        None => (
+            args.get(0, "device_type")
+                .map(Value::str_text)
+                .ok_or_else(|| {
+                    PyException::new(
+                        ExcType::TypeError,
+                        "autocast.__init__() missing 1 required positional argument: 'device_type'",
+                    )
+                })?,
+            1,
+        ),
+    };
+    Ok(AutocastRequest {
+        device_type,
+        dtype: args.get(rest, "dtype").map(dtype_of).transpose()?,
+        enabled: args.keyword("enabled").is_none_or(Value::truthy),
+    })
+}
+
+/// Seconds on a monotonic clock (the browser's `Date.now()` in wasm).
+fn seconds() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now() / 1000.0
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_secs_f64()
+    }
+}
+
+/// CPython's `random.Random`: MT19937 seeded by `init_by_array` with the seed's 32-bit words.
+pub struct PythonRandom {
+    state: [u32; 624],
+    index: usize,
+}
+
+impl Default for PythonRandom {
+    fn default() -> Self {
+        PythonRandom::seeded(0)
+    }
+}
+
+impl PythonRandom {
+    pub fn seeded(seed: u64) -> PythonRandom {
+        let mut key = vec![seed as u32];
+        if seed >> 32 != 0 {
+            key.push((seed >> 32) as u32);
+        }
+        let mut r = PythonRandom {
+            state: [0; 624],
+            index: 624,
+        };
+        r.init_genrand(19_650_218);
+        let (mut i, mut j) = (1usize, 0usize);
+        let mt = &mut r.state;
+        for _ in 0..624.max(key.len()) {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..623 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        r
+    }
+
+    fn init_genrand(&mut self, seed: u32) {
+        self.state[0] = seed;
+        for i in 1..624 {
+            let prev = self.state[i - 1];
+            self.state[i] = 1_812_433_253u32
+                .wrapping_mul(prev ^ (prev >> 30))
+                .wrapping_add(i as u32);
+        }
+        self.index = 624;
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        if self.index >= 624 {
+            for i in 0..624 {
+                let y = (self.state[i] & 0x8000_0000) | (self.state[(i + 1) % 624] & 0x7fff_ffff);
+                let mut v = self.state[(i + 397) % 624] ^ (y >> 1);
+                if y & 1 != 0 {
+                    v ^= 0x9908_b0df;
+                }
+                self.state[i] = v;
+            }
+            self.index = 0;
+        }
+        let mut y = self.state[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// `random.random()`: 53 random bits.
+    fn random(&mut self) -> f64 {
+        let a = f64::from(self.next_u32() >> 5);
+        let b = f64::from(self.next_u32() >> 6);
+        (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0
+    }
+
+    /// `_randbelow(n)`: `getrandbits(n.bit_length())` until it falls below `n`.
+    fn below(&mut self, n: u64) -> u64 {
+        if n <= 1 {
+            return 0;
+        }
+        let bits = 64 - n.leading_zeros();
+        loop {
+            let r = self.bits(bits);
+            if r < n {
+                return r;
+            }
+        }
+    }
+
+    /// `getrandbits(k)`: whole 32-bit words, least significant first, the last one cut.
+    fn bits(&mut self, k: u32) -> u64 {
+        if k <= 32 {
+            return u64::from(self.next_u32() >> (32 - k));
+        }
+        let low = u64::from(self.next_u32());
+        let high = u64::from(self.next_u32() >> (64 - k));
+        low | (high << 32)
+    }
+}
