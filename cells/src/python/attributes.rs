@@ -128,6 +128,11 @@ const STR_METHODS: &[&str] = &[
     "rjust",
 ];
 
+/// Whether `tensor.name(...)` is a method the lab binds (so `torch.name(tensor, ...)` is too).
+pub fn is_tensor_method(name: &str) -> bool {
+    TENSOR_METHODS.contains(&name)
+}
+
 pub fn get(owner: &Value, name: &str) -> Result<Value> {
     let owner = &*owner.resolved();
     let method = || Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)));
@@ -178,6 +183,15 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         {
             method()
         }
+        Value::IncompatibleKeys(keys) => {
+            let strings =
+                |keys: &[String]| Value::list(keys.iter().map(|k| Value::str(k)).collect());
+            match name {
+                "missing_keys" => Ok(strings(&keys.missing_keys)),
+                "unexpected_keys" => Ok(strings(&keys.unexpected_keys)),
+                _ => Err(no_attribute(owner, name)),
+            }
+        }
         Value::DataLoader(loader) => match name {
             "dataset" => Ok(loader.dataset.clone()),
             _ => Err(no_attribute(owner, name)),
@@ -191,7 +205,9 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             type_name.rsplit('.').next().unwrap_or(type_name),
         )),
         Value::Class(class) if name == "__name__" => Ok(Value::str(&class.name)),
-        Value::ExcClass(kind) if name == "__name__" => Ok(Value::str(kind.name())),
+        Value::ExcClass(kind) if name == "__name__" => Ok(Value::str(
+            kind.name().rsplit('.').next().unwrap_or(kind.name()),
+        )),
         _ => Err(no_attribute(owner, name)),
     }
 }
@@ -209,6 +225,7 @@ fn tensor_property(t: &Tensor, name: &str) -> Result<Option<Value>> {
         "is_cuda" => Value::Bool(t.device().kind == tolab_engine::DeviceType::Cuda),
         "ndim" => Value::Int(t.dim() as i64),
         "T" => Value::Tensor(t.t()?),
+        "_version" => Value::Int(t.version() as i64),
         _ => return Ok(None),
     }))
 }
@@ -451,7 +468,7 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
                 t.mean(&dims, keepdim)?
             }
         }
-        "max" | "min" | "argmax" => match arg(0) {
+        "max" | "min" | "argmax" => match args.get(0, "dim").cloned().unwrap_or(Value::None) {
             Value::None => match name {
                 "max" => t.max()?,
                 "min" => t.min()?,

@@ -83,6 +83,11 @@ impl Interpreter {
                             let loader = loader.clone();
                             return Ok(Value::Int(self.loader_len(&loader).await? as i64));
                         }
+                        Value::NnModule(m)
+                            if matches!(m.layer(), tolab_engine::nn::Layer::Sequential) =>
+                        {
+                            return Ok(Value::Int(m.children().len() as i64));
+                        }
                         _ => {}
                     }
                 }
@@ -329,6 +334,10 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
         "round" => {
             let x = as_f64(&first());
             match args.positional.get(1) {
+                // Python rounds the exact binary value: 2.675 is 2.67499999…, so 2.67.
+                Some(Value::Int(digits)) if (0..=17).contains(digits) => {
+                    Value::Float(format!("{x:.*}", *digits as usize).parse().unwrap_or(x))
+                }
                 Some(Value::Int(digits)) => {
                     let scale = 10f64.powi(*digits as i32);
                     Value::Float(round_half_even(x * scale) / scale)

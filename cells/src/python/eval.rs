@@ -736,6 +736,13 @@ impl Interpreter {
                             self.call_dunder(&container, "__getitem__", vec![index])
                                 .await?
                         }
+                        Value::NnModule(m)
+                            if matches!(m.layer(), tolab_engine::nn::Layer::Sequential) =>
+                        {
+                            let children: Vec<Value> =
+                                m.children().iter().map(|c| self.object_of(c)).collect();
+                            operators::get_item(&Value::list(children), &index)?
+                        }
                         _ => operators::get_item(&container, &index)?,
                     }
                 }
@@ -887,42 +894,45 @@ impl Interpreter {
     }
 
     async fn fstring(&mut self, f: &ruff_python_ast::ExprFString) -> Result<String, Flow> {
-        use ruff_python_ast::{FStringPart, InterpolatedStringElement};
+        use ruff_python_ast::FStringPart;
         let mut out = String::new();
         for part in f.value.iter() {
             match part {
                 FStringPart::Literal(lit) => out.push_str(&lit.value),
-                FStringPart::FString(fs) => {
-                    for element in fs.elements.iter() {
-                        match element {
-                            InterpolatedStringElement::Literal(lit) => out.push_str(&lit.value),
-                            InterpolatedStringElement::Interpolation(i) => {
-                                let value = self.expr(&i.expression).await?;
-                                let spec = match &i.format_spec {
-                                    Some(spec) => spec
-                                        .elements
-                                        .iter()
-                                        .filter_map(|e| match e {
-                                            InterpolatedStringElement::Literal(l) => {
-                                                Some(l.value.to_string())
-                                            }
-                                            InterpolatedStringElement::Interpolation(_) => None,
-                                        })
-                                        .collect::<String>(),
-                                    None => String::new(),
-                                };
-                                let text = match i.conversion {
-                                    ruff_python_ast::ConversionFlag::Repr => value.repr(),
-                                    _ => operators::format(&value, &spec)?,
-                                };
-                                out.push_str(&text);
-                            }
-                        }
-                    }
-                }
+                FStringPart::FString(fs) => out.push_str(&self.interpolate(&fs.elements).await?),
             }
         }
         Ok(out)
+    }
+
+    /// The text of an f-string's elements; a format spec is itself such a list (`{x:{width}}`).
+    fn interpolate<'a>(
+        &'a mut self,
+        elements: &'a ruff_python_ast::InterpolatedStringElements,
+    ) -> Eval<'a, String> {
+        use ruff_python_ast::{ConversionFlag, InterpolatedStringElement};
+        Box::pin(async move {
+            let mut out = String::new();
+            for element in elements.iter() {
+                match element {
+                    InterpolatedStringElement::Literal(lit) => out.push_str(&lit.value),
+                    InterpolatedStringElement::Interpolation(i) => {
+                        let value = self.expr(&i.expression).await?;
+                        let spec = match &i.format_spec {
+                            Some(spec) => self.interpolate(&spec.elements).await?,
+                            None => String::new(),
+                        };
+                        let value = match i.conversion {
+                            ConversionFlag::Repr => Value::str(&value.repr()),
+                            ConversionFlag::Str => Value::str(&value.str_text()),
+                            _ => value,
+                        };
+                        out.push_str(&operators::format(&value, &spec)?);
+                    }
+                }
+            }
+            Ok(out)
+        })
     }
 
     async fn call_expr(&mut self, call: &ExprCall) -> Result<Value, Flow> {

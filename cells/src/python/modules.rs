@@ -156,6 +156,35 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "cat",
     "stack",
     "is_tensor",
+    "randint",
+    "randperm",
+    "zeros_like",
+    "ones_like",
+    "equal",
+    "allclose",
+    "where",
+    "relu",
+    "sigmoid",
+    "tanh",
+    "exp",
+    "log",
+    "sqrt",
+    "abs",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "argmax",
+    "softmax",
+    "log_softmax",
+    "clamp",
+    "transpose",
+    "permute",
+    "unsqueeze",
+    "squeeze",
+    "reshape",
+    "mm",
+    "neg",
     "save",
     "load",
     "autocast",
@@ -293,14 +322,14 @@ fn finish(t: Tensor, f: &Factory) -> Result<Value> {
 }
 
 fn tensor_arg(args: &Args, i: usize) -> Result<Tensor> {
-    match args.positional.get(i) {
+    match args.positional.get(i).map(Value::resolved).as_deref() {
         Some(Value::Tensor(t)) => Ok(t.clone()),
         other => Err(PyException::new(
             ExcType::TypeError,
             format!(
                 "expected Tensor as argument {}, but got {}",
                 i + 1,
-                other.map_or("nothing".into(), Value::type_name)
+                other.map_or("nothing".into(), |v| v.type_name())
             ),
         )),
     }
@@ -435,6 +464,78 @@ fn torch(session: &Session, name: &str, args: Args) -> Result<Value> {
             })
         }
         "is_tensor" => Value::Bool(matches!(args.positional.first(), Some(Value::Tensor(_)))),
+        "randint" => {
+            let ints: Vec<i64> = args
+                .positional
+                .iter()
+                .take_while(|v| matches!(v, Value::Int(_)))
+                .map(|v| as_f64(v) as i64)
+                .collect();
+            let (low, high) = match ints.as_slice() {
+                [high] => (0, *high),
+                [low, high, ..] => (*low, *high),
+                [] => (0, 0),
+            };
+            let size = args
+                .positional
+                .get(ints.len())
+                .or_else(|| args.keyword("size"))
+                .map(|v| size_of(std::slice::from_ref(v)))
+                .transpose()?
+                .unwrap_or_default();
+            let size: Vec<usize> = size.iter().map(|&s| s.max(0) as usize).collect();
+            let dtype = f.dtype.unwrap_or(DType::Int64);
+            finish(
+                Tensor::randint(session, low, high, &size, dtype, f.device)?,
+                &f,
+            )?
+        }
+        "randperm" => {
+            let n = args.positional.first().map_or(0.0, as_f64).max(0.0) as usize;
+            let dtype = f.dtype.unwrap_or(DType::Int64);
+            finish(Tensor::randperm(session, n, dtype, f.device)?, &f)?
+        }
+        "zeros_like" | "ones_like" => {
+            let like = tensor_arg(&args, 0)?;
+            let dtype = f.dtype.unwrap_or(like.dtype());
+            let device = args
+                .keyword("device")
+                .map_or(Ok(like.device()), device_of)?;
+            let shape: Vec<i64> = like.shape().iter().map(|&d| d as i64).collect();
+            let t = if name == "zeros_like" {
+                Tensor::zeros(session, &shape, dtype, device)?
+            } else {
+                Tensor::ones(session, &shape, dtype, device)?
+            };
+            finish(t, &f)?
+        }
+        "equal" => Value::Bool(tensor_arg(&args, 0)?.equal(&tensor_arg(&args, 1)?)?),
+        "allclose" => {
+            let rtol = args.get(2, "rtol").map_or(1e-5, as_f64);
+            let atol = args.get(3, "atol").map_or(1e-8, as_f64);
+            Value::Bool(tensor_arg(&args, 0)?.allclose(&tensor_arg(&args, 1)?, rtol, atol)?)
+        }
+        "where" => Value::Tensor(Tensor::where_(
+            &tensor_arg(&args, 0)?,
+            &tensor_arg(&args, 1)?,
+            &tensor_arg(&args, 2)?,
+        )?),
+        // `torch.relu(x)`, `torch.sum(x, dim=0)`, …: the tensor method of the same name.
+        other
+            if super::attributes::is_tensor_method(other)
+                && matches!(
+                    args.positional.first().map(Value::resolved).as_deref(),
+                    Some(Value::Tensor(_))
+                ) =>
+        {
+            let mut positional = args.positional.into_iter();
+            let first = positional.next().unwrap_or(Value::None);
+            let rest = Args {
+                positional: positional.collect(),
+                keywords: args.keywords,
+            };
+            super::attributes::call_method(&first, other, rest)?
+        }
         other => {
             return Err(PyException::new(
                 ExcType::AttributeError,

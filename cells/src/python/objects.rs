@@ -42,8 +42,16 @@ pub const NN_CLASSES: &[&str] = &[
 const MODULE_METHODS: &[&str] = &[
     "parameters",
     "named_parameters",
+    "buffers",
+    "named_buffers",
     "children",
+    "named_children",
     "modules",
+    "named_modules",
+    "register_buffer",
+    "register_parameter",
+    "add_module",
+    "load_state_dict",
     "to",
     "cuda",
     "cpu",
@@ -56,6 +64,29 @@ const MODULE_METHODS: &[&str] = &[
     "state_dict",
     "requires_grad_",
 ];
+
+/// `[(name, value), ...]`, as `named_parameters()` and its siblings return.
+fn named(items: impl Iterator<Item = (String, Value)>) -> Value {
+    Value::list(
+        items
+            .map(|(n, v)| Value::Tuple(Rc::from(vec![Value::str(&n), v])))
+            .collect(),
+    )
+}
+
+/// A string argument, by position or keyword.
+fn text_arg(args: &Args, index: usize, name: &str) -> String {
+    args.get(index, name).map_or(String::new(), Value::str_text)
+}
+
+/// PyTorch's error for registering something that is not a tensor (or Parameter) under a name.
+fn cannot_assign(value: &Value, slot: &str, args: &Args, required: &str) -> PyException {
+    type_error(format!(
+        "cannot assign '{}' object to {slot} '{}' ({required} or None required)",
+        value.type_name(),
+        text_arg(args, 0, "name")
+    ))
+}
 
 fn type_error(message: String) -> PyException {
     PyException::new(ExcType::TypeError, message)
@@ -276,6 +307,12 @@ impl Interpreter {
                 }
             }
             Value::Module("os") if name == "environ" => Ok(Value::Environ(self.session.clone())),
+            Value::Class(class) if name != "__name__" => class.lookup(name).ok_or_else(|| {
+                PyException::new(
+                    ExcType::AttributeError,
+                    format!("type object '{}' has no attribute '{name}'", class.name),
+                )
+            }),
             Value::Optimizer(_) if matches!(name, "step" | "zero_grad") => {
                 Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
             }
@@ -438,6 +475,81 @@ impl Interpreter {
                     .collect(),
             ),
             "modules" => Value::list(module.modules().iter().map(|m| self.object_of(m)).collect()),
+            "buffers" => Value::list(module.buffers().into_iter().map(Value::Tensor).collect()),
+            "named_buffers" => named(
+                module
+                    .named_buffers()
+                    .into_iter()
+                    .map(|(n, t)| (n, Value::Tensor(t))),
+            ),
+            "named_children" => named(
+                module
+                    .named_children()
+                    .into_iter()
+                    .map(|(n, m)| (n, self.object_of(&m))),
+            ),
+            "named_modules" => named(
+                module
+                    .named_modules()
+                    .into_iter()
+                    .map(|(n, m)| (n, self.object_of(&m))),
+            ),
+            "register_buffer" => {
+                let tensor = match args.get(1, "tensor").map(|v| v.resolved().into_owned()) {
+                    Some(Value::Tensor(t)) => Some(t),
+                    None | Some(Value::None) => None,
+                    Some(other) => {
+                        return Err(cannot_assign(&other, "buffer", &args, "torch Tensor"));
+                    }
+                };
+                let persistent = args.get(2, "persistent").is_none_or(Value::truthy);
+                module.register_buffer(&text_arg(&args, 0, "name"), tensor, persistent)?;
+                Value::None
+            }
+            "register_parameter" => {
+                let parameter = match args.get(1, "param") {
+                    Some(Value::Parameter(p)) => Some(p.clone()),
+                    None | Some(Value::None) => None,
+                    Some(other) => {
+                        return Err(cannot_assign(
+                            other,
+                            "parameter",
+                            &args,
+                            "torch.nn.Parameter",
+                        ));
+                    }
+                };
+                module.register_parameter(&text_arg(&args, 0, "name"), parameter)?;
+                Value::None
+            }
+            "add_module" => {
+                let child = match args.get(1, "module") {
+                    Some(Value::NnModule(m)) => Some(m.clone()),
+                    Some(Value::Instance(i)) => i.module.clone(),
+                    _ => None,
+                };
+                module.add_module(&text_arg(&args, 0, "name"), child);
+                Value::None
+            }
+            "load_state_dict" => {
+                let Some(Value::Dict(entries)) = args.get(0, "state_dict") else {
+                    return Err(type_error(format!(
+                        "Expected state_dict to be dict-like, got {}.",
+                        args.get(0, "state_dict")
+                            .map_or("nothing".into(), |v| format!("<class '{}'>", v.type_name()))
+                    )));
+                };
+                let state = entries
+                    .borrow()
+                    .iter()
+                    .filter_map(|(k, v)| match &*v.resolved() {
+                        Value::Tensor(t) => Some((k.str_text(), t.clone())),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>();
+                let strict = args.get(1, "strict").is_none_or(Value::truthy);
+                Value::IncompatibleKeys(Rc::new(module.load_state_dict(&state, strict)?))
+            }
             "state_dict" => Value::Dict(Rc::new(RefCell::new(
                 module
                     .state_dict()

@@ -56,7 +56,20 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
     match (left, right) {
         (Value::Str(a), Value::Str(b)) if op == Operator::Add => Ok(Value::str(&format!("{a}{b}"))),
         (Value::Str(s), Value::Int(n)) | (Value::Int(n), Value::Str(s)) if op == Operator::Mult => {
-            Ok(Value::str(&s.repeat((*n).max(0) as usize)))
+            Ok(Value::str(&s.repeat(repetitions(s.len(), *n)?)))
+        }
+        (Value::List(items), Value::Int(n)) | (Value::Int(n), Value::List(items))
+            if op == Operator::Mult =>
+        {
+            let items = items.borrow();
+            Ok(Value::list(repeat(&items, repetitions(items.len(), *n)?)))
+        }
+        (Value::Tuple(items), Value::Int(n)) | (Value::Int(n), Value::Tuple(items))
+            if op == Operator::Mult =>
+        {
+            Ok(Value::Tuple(
+                repeat(items, repetitions(items.len(), *n)?).into(),
+            ))
         }
         (Value::List(a), Value::List(b)) if op == Operator::Add => {
             let mut items = a.borrow().clone();
@@ -294,6 +307,17 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
         (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
         (Value::Int(x), Value::Int(y)) => x == y && (-5..=256).contains(x),
+        (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
+        (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
+        (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y),
+        (Value::NnModule(x), Value::NnModule(y)) => x.is(y),
+        (Value::Parameter(x), Value::Parameter(y)) => x.tensor().is(&y.tensor()),
+        (Value::Optimizer(x), Value::Optimizer(y)) => Rc::ptr_eq(x, y),
+        (Value::DataLoader(x), Value::DataLoader(y)) => Rc::ptr_eq(x, y),
+        (Value::Type(x), Value::Type(y)) => x == y,
+        (Value::NnClass(x), Value::NnClass(y)) => x == y,
+        (Value::ExcClass(x), Value::ExcClass(y)) => x == y,
+        (Value::Module(x), Value::Module(y)) => x == y,
         _ => false,
     }
 }
@@ -324,6 +348,25 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
 }
 
 /// The items a `for` loop visits.
+/// How many copies `sequence * n` makes, refused when the result would not fit in the lab.
+fn repetitions(len: usize, n: i64) -> Result<usize> {
+    let n = n.max(0) as usize;
+    if len.saturating_mul(n) > MAX_SEQUENCE {
+        return Err(PyException::new(
+            ExcType::MemoryError,
+            format!("a sequence of {len} items repeated {n} times is too long for the lab"),
+        ));
+    }
+    Ok(n)
+}
+
+fn repeat(items: &[Value], n: usize) -> Vec<Value> {
+    (0..n).flat_map(|_| items.iter().cloned()).collect()
+}
+
+/// The most items (or characters) one list or string may hold.
+const MAX_SEQUENCE: usize = 100_000_000;
+
 /// The longest range made into a list at once (loops over ranges draw lazily and are not limited).
 const MATERIALIZED_RANGE: i64 = 10_000_000;
 
@@ -643,56 +686,167 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
     if spec.is_empty() {
         return Ok(value.str_text());
     }
-    let (align, rest) = match spec.chars().next() {
-        Some(c @ ('<' | '>' | '^')) => (Some(c), &spec[1..]),
-        _ => (None, spec),
+    let spec_error = || {
+        PyException::new(
+            ExcType::ValueError,
+            format!(
+                "Unknown format code '{spec}' for object of type '{}'",
+                value.type_name()
+            ),
+        )
     };
-    let width_end = rest
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(rest.len());
-    let width: usize = rest[..width_end].parse().unwrap_or(0);
-    let rest = &rest[width_end..];
+    // [[fill]align][sign][0][width][,][.precision][type]
+    let chars: Vec<char> = spec.chars().collect();
+    let mut i = 0;
+    let (mut fill, mut align) = (' ', None);
+    if chars.len() > 1 && matches!(chars[1], '<' | '>' | '^' | '=') {
+        (fill, align) = (chars[0], Some(chars[1]));
+        i = 2;
+    } else if matches!(chars.first(), Some('<' | '>' | '^' | '=')) {
+        align = chars.first().copied();
+        i = 1;
+    }
+    let mut sign = '-';
+    if let Some(c @ ('+' | '-' | ' ')) = chars.get(i) {
+        sign = *c;
+        i += 1;
+    }
+    if chars.get(i) == Some(&'0') {
+        if align.is_none() {
+            (fill, align) = ('0', Some('='));
+        }
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while chars.get(*i).is_some_and(char::is_ascii_digit) {
+            *i += 1;
+        }
+        chars[start..*i]
+            .iter()
+            .collect::<String>()
+            .parse::<usize>()
+            .ok()
+    };
+    let width = digits(&mut i).unwrap_or(0);
+    let grouping = chars.get(i) == Some(&',');
+    if grouping {
+        i += 1;
+    }
+    let precision = if chars.get(i) == Some(&'.') {
+        i += 1;
+        Some(digits(&mut i).ok_or_else(spec_error)?)
+    } else {
+        None
+    };
+    let kind = chars.get(i).copied();
+    if chars.len() > i + 1 {
+        return Err(spec_error());
+    }
+    let numeric = matches!(value, Value::Int(_) | Value::Float(_) | Value::Bool(_));
     let number = as_f64(value);
-    let body = match rest {
-        "" => value.str_text(),
-        "d" => format!("{}", number as i64),
-        s if s.starts_with('.') => {
-            let kind = s.chars().last().unwrap_or('f');
-            let precision: usize = s
-                [1..s.len() - usize::from(kind.is_ascii_alphabetic() || kind == '%')]
-                .parse()
-                .unwrap_or(6);
-            match kind {
-                'f' => format!("{number:.precision$}"),
-                'e' => {
-                    let text = format!("{number:.precision$e}");
-                    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-                    let exponent: i32 = exponent.parse().unwrap_or(0);
-                    format!(
-                        "{mantissa}e{}{:02}",
-                        if exponent < 0 { '-' } else { '+' },
-                        exponent.abs()
-                    )
-                }
-                '%' => format!("{:.precision$}%", number * 100.0),
-                _ => format!("{number:.precision$}"),
-            }
+    let integer = matches!(value, Value::Int(_) | Value::Bool(_));
+    let body = match kind {
+        None if !numeric => value.str_text(),
+        Some('s') if !numeric => value.str_text(),
+        None if integer => (number as i64).abs().to_string(),
+        None => match precision {
+            Some(p) => general(number.abs(), p.max(1)),
+            None => python_float_text(number.abs()),
+        },
+        Some('d') if integer => (number as i64).abs().to_string(),
+        Some('x') if integer => format!("{:x}", (number as i64).abs()),
+        Some('X') if integer => format!("{:X}", (number as i64).abs()),
+        Some('b') if integer => format!("{:b}", (number as i64).abs()),
+        Some('f' | 'F') if numeric => format!("{:.*}", precision.unwrap_or(6), number.abs()),
+        Some('e' | 'E') if numeric => {
+            let text = format!("{:.*e}", precision.unwrap_or(6), number.abs());
+            let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+            let exponent: i32 = exponent.parse().unwrap_or(0);
+            let e = if kind == Some('E') { 'E' } else { 'e' };
+            format!(
+                "{mantissa}{e}{}{:02}",
+                if exponent < 0 { '-' } else { '+' },
+                exponent.abs()
+            )
         }
-        _ => {
-            return Err(PyException::new(
-                ExcType::ValueError,
-                format!(
-                    "Unknown format code '{rest}' for object of type '{}'",
-                    value.type_name()
-                ),
-            ));
+        Some('g' | 'G') if numeric => general(number.abs(), precision.unwrap_or(6).max(1)),
+        Some('%') if numeric => format!("{:.*}%", precision.unwrap_or(6), number.abs() * 100.0),
+        _ => return Err(spec_error()),
+    };
+    let body = if grouping {
+        group_thousands(&body)
+    } else {
+        body
+    };
+    let negative =
+        numeric && (number < 0.0 || (number == 0.0 && number.is_sign_negative() && !integer));
+    let sign_text = match (negative, sign) {
+        (true, _) => "-",
+        (false, '+') => "+",
+        (false, ' ') => " ",
+        _ => "",
+    };
+    let pad = width.saturating_sub(body.chars().count() + sign_text.len());
+    let fill_text = |n: usize| fill.to_string().repeat(n);
+    Ok(match align.unwrap_or(if numeric { '>' } else { '<' }) {
+        '=' => format!("{sign_text}{}{body}", fill_text(pad)),
+        '>' => format!("{}{sign_text}{body}", fill_text(pad)),
+        '^' => format!(
+            "{}{sign_text}{body}{}",
+            fill_text(pad / 2),
+            fill_text(pad - pad / 2)
+        ),
+        _ => format!("{sign_text}{body}{}", fill_text(pad)),
+    })
+}
+
+/// A float's `repr` without its sign.
+fn python_float_text(x: f64) -> String {
+    tolab_engine::repr::python_float(x)
+}
+
+/// The `g` presentation: `precision` significant digits, scientific outside 1e-4..1e{precision}.
+fn general(x: f64, precision: usize) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    let exponent = x.abs().log10().floor() as i32;
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            s
         }
     };
-    let pad = width.saturating_sub(body.chars().count());
-    let numeric = matches!(value, Value::Int(_) | Value::Float(_));
-    Ok(match align.unwrap_or(if numeric { '>' } else { '<' }) {
-        '>' => format!("{}{body}", " ".repeat(pad)),
-        '^' => format!("{}{body}{}", " ".repeat(pad / 2), " ".repeat(pad - pad / 2)),
-        _ => format!("{body}{}", " ".repeat(pad)),
-    })
+    if exponent < -4 || exponent >= precision as i32 {
+        let text = format!("{:.*e}", precision - 1, x);
+        let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        format!(
+            "{}e{}{:02}",
+            trim(mantissa.to_owned()),
+            if exp < 0 { '-' } else { '+' },
+            exp.abs()
+        )
+    } else {
+        let decimals = (precision as i32 - 1 - exponent).max(0) as usize;
+        trim(format!("{x:.decimals$}"))
+    }
+}
+
+/// `1234567.5` → `1,234,567.5`.
+fn group_thousands(body: &str) -> String {
+    let (whole, rest) = match body.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => body.split_at(at),
+        None => (body, ""),
+    };
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    grouped + rest
 }

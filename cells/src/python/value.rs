@@ -83,6 +83,8 @@ pub enum Value {
     Warning(Rc<str>),
     /// `os.environ`, kept in the engine session (which reads `CUDA_VISIBLE_DEVICES` once).
     Environ(tolab_engine::Session),
+    /// What `load_state_dict` returns: its `missing_keys` and `unexpected_keys`.
+    IncompatibleKeys(Rc<tolab_engine::nn::IncompatibleKeys>),
 }
 
 /// The arguments of an `autocast` context, applied when it is entered.
@@ -221,6 +223,7 @@ impl Value {
             Value::CatchWarnings(_) => "catch_warnings",
             Value::Warning(_) => "WarningMessage",
             Value::Environ(_) => "_Environ",
+            Value::IncompatibleKeys(_) => "_IncompatibleKeys",
         }
         .to_owned()
     }
@@ -324,6 +327,7 @@ impl Value {
             Value::Autocast(_) => "<torch.autocast object>".into(),
             Value::GradScaler(_) => "<torch.amp.grad_scaler.GradScaler object>".into(),
             Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),
+            Value::IncompatibleKeys(keys) => keys.repr(),
             Value::Environ(session) => {
                 let entries: Vec<String> = session
                     .env_keys()
@@ -379,6 +383,11 @@ pub fn equal(a: &Value, b: &Value) -> bool {
         (Value::Device(x), Value::Device(y)) => x == y,
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Tensor(x), Value::Tensor(y)) => x.is(y),
+        (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
+        (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
+        (Value::Type(x), Value::Type(y)) | (Value::NnClass(x), Value::NnClass(y)) => x == y,
+        (Value::ExcClass(x), Value::ExcClass(y)) => x == y,
+        (Value::NnModule(x), Value::NnModule(y)) => x.is(y),
         _ => false,
     }
 }
