@@ -10,6 +10,6 @@ pub mod python;
 mod runtime;
 
 pub use protocol::{BackendReport, Reply, Request};
-pub use python::RunRecord;
+pub use python::{Limits, RunRecord, StopHandle, Timings};
 pub use runtime::Runtime;
 pub use tolab_engine::backend::gpu::AdapterReport;

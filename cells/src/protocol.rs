@@ -18,7 +18,7 @@ pub enum Request {
 }
 
 /// What the runtime answers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Reply {
     Backend(BackendReport),

@@ -24,9 +24,13 @@ impl Runtime {
         match request {
             Request::DescribeBackend => Reply::Backend(self.backend().await),
             Request::RunCell { cell, source } => {
-                let notebook = self
-                    .notebook
-                    .get_or_insert_with(|| Interpreter::notebook(Session::default()));
+                let notebook = self.notebook.get_or_insert_with(|| {
+                    // The UI animates the trace, so a notebook's session always records it.
+                    let session = Session::default();
+                    session.set_tracing(true);
+                    Interpreter::notebook(session)
+                });
+                notebook.stop_handle().clear();
                 Reply::Ran(notebook.run_cell(&cell, &source).await)
             }
             Request::Reset => {

@@ -48,10 +48,15 @@ fn messages_keep_their_json_shape() {
         value: None,
         error: None,
         warnings: Vec::new(),
+        trace: Vec::new(),
+        timings: tolab_cells::Timings {
+            wall_ms: 0.5,
+            steps: 1,
+        },
     });
     assert_eq!(
         serde_json::to_string(&ran).unwrap(),
-        r#"{"type":"ran","stdout":"1\n","value":null,"error":null,"warnings":[]}"#
+        r#"{"type":"ran","stdout":"1\n","value":null,"error":null,"warnings":[],"trace":[],"timings":{"wall_ms":0.5,"steps":1}}"#
     );
 
     let gpu = Reply::Backend(BackendReport::Gpu {

@@ -668,6 +668,16 @@ impl Session {
         self.0.tracer.borrow_mut().record(device, kind);
     }
 
+    /// Whether events are being recorded.
+    pub fn is_tracing(&self) -> bool {
+        self.0.tracer.borrow().is_enabled()
+    }
+
+    /// The learner's source the following events belong to (the statement running).
+    pub fn set_span(&self, span: Option<crate::trace::SourceSpan>) {
+        self.0.tracer.borrow_mut().set_span(span);
+    }
+
     pub fn take_trace(&self) -> Vec<TraceEvent> {
         self.0.tracer.borrow_mut().take()
     }

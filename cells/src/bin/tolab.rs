@@ -54,15 +54,21 @@ fn run(path: &str, source: &str, trace: bool) -> ExitCode {
     session.set_tracing(trace);
     eprintln!("tolab: GPU devices run on the CPU backend (the wgpu backend is not wired in yet)");
     let files = tolab_engine::serialization::DiskFiles { root: ".".into() };
-    let mut notebook = Interpreter::notebook(session.clone()).with_files(std::rc::Rc::new(files));
+    let limits = tolab_cells::Limits {
+        stack_bytes: STACK_BYTES - (8 << 20),
+        ..tolab_cells::Limits::default()
+    };
+    let mut notebook = Interpreter::notebook(session.clone())
+        .with_files(std::rc::Rc::new(files))
+        .with_limits(limits);
     let record = pollster::block_on(notebook.run_cell(path, source));
     print!("{}", record.stdout);
     for warning in &record.warnings {
         eprintln!("UserWarning: {warning}");
     }
     if trace {
-        for event in session.take_trace() {
-            if let Ok(line) = serde_json::to_string(&event) {
+        for event in &record.trace {
+            if let Ok(line) = serde_json::to_string(event) {
                 eprintln!("{line}");
             }
         }

@@ -131,7 +131,7 @@ impl Interpreter {
                     None => vec![Value::None, Value::None, Value::None],
                 };
                 let suppress = self.call_dunder(&manager, "__exit__", arguments).await?;
-                if error.is_some() && suppress.truthy() {
+                if error.as_ref().is_some_and(|e| !e.ends_cell) && suppress.truthy() {
                     return Ok(());
                 }
             }

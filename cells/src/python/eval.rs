@@ -107,7 +107,23 @@ pub struct Interpreter {
     pub(crate) files: Rc<dyn tolab_engine::serialization::Files>,
     /// Python's `random` module's generator.
     pub(super) python_random: super::stdlib::PythonRandom,
+    pub(super) limits: super::Limits,
+    /// When the running cell's wall-clock budget runs out (seconds on [`super::stdlib::seconds`]).
+    pub(super) deadline: f64,
+    pub(super) stop: super::StopHandle,
+    /// The machine stack's position when the running cell started.
+    pub(super) stack_base: usize,
 }
+
+/// Where the machine stack is now (the address of a local: the stack grows down natively and in
+/// wasm's shadow stack alike).
+pub(super) fn stack_position() -> usize {
+    let marker = 0u8;
+    std::ptr::addr_of!(marker) as usize
+}
+
+/// How many steps pass between looks at the clock.
+const CLOCK_EVERY: u64 = 256;
 
 impl Interpreter {
     pub fn new(session: Session) -> Interpreter {
@@ -121,6 +137,10 @@ impl Interpreter {
             steps_left: u64::MAX,
             files: Rc::new(tolab_engine::serialization::MemoryFiles::default()),
             python_random: super::stdlib::PythonRandom::default(),
+            limits: super::Limits::default(),
+            deadline: f64::INFINITY,
+            stop: super::StopHandle::default(),
+            stack_base: stack_position(),
         }
     }
 
@@ -187,20 +207,51 @@ impl Interpreter {
     /// One step of the cell's budget: a statement run or an item drawn from an iterator.
     pub(super) fn charge_step(&mut self) -> Result<(), Flow> {
         if self.steps_left == 0 {
-            return Err(PyException::new(
+            return Err(PyException::ending_cell(
                 ExcType::RuntimeError,
-                "the cell ran out of its step budget (an infinite loop?)",
+                format!(
+                    "the cell ran out of its step budget ({} statements and loop items: an infinite loop?)",
+                    self.limits.steps
+                ),
             )
             .into());
         }
         self.steps_left -= 1;
+        if self.steps_left.is_multiple_of(CLOCK_EVERY) {
+            if self.stop.take() {
+                return Err(PyException::ending_cell(ExcType::KeyboardInterrupt, "").into());
+            }
+            if super::stdlib::seconds() > self.deadline {
+                self.steps_left = 0;
+                return Err(PyException::ending_cell(
+                    ExcType::RuntimeError,
+                    format!(
+                        "the cell ran past its time budget of {} s (an infinite loop?)",
+                        self.limits.seconds
+                    ),
+                )
+                .into());
+            }
+        }
         Ok(())
     }
 
     fn note_line(&mut self, stmt: &Stmt) -> Result<(), Flow> {
         self.charge_step()?;
-        if let Some(a) = self.stack.last_mut() {
-            a.line = a.cell.line_of(stmt.range());
+        let Some(a) = self.stack.last_mut() else {
+            return Ok(());
+        };
+        a.line = a.cell.line_of(stmt.range());
+        if self.session.is_tracing() {
+            let (line, column) = a.cell.position(stmt.range().start());
+            let (end_line, end_column) = a.cell.position(stmt.range().end());
+            let number = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+            self.session.set_span(Some(tolab_engine::trace::SourceSpan {
+                line: number(line),
+                column: number(column),
+                end_line: number(end_line),
+                end_column: number(end_column),
+            }));
         }
         Ok(())
     }
@@ -390,7 +441,9 @@ impl Interpreter {
     /// `try: … except …: … else: … finally: …`.
     async fn try_statement(&mut self, t: &ruff_python_ast::StmtTry) -> Result<(), Flow> {
         let mut outcome = self.block(&t.body).await;
-        if let Err(Flow::Error(error)) = &outcome {
+        if let Err(Flow::Error(error)) = &outcome
+            && !error.ends_cell
+        {
             let error = error.clone();
             for handler in &t.handlers {
                 let ExceptHandler::ExceptHandler(h) = handler;
@@ -1068,7 +1121,8 @@ impl Interpreter {
         this: Option<(Value, Rc<Class>)>,
         args: Args,
     ) -> Result<Value, Flow> {
-        if self.stack.len() >= MAX_DEPTH {
+        let stack_used = self.stack_base.abs_diff(stack_position());
+        if self.stack.len() >= MAX_DEPTH || stack_used > self.limits.stack_bytes {
             return Err(PyException::new(
                 ExcType::RecursionError,
                 "maximum recursion depth exceeded",

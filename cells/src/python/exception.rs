@@ -24,6 +24,8 @@ pub enum ExcType {
     RecursionError,
     StopIteration,
     MemoryError,
+    /// A Stop request from the UI, as Ctrl+C is in a terminal.
+    KeyboardInterrupt,
     /// `Exception`, the base every handler class here derives from.
     Exception,
     LookupError,
@@ -53,6 +55,7 @@ impl ExcType {
             ExcType::RecursionError => "RecursionError",
             ExcType::StopIteration => "StopIteration",
             ExcType::MemoryError => "MemoryError",
+            ExcType::KeyboardInterrupt => "KeyboardInterrupt",
             ExcType::Exception => "Exception",
             ExcType::LookupError => "LookupError",
             ExcType::ArithmeticError => "ArithmeticError",
@@ -129,6 +132,9 @@ pub struct PyException {
     pub syntax_at: Option<Box<(String, usize, String, usize)>>,
     /// The engine error behind it, when there is one.
     pub engine: Option<Box<Error>>,
+    /// A limit of the lab ended the cell (step or time budget, Stop): no `except` catches it
+    /// and no `__exit__` swallows it, so a loop wrapped in `try` still ends.
+    pub ends_cell: bool,
 }
 
 impl PyException {
@@ -139,6 +145,15 @@ impl PyException {
             frames: Vec::new(),
             syntax_at: None,
             engine: None,
+            ends_cell: false,
+        }
+    }
+
+    /// An error from a limit of the lab, which ends the cell whatever handlers it passes.
+    pub fn ending_cell(kind: ExcType, message: impl Into<String>) -> PyException {
+        PyException {
+            ends_cell: true,
+            ..PyException::new(kind, message)
         }
     }
 

@@ -221,8 +221,13 @@ impl Interpreter {
 
     /// Every item of an iterable, for the builtins that consume one.
     pub(crate) async fn collect(&mut self, value: &Value) -> Result<Vec<Value>, Flow> {
-        if let Value::List(items) = value {
-            return Ok(items.borrow().clone());
+        match value {
+            Value::List(items) => return Ok(items.borrow().clone()),
+            // Known lengths are checked before anything is made.
+            Value::Range { .. } | Value::Tuple(_) | Value::Str(_) => {
+                return Ok(operators::iterate(value)?);
+            }
+            _ => {}
         }
         let mut it = self.iter_of(value).await?;
         let mut items = Vec::new();

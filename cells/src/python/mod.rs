@@ -21,13 +21,14 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use tolab_engine::Session;
+use tolab_engine::trace::{EventKind, TraceEvent};
 
 pub use eval::Interpreter;
 pub use exception::{ExcType, PyException};
 use source::CellSource;
 
 /// What running a cell produced, for the UI to show and animate.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
     /// Everything the cell printed, in order.
     pub stdout: String,
@@ -35,12 +36,71 @@ pub struct RunRecord {
     pub value: Option<String>,
     /// The uncaught exception's traceback, as Python prints it.
     pub error: Option<String>,
-    /// The warnings PyTorch raised while the cell ran.
+    /// The warnings PyTorch raised while the cell ran (Python prints them on stderr).
     pub warnings: Vec<String>,
+    /// What happened inside the engine, each event tied to the statement that caused it (empty
+    /// unless the session traces).
+    pub trace: Vec<TraceEvent>,
+    pub timings: Timings,
 }
 
-/// The statements a cell may run before it is stopped (an infinite loop ends with an error).
-const STEP_BUDGET: u64 = 5_000_000;
+/// How long a cell took and how much of its budget it used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Timings {
+    /// Wall-clock time from parsing to the last statement, in milliseconds.
+    pub wall_ms: f64,
+    /// Statements run and items drawn from iterators (the step budget's unit).
+    pub steps: u64,
+}
+
+/// The limits on one cell: an infinite loop or a runaway computation ends with an error and
+/// leaves the notebook usable.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// Statements run plus items drawn from iterators.
+    pub steps: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Machine stack the cell's nested calls may use before `RecursionError` (each Python call
+    /// level costs kilobytes of native stack, far more in debug builds).
+    pub stack_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            steps: 5_000_000,
+            seconds: 30.0,
+            // The wasm build links a 16 MiB stack (.cargo/config.toml); a native thread is only
+            // known to have Rust's 2 MiB default.
+            stack_bytes: if cfg!(target_arch = "wasm32") {
+                12 << 20
+            } else {
+                1 << 20
+            },
+        }
+    }
+}
+
+/// Shared with whoever may stop a running cell (the worker's message loop on a Stop request):
+/// the cell ends with `KeyboardInterrupt` within a few thousand steps. The request is consumed
+/// by the cell it ends; [`StopHandle::clear`] drops one that came after its cell finished.
+#[derive(Debug, Clone, Default)]
+pub struct StopHandle(Rc<std::cell::Cell<bool>>);
+
+impl StopHandle {
+    pub fn stop(&self) {
+        self.0.set(true);
+    }
+
+    pub fn clear(&self) {
+        self.0.set(false);
+    }
+
+    pub(crate) fn take(&self) -> bool {
+        self.0.replace(false)
+    }
+}
 
 impl Interpreter {
     /// A fresh notebook over `session`.
@@ -55,28 +115,48 @@ impl Interpreter {
         self
     }
 
+    /// The limits each cell runs under.
+    pub fn with_limits(mut self, limits: Limits) -> Interpreter {
+        self.limits = limits;
+        self
+    }
+
+    /// What stops a running cell from outside.
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
     /// Runs one cell (`name` is how tracebacks call it, such as `<cell 1>`).
     pub async fn run_cell(&mut self, name: &str, text: &str) -> RunRecord {
         let cell = Rc::new(CellSource::new(name, text));
-        self.steps_left = STEP_BUDGET;
+        self.steps_left = self.limits.steps;
+        self.stack_base = eval::stack_position();
+        self.deadline = stdlib::seconds() + self.limits.seconds;
+        let started = stdlib::seconds();
         let outcome = match cell.parse() {
             Ok(module) => self.run_module(cell.clone(), &module.body).await,
             Err(e) => Err(e),
         };
-        let stdout = std::mem::take(&mut self.stdout);
-        let warnings = self.session().take_warnings();
-        match outcome {
-            Ok(value) => RunRecord {
-                stdout,
-                value: value.map(|v| v.repr()),
-                error: None,
-                warnings,
-            },
-            Err(e) => RunRecord {
-                stdout,
-                value: None,
-                error: Some(e.traceback()),
-                warnings,
+        let (value, error) = match outcome {
+            Ok(value) => (value.map(|v| v.repr()), None),
+            Err(e) => {
+                let traceback = e.traceback();
+                let last = traceback.lines().last().unwrap_or_default().to_owned();
+                self.session()
+                    .record(None, || EventKind::Error { message: last });
+                (None, Some(traceback))
+            }
+        };
+        self.session().set_span(None);
+        RunRecord {
+            stdout: std::mem::take(&mut self.stdout),
+            value,
+            error,
+            warnings: self.session().take_warnings(),
+            trace: self.session().take_trace(),
+            timings: Timings {
+                wall_ms: (stdlib::seconds() - started) * 1000.0,
+                steps: self.limits.steps - self.steps_left,
             },
         }
     }

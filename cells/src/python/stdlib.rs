@@ -201,7 +201,7 @@ fn autocast_request(args: &Args, fixed: Option<&str>) -> Result<AutocastRequest,
 }
 
 /// Seconds on a monotonic clock (the browser's `Date.now()` in wasm).
-fn seconds() -> f64 {
+pub fn seconds() -> f64 {
     #[cfg(target_arch = "wasm32")]
     {
         js_sys::Date::now() / 1000.0
