@@ -218,6 +218,11 @@ pub enum Error {
         first: crate::dtype::DType,
         second: crate::dtype::DType,
     },
+    #[error("dot : expected both vectors to have same dtype, but found {} and {}", first.scalar_type_name(), second.scalar_type_name())]
+    DotDtypeMismatch {
+        first: crate::dtype::DType,
+        second: crate::dtype::DType,
+    },
     #[error("expected m1 and m2 to have the same dtype, but got: {} != {}", first.cpp_name(), second.cpp_name())]
     MatmulDtypeMismatch {
         first: crate::dtype::DType,
@@ -836,6 +841,7 @@ impl Error {
             | Error::MmNeedsMatrix { .. }
             | Error::MmShapes { .. }
             | Error::MatmulDtypeMismatch { .. }
+            | Error::DotDtypeMismatch { .. }
             | Error::BmmNeeds3D { .. }
             | Error::BmmShapes { .. }
             | Error::MvShapes { .. }

@@ -183,6 +183,12 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         {
             method()
         }
+        Value::Optimizer(optimizer) if name == "param_groups" => Ok(Value::list(
+            (0..optimizer.param_groups().len())
+                .map(|i| Value::ParamGroup(optimizer.clone(), i))
+                .collect(),
+        )),
+        Value::ParamGroup(..) if DICT_METHODS.contains(&name) => method(),
         Value::IncompatibleKeys(keys) => {
             let strings =
                 |keys: &[String]| Value::list(keys.iter().map(|k| Value::str(k)).collect());
@@ -315,9 +321,31 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
     let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
     match owner {
         Value::Tensor(t) => tensor_method(t, name, args),
-        Value::GradFn(g) if name == "name" => Ok(Value::str(g.name())),
+        // `name()` gives the C++ class's qualified name for the one node that is not generated.
+        Value::GradFn(g) if name == "name" => Ok(Value::str(match g.name() {
+            "AccumulateGrad" => "torch::autograd::AccumulateGrad",
+            other => other,
+        })),
         Value::List(items) => list_method(items, name, &args),
         Value::Dict(entries) => dict_method(entries, name, &args),
+        Value::ParamGroup(optimizer, group) => {
+            let key = arg(0);
+            match name {
+                "get" => super::operators::get_item(owner, &key).or_else(|_| Ok(arg(1))),
+                "keys" => Ok(Value::list(
+                    std::iter::once(Value::str("params"))
+                        .chain(
+                            optimizer.param_groups()[*group]
+                                .options
+                                .entries()
+                                .iter()
+                                .map(|(k, _)| Value::str(k)),
+                        )
+                        .collect(),
+                )),
+                _ => Err(PyException::unsupported(&format!("param_group.{name}()"))),
+            }
+        }
         Value::Environ(session) => {
             let key = arg(0).str_text();
             Ok(match name {

@@ -266,7 +266,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     ),
                 )
             })?),
-            Value::Tensor(t) => Value::Int(t.item()?.as_f64() as i64),
+            Value::Tensor(t) => Value::Int(one_element(&t)?.as_f64() as i64),
             Value::None if args.positional.is_empty() => Value::Int(0),
             other => return Err(conversion_error("int", &other)),
         },
@@ -281,11 +281,11 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     ),
                 )
             })?),
-            Value::Tensor(t) => Value::Float(t.item()?.as_f64()),
+            Value::Tensor(t) => Value::Float(one_element(&t)?.as_f64()),
             Value::None if args.positional.is_empty() => Value::Float(0.0),
             other => return Err(conversion_error("float", &other)),
         },
-        "bool" => Value::Bool(first().truthy()),
+        "bool" => Value::Bool(first().truth()?),
         "abs" => match first() {
             Value::Int(i) => Value::Int(i.abs()),
             Value::Float(x) => Value::Float(x.abs()),
@@ -441,6 +441,17 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             ));
         }
     })
+}
+
+/// `int(t)` / `float(t)`: the value of a one-element tensor.
+fn one_element(t: &tolab_engine::Tensor) -> Result<tolab_engine::Scalar, PyException> {
+    if t.numel() != 1 {
+        return Err(PyException::new(
+            ExcType::ValueError,
+            "only one element tensors can be converted to Python scalars",
+        ));
+    }
+    Ok(t.item()?)
 }
 
 fn conversion_error(target: &str, v: &Value) -> PyException {

@@ -285,12 +285,12 @@ impl Interpreter {
                     self.assign(&a.target, updated).await?;
                 }
                 Stmt::If(s) => {
-                    if self.expr(&s.test).await?.truthy() {
+                    if self.expr(&s.test).await?.truth()? {
                         self.block(&s.body).await?;
                     } else {
                         for clause in &s.elif_else_clauses {
                             let taken = match &clause.test {
-                                Some(test) => self.expr(test).await?.truthy(),
+                                Some(test) => self.expr(test).await?.truth()?,
                                 None => true,
                             };
                             if taken {
@@ -302,7 +302,7 @@ impl Interpreter {
                 }
                 Stmt::While(s) => {
                     let mut broke = false;
-                    while !broke && self.expr(&s.test).await?.truthy() {
+                    while !broke && self.expr(&s.test).await?.truth()? {
                         broke = self.loop_body(&s.body).await?;
                     }
                     if !broke {
@@ -368,7 +368,7 @@ impl Interpreter {
                     }
                 }
                 Stmt::Assert(a) => {
-                    if !self.expr(&a.test).await?.truthy() {
+                    if !self.expr(&a.test).await?.truth()? {
                         let message = match &a.msg {
                             Some(m) => self.expr(m).await?.str_text(),
                             None => String::new(),
@@ -496,7 +496,7 @@ impl Interpreter {
             }
             Expr::Subscript(s) => {
                 let container = self.expr(&s.value).await?;
-                let index = self.expr(&s.slice).await?;
+                let index = self.subscript(&s.slice).await?;
                 operators::delete_item(&container, &index)?;
                 Ok(())
             }
@@ -672,7 +672,7 @@ impl Interpreter {
                 Expr::List(l) => self.unpack(&l.elts, value).await?,
                 Expr::Subscript(s) => {
                     let container = self.expr(&s.value).await?;
-                    let index = self.expr(&s.slice).await?;
+                    let index = self.subscript(&s.slice).await?;
                     operators::set_item(&container, &index, value)?;
                 }
                 _ => return Err(PyException::unsupported("this assignment target").into()),
@@ -683,20 +683,41 @@ impl Interpreter {
 
     async fn unpack(&mut self, targets: &[Expr], value: Value) -> Result<(), Flow> {
         let items = self.collect(&value).await?;
-        if items.len() != targets.len() {
-            let message = if items.len() > targets.len() {
-                format!("too many values to unpack (expected {})", targets.len())
+        let starred = targets.iter().position(|t| matches!(t, Expr::Starred(_)));
+        let fixed = targets.len() - usize::from(starred.is_some());
+        let fits = match starred {
+            Some(_) => items.len() >= fixed,
+            None => items.len() == fixed,
+        };
+        if !fits {
+            let message = if starred.is_some() {
+                format!(
+                    "not enough values to unpack (expected at least {fixed}, got {})",
+                    items.len()
+                )
+            } else if items.len() > fixed {
+                format!("too many values to unpack (expected {fixed})")
             } else {
                 format!(
-                    "not enough values to unpack (expected {}, got {})",
-                    targets.len(),
+                    "not enough values to unpack (expected {fixed}, got {})",
                     items.len()
                 )
             };
             return Err(PyException::new(ExcType::ValueError, message).into());
         }
-        for (target, item) in targets.iter().zip(items) {
-            self.assign(target, item).await?;
+        let mut items = items.into_iter();
+        for (i, target) in targets.iter().enumerate() {
+            match target {
+                Expr::Starred(s) if Some(i) == starred => {
+                    let taken = items.len() - (targets.len() - i - 1);
+                    let rest: Vec<Value> = items.by_ref().take(taken).collect();
+                    self.assign(&s.value, Value::list(rest)).await?;
+                }
+                _ => {
+                    let item = items.next().unwrap_or(Value::None);
+                    self.assign(target, item).await?;
+                }
+            }
         }
         Ok(())
     }
@@ -734,8 +755,8 @@ impl Interpreter {
                     for value in &b.values {
                         last = self.expr(value).await?;
                         let decided = match b.op {
-                            BoolOp::And => !last.truthy(),
-                            BoolOp::Or => last.truthy(),
+                            BoolOp::And => !last.truth()?,
+                            BoolOp::Or => last.truth()?,
                         };
                         if decided {
                             break;
@@ -749,7 +770,7 @@ impl Interpreter {
                     for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
                         let right = self.expr(right).await?;
                         result = operators::compare(*op, &left, &right)?;
-                        if !matches!(result, Value::Tensor(_)) && !result.truthy() {
+                        if !matches!(result, Value::Tensor(_)) && !result.truth()? {
                             break;
                         }
                         left = right;
@@ -757,7 +778,7 @@ impl Interpreter {
                     result
                 }
                 Expr::If(i) => {
-                    if self.expr(&i.test).await?.truthy() {
+                    if self.expr(&i.test).await?.truth()? {
                         self.expr(&i.body).await?
                     } else {
                         self.expr(&i.orelse).await?
@@ -916,7 +937,7 @@ impl Interpreter {
             'items: while let Some(item) = self.next_of(&mut items).await? {
                 self.assign(&first.target, item).await?;
                 for condition in &first.ifs {
-                    if !self.expr(condition).await?.truthy() {
+                    if !self.expr(condition).await?.truth()? {
                         continue 'items;
                     }
                 }

@@ -65,10 +65,17 @@ const MODULE_METHODS: &[&str] = &[
     "requires_grad_",
 ];
 
-/// `[(name, value), ...]`, as `named_parameters()` and its siblings return.
-fn named(items: impl Iterator<Item = (String, Value)>) -> Value {
-    Value::list(
-        items
+/// A generator over `values`, as `parameters()` and its siblings return.
+fn items(values: Vec<Value>) -> Value {
+    Value::Iterator(Rc::new(RefCell::new(super::iteration::Iter::Items(
+        values.into_iter(),
+    ))))
+}
+
+/// `(name, value)` pairs, as `named_parameters()` and its siblings give them.
+fn named(pairs: impl Iterator<Item = (String, Value)>) -> Value {
+    items(
+        pairs
             .map(|(n, v)| Value::Tuple(Rc::from(vec![Value::str(&n), v])))
             .collect(),
     )
@@ -453,29 +460,29 @@ impl Interpreter {
     ) -> Result<Value> {
         let this = self.object_of(module);
         Ok(match name {
-            "parameters" => Value::list(
+            // A generator in PyTorch: `next(model.parameters())` works, and it is used up once.
+            "parameters" => items(
                 module
                     .parameters()
                     .into_iter()
                     .map(Value::Parameter)
                     .collect(),
             ),
-            "named_parameters" => Value::list(
+            "named_parameters" => named(
                 module
                     .named_parameters()
                     .into_iter()
-                    .map(|(n, p)| Value::Tuple(Rc::from(vec![Value::str(&n), Value::Parameter(p)])))
-                    .collect(),
+                    .map(|(n, p)| (n, Value::Parameter(p))),
             ),
-            "children" => Value::list(
+            "children" => items(
                 module
                     .children()
                     .iter()
                     .map(|m| self.object_of(m))
                     .collect(),
             ),
-            "modules" => Value::list(module.modules().iter().map(|m| self.object_of(m)).collect()),
-            "buffers" => Value::list(module.buffers().into_iter().map(Value::Tensor).collect()),
+            "modules" => items(module.modules().iter().map(|m| self.object_of(m)).collect()),
+            "buffers" => items(module.buffers().into_iter().map(Value::Tensor).collect()),
             "named_buffers" => named(
                 module
                     .named_buffers()

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use ruff_python_ast::{CmpOp, Operator, UnaryOp};
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::data::Dataset;
+use tolab_engine::optim::{Hyper, Optimizer};
 use tolab_engine::{Scalar, Tensor};
 
 use super::exception::{ExcType, PyException};
@@ -203,7 +204,7 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
 pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
     let v = &*v.resolved();
     match (op, v) {
-        (UnaryOp::Not, v) => Ok(Value::Bool(!v.truthy())),
+        (UnaryOp::Not, v) => Ok(Value::Bool(!v.truth()?)),
         (UnaryOp::USub, Value::Tensor(t)) => Ok(Value::Tensor(t.neg()?)),
         (UnaryOp::UAdd, Value::Tensor(t)) => Ok(Value::Tensor(t.clone())),
         (UnaryOp::USub, Value::Int(i)) => Ok(Value::Int(-i)),
@@ -348,6 +349,31 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
 }
 
 /// The items a `for` loop visits.
+/// `optimizer.param_groups[group][key]`.
+fn param_group_item(optimizer: &Optimizer, group: usize, key: &Value) -> Result<Value> {
+    let groups = optimizer.param_groups();
+    let Some(group) = groups.get(group) else {
+        return Err(PyException::new(
+            ExcType::IndexError,
+            "list index out of range",
+        ));
+    };
+    let name = key.str_text();
+    if name == "params" {
+        return Ok(Value::list(
+            group.params.iter().cloned().map(Value::Parameter).collect(),
+        ));
+    }
+    Ok(match group.options.get(&name) {
+        Hyper::Float(x) => Value::Float(x),
+        Hyper::Int(i) => Value::Int(i),
+        Hyper::Bool(b) => Value::Bool(b),
+        Hyper::Pair(a, b) => Value::Tuple(Rc::from(vec![Value::Float(a), Value::Float(b)])),
+        Hyper::None if group.options.entries().iter().any(|(k, _)| *k == name) => Value::None,
+        Hyper::None => return Err(PyException::new(ExcType::KeyError, key.repr())),
+    })
+}
+
 /// How many copies `sequence * n` makes, refused when the result would not fit in the lab.
 fn repetitions(len: usize, n: i64) -> Result<usize> {
     let n = n.max(0) as usize;
@@ -388,6 +414,17 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>> {
             (0..n).map(|i| Value::Int(start + i * step)).collect()
         }
         Value::Size(dims) => dims.iter().map(|&d| Value::Int(d as i64)).collect(),
+        // An iterator over items at hand (`model.parameters()`) is drained, as consuming a
+        // generator does; lazier ones need the interpreter.
+        Value::Iterator(shared) => match &mut *shared.borrow_mut() {
+            super::iteration::Iter::Items(items) => items.by_ref().collect(),
+            _ => {
+                return Err(type_error(
+                    "this iterator can only be used in a for loop or a builtin such as list()"
+                        .into(),
+                ));
+            }
+        },
         Value::Tensor(t) => {
             if t.dim() == 0 {
                 return Err(type_error("iteration over a 0-d tensor".into()));
@@ -481,6 +518,7 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
         return tensor_index(t, index);
     }
     let items: Vec<Value> = match container {
+        Value::ParamGroup(optimizer, group) => return param_group_item(optimizer, *group, index),
         Value::Environ(session) => {
             let key = index.str_text();
             return session
@@ -571,7 +609,16 @@ fn tensor_index(t: &Tensor, index: &Value) -> Result<Value> {
     let mut dim = 0i64;
     for part in parts {
         current = match &part {
-            Value::Int(i) => current.select(dim, *i)?,
+            Value::Int(i) => {
+                let size = current.shape().get(dim as usize).copied().unwrap_or(0) as i64;
+                if *i >= size || *i < -size {
+                    return Err(PyException::new(
+                        ExcType::IndexError,
+                        format!("index {i} is out of bounds for dimension {dim} with size {size}"),
+                    ));
+                }
+                current.select(dim, *i)?
+            }
             Value::None => {
                 let out = current.unsqueeze(dim)?;
                 dim += 1;
@@ -610,6 +657,26 @@ fn list_position(items: &std::cell::RefCell<Vec<Value>>, index: &Value) -> Resul
 pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
     let container = &*container.resolved();
     match container {
+        Value::ParamGroup(optimizer, group) => {
+            let key = index.str_text();
+            let hyper = match &value {
+                Value::Float(x) => Hyper::Float(*x),
+                Value::Int(i) => Hyper::Int(*i),
+                Value::Bool(b) => Hyper::Bool(*b),
+                Value::None => Hyper::None,
+                Value::Tuple(pair) if pair.len() == 2 => {
+                    Hyper::Pair(as_f64(&pair[0]), as_f64(&pair[1]))
+                }
+                other => {
+                    return Err(PyException::unsupported(&format!(
+                        "a param group setting of type '{}'",
+                        other.type_name()
+                    )));
+                }
+            };
+            optimizer.set_option(*group, &key, hyper);
+            Ok(())
+        }
         Value::Environ(session) => match (index, &value) {
             (Value::Str(key), Value::Str(v)) => {
                 session.set_env(key, Some(v));
@@ -630,7 +697,39 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
             }
             Ok(())
         }
+        // `t[mask] = value`: written through a mask, in place.
+        Value::Tensor(t) if matches!(index, Value::Tensor(m) if m.dtype() == tolab_engine::DType::Bool) =>
+        {
+            let Value::Tensor(mask) = index else {
+                return Ok(());
+            };
+            let filled = match &value {
+                Value::Tensor(v) if v.numel() == 1 => t.masked_fill(mask, v.item()?)?,
+                other => t.masked_fill(
+                    mask,
+                    scalar(other).ok_or_else(|| {
+                        PyException::unsupported(&format!(
+                            "assigning a {} through a boolean mask (assign a number)",
+                            other.type_name()
+                        ))
+                    })?,
+                )?,
+            };
+            t.copy_(&filled)?;
+            Ok(())
+        }
         Value::Tensor(t) => {
+            // An index tensor picks a copy: writing into it would change nothing, silently.
+            let gathers = |v: &Value| matches!(v, Value::Tensor(_));
+            let picks_copy = match index {
+                Value::Tuple(parts) if as_slice(index).is_none() => parts.iter().any(gathers),
+                other => gathers(other),
+            };
+            if picks_copy {
+                return Err(PyException::unsupported(
+                    "assignment through an index tensor (index_put_)",
+                ));
+            }
             let Value::Tensor(target) = tensor_index(t, index)? else {
                 return Err(type_error("tensor assignment".into()));
             };

@@ -85,6 +85,8 @@ pub enum Value {
     Environ(tolab_engine::Session),
     /// What `load_state_dict` returns: its `missing_keys` and `unexpected_keys`.
     IncompatibleKeys(Rc<tolab_engine::nn::IncompatibleKeys>),
+    /// `optimizer.param_groups[i]`: a live dict (`group["lr"] = 0.01` changes the optimizer).
+    ParamGroup(Rc<tolab_engine::optim::Optimizer>, usize),
 }
 
 /// The arguments of an `autocast` context, applied when it is entered.
@@ -224,11 +226,28 @@ impl Value {
             Value::Warning(_) => "WarningMessage",
             Value::Environ(_) => "_Environ",
             Value::IncompatibleKeys(_) => "_IncompatibleKeys",
+            Value::ParamGroup(..) => "dict",
         }
         .to_owned()
     }
 
-    /// Python's truth value.
+    /// `bool(x)`, which for a tensor reads its one value (a sync point) and refuses many.
+    pub fn truth(&self) -> Result<bool, PyException> {
+        match &*self.resolved() {
+            Value::Tensor(t) if t.numel() == 1 => Ok(t.item()?.as_f64() != 0.0),
+            Value::Tensor(t) if t.numel() == 0 => Err(PyException::new(
+                ExcType::RuntimeError,
+                "Boolean value of Tensor with no values is ambiguous",
+            )),
+            Value::Tensor(_) => Err(PyException::new(
+                ExcType::RuntimeError,
+                "Boolean value of Tensor with more than one value is ambiguous",
+            )),
+            other => Ok(other.truthy()),
+        }
+    }
+
+    /// Python's truth value for everything but tensors (see [`Value::truth`]).
     pub fn truthy(&self) -> bool {
         match self {
             Value::None => false,
@@ -328,6 +347,26 @@ impl Value {
             Value::GradScaler(_) => "<torch.amp.grad_scaler.GradScaler object>".into(),
             Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),
             Value::IncompatibleKeys(keys) => keys.repr(),
+            Value::ParamGroup(optimizer, index) => {
+                let groups = optimizer.param_groups();
+                let Some(group) = groups.get(*index) else {
+                    return "{}".into();
+                };
+                let params: Vec<String> = group
+                    .params
+                    .iter()
+                    .map(|p| p.repr().unwrap_or_default())
+                    .collect();
+                let mut parts = vec![format!("'params': [{}]", params.join(", "))];
+                parts.extend(
+                    group
+                        .options
+                        .entries()
+                        .iter()
+                        .map(|(k, v)| format!("'{k}': {}", v.text())),
+                );
+                format!("{{{}}}", parts.join(", "))
+            }
             Value::Environ(session) => {
                 let entries: Vec<String> = session
                     .env_keys()

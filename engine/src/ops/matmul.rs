@@ -238,7 +238,12 @@ impl Tensor {
     /// `torch.dot(self, other)`.
     pub fn dot(&self, other: &Tensor) -> Result<Tensor, Error> {
         let device = check_devices("wrapper_CUDA__dot", &[("self", self), ("tensor", other)])?;
-        check_same_dtype(self, other)?;
+        if self.dtype() != other.dtype() {
+            return Err(Error::DotDtypeMismatch {
+                first: self.dtype(),
+                second: other.dtype(),
+            });
+        }
         if self.numel() != other.numel() {
             return Err(Error::DotSizes {
                 a: self.numel(),
