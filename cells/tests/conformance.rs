@@ -2,76 +2,41 @@
 //! with PyTorch 2.15 printed (`.out`, from `tests/conformance/generate.py`): stdout, then
 //! the last line of an uncaught exception's traceback. Object addresses are masked on both sides.
 
-use std::path::PathBuf;
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
 
 use tolab_cells::python::Interpreter;
 use tolab_engine::Session;
 
-fn masked(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("0x") {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at + 2..];
-        let hex = tail
-            .find(|c: char| !c.is_ascii_hexdigit())
-            .unwrap_or(tail.len());
-        out.push_str("0x…");
-        rest = &tail[hex..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// What `tolab run PROGRAM` prints, in the `.out` files' shape: stdout, then the last line of
-/// the traceback it writes to stderr when the program fails.
-fn run(program: &std::path::Path) -> String {
-    // A scratch folder per program: files it saves stay out of the tree.
-    let scratch = std::env::temp_dir().join(format!(
-        "tolab-conformance-{}-{}",
-        std::process::id(),
-        program.file_stem().unwrap().to_string_lossy()
-    ));
+/// What `tolab run PROGRAM` prints, in the `.out` files' shape, run in a scratch folder so that
+/// files it saves stay out of the tree.
+fn run(name: &str, source: &str) -> String {
+    let scratch =
+        std::env::temp_dir().join(format!("tolab-conformance-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
-    std::fs::copy(program, scratch.join(program.file_name().unwrap())).unwrap();
+    std::fs::write(scratch.join(name), source).unwrap();
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_tolab"))
         .arg("run")
-        .arg(program.file_name().unwrap())
+        .arg(name)
         .current_dir(&scratch)
         .output()
         .unwrap();
     std::fs::remove_dir_all(&scratch).ok();
-    let mut out = String::from_utf8_lossy(&output.stdout).into_owned();
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        out.push_str("--- error\n");
-        out.push_str(stderr.lines().last().unwrap_or(""));
-        out.push('\n');
-    }
-    out
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    common::shaped(
+        &String::from_utf8_lossy(&output.stdout),
+        (!output.status.success()).then_some(&*stderr),
+    )
 }
 
 #[test]
 fn every_conformance_program_prints_what_pytorch_prints() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
-    let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "py") && !p.ends_with("generate.py"))
+    assert!(common::PROGRAMS.len() >= 60);
+    let failures: Vec<String> = common::PROGRAMS
+        .iter()
+        .filter_map(|(name, source, expected)| common::mismatch(name, expected, &run(name, source)))
         .collect();
-    programs.sort();
-    assert!(programs.len() >= 60);
-    let mut failures = Vec::new();
-    for program in &programs {
-        let expected = std::fs::read_to_string(program.with_extension("out")).unwrap();
-        let got = run(program);
-        if masked(&got) != masked(&expected) {
-            failures.push(format!(
-                "{}:\n--- expected\n{expected}--- got\n{got}",
-                program.display()
-            ));
-        }
-    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

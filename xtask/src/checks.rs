@@ -114,6 +114,8 @@ fn run_checks(root: &Path, tally: &mut Tally) {
         "test",
         "-p",
         "tolab-engine",
+        "-p",
+        "tolab-cells",
         "--target",
         "wasm32-unknown-unknown",
     ]);

@@ -1,0 +1,41 @@
+//! The conformance programs and how their output is compared, shared by the native run (through
+//! the `tolab` binary) and the browser run (in-process, in headless Chromium).
+
+/// `(file name, source, expected output)` of every program in `tests/conformance/`: stdout, then
+/// `--- error` and the traceback's last line when it fails (`tests/conformance/generate.py`).
+pub const PROGRAMS: &[(&str, &str, &str)] =
+    include!(concat!(env!("OUT_DIR"), "/conformance_programs.rs"));
+
+/// Object addresses (`0x7f…`) differ from run to run; both sides are compared without them.
+fn masked(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("0x") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        let hex = tail
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(tail.len());
+        out.push_str("0x…");
+        rest = &tail[hex..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A run's output in the `.out` files' shape.
+pub fn shaped(stdout: &str, traceback: Option<&str>) -> String {
+    let mut out = stdout.to_owned();
+    if let Some(traceback) = traceback {
+        out.push_str("--- error\n");
+        out.push_str(traceback.lines().last().unwrap_or(""));
+        out.push('\n');
+    }
+    out
+}
+
+/// `None` when `got` is what was expected (addresses aside), else a failure message with both.
+pub fn mismatch(name: &str, expected: &str, got: &str) -> Option<String> {
+    (masked(got) != masked(expected))
+        .then(|| format!("{name}:\n--- expected\n{expected}--- got\n{got}"))
+}
