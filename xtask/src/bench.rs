@@ -1,4 +1,5 @@
-//! `cargo xtask bench`: the engine's CPU figures next to numpy's, measured in the same run on the
+//! `cargo xtask bench`: the engine's CPU figures next to numpy's, and the cell interpreter's next
+//! to CPython's (with PyTorch on the CPU when `python3` has it), measured in the same run on the
 //! same machine (numpy single-threaded, from pip in a virtual environment of its own).
 
 use std::collections::BTreeMap;
@@ -52,6 +53,57 @@ pub fn run(root: &Path) -> Result<(), String> {
             numpy.get(key).copied().unwrap_or(f64::NAN),
         );
         println!("| {label} | {e:.3} | {n:.3} | {:.2} |", e / n);
+    }
+    interpreter(root, &python)
+}
+
+/// The cell interpreter against CPython on the same cells; the tensor cell against CPython with
+/// PyTorch when the system's `python3` has it (the venv's Python runs the rest).
+fn interpreter(root: &Path, venv_python: &Path) -> Result<(), String> {
+    println!("\nbench: the cell interpreter (release build)…");
+    let lab = parse(&capture(
+        Command::new("cargo").args([
+            "run",
+            "--quiet",
+            "--release",
+            "-p",
+            "tolab-cells",
+            "--example",
+            "bench",
+        ]),
+        root,
+    )?)?;
+    let script = root.join("xtask/bench/cells_bench.py");
+    let torch_python = first_line_of("python3", &["-c", "import torch; print(torch.__version__)"]);
+    let python = if torch_python.is_some() {
+        PathBuf::from("python3")
+    } else {
+        venv_python.to_path_buf()
+    };
+    println!(
+        "bench: CPython{}…",
+        torch_python.as_deref().map_or(String::new(), |v| format!(
+            " with PyTorch {v} (CPU, one thread)"
+        ))
+    );
+    let cpython = parse(&capture(Command::new(&python).arg(&script), root)?)?;
+    println!("\n| cell | lab, ms | CPython, ms | lab / CPython |\n|---|---|---|---|");
+    let rows = [
+        (
+            "scalar_loop_10k_ms",
+            "10,000-iteration loop of scalar arithmetic",
+        ),
+        (
+            "tensor_ops_1k_ms",
+            "1,000 small tensor ops (`x = x + 1`, 4 elements)",
+        ),
+    ];
+    for (key, label) in rows {
+        let l = lab.get(key).copied().unwrap_or(f64::NAN);
+        match cpython.get(key) {
+            Some(c) => println!("| {label} | {l:.3} | {c:.3} | {:.2} |", l / c),
+            None => println!("| {label} | {l:.3} | (PyTorch not installed) | |"),
+        }
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! The conformance programs and how their output is compared, shared by the native run (through
-//! the `tolab` binary) and the browser run (in-process, in headless Chromium).
+//! the `tolab` binary), the browser run (in-process, in headless Chromium) and the fuzzing.
+#![allow(dead_code)]
 
 /// `(file name, source, expected output)` of every program in `tests/conformance/`: stdout, then
 /// `--- error` and the traceback's last line when it fails (`tests/conformance/generate.py`).

@@ -1,0 +1,233 @@
+//! Program generation for the no-crash checks and the long fuzz run (`cargo run -p tolab-cells
+//! --example fuzz`): fragments of the subset and of what lies outside it, and mutations of real
+//! programs (lines spliced, dropped, repeated; numbers and names swapped for awkward ones).
+
+pub const FRAGMENTS: &[&str] = &[
+    "x = 1",
+    "y = x + 'a'",
+    "z = [1, 2, 3][5]",
+    "d = {}['k']",
+    "import torch",
+    "import numpy",
+    "t = torch.ones(2, 3)",
+    "t = t @ t",
+    "t.to('gpu')",
+    "t.to('cuda:7')",
+    "t[9]",
+    "t[None, ::2]",
+    "print(t.sum(dim=5))",
+    "def f(a, b=2):\n    return f(a)",
+    "f(1)",
+    "f()",
+    "f(1, 2, 3)",
+    "lambda: 0",
+    "(lambda q: q)(1, 2)",
+    "for i in 3:\n    pass",
+    "while False:\n    break",
+    "class A:\n    pass",
+    "try:\n    1/0\nexcept:\n    raise",
+    "raise 5",
+    "assert False, 'no'",
+    "del nothing",
+    "x[0] = 1",
+    "[a for a in range(3) if b]",
+    "{k: v for k in 'ab'}",
+    "f'{x:>10.3z}'",
+    "int('x')",
+    "float([])",
+    "range(0, 10, 0)",
+    "sorted([1, 'a'])",
+    "torch.zeros(-1)",
+    "torch.tensor([[1], [2, 3]])",
+    "torch.randn(1000000000000)",
+    "torch.manual_seed(-1)",
+    "torch.device('cuda', 99)",
+    "with 3:\n    pass",
+    "with torch.no_grad():\n    t.requires_grad_()",
+    "t.backward()",
+    "x.y.z",
+    "len(5)",
+    "print(*[1, 2], sep=None)",
+    "min([])",
+    "2 ** 1000",
+    "-(2 ** 63)",
+    "1 // 0",
+    "1.0 % 0.0",
+    "g = (i for i in range(3))",
+    "yield 1",
+    "async def h():\n    pass",
+    "@dec\ndef k():\n    pass",
+    "global q",
+    "x, y = 1",
+    "a, = [1, 2]",
+    "torch.cuda.set_device(5)",
+    "t.view(7)",
+    "from torch import nn",
+    "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.l = nn.Linear(2, 2)",
+    "class B:\n    def m(self):\n        return super().m()",
+    "B().m()",
+    "m = M()",
+    "m(t)",
+    "m.l = 3",
+    "m.l.weight = t",
+    "nn.Linear(-1, 2)",
+    "nn.Sequential(1, 2)",
+    "nn.Parameter(3)",
+    "o = torch.optim.SGD(m.parameters(), lr=-1)",
+    "o = torch.optim.Adam([t])",
+    "o.step()",
+    "m.to('cuda:1')",
+    "m.to(torch.int64)",
+    "nn.MSELoss()(t)",
+    "nn.CrossEntropyLoss()(t, t)",
+    "import torch.nn.functional as F",
+    "F.relu(3)",
+    "F.cross_entropy(t, t.long())",
+    "class C(5):\n    pass",
+    "class D(M):\n    def forward(self):\n        return 1",
+    "D()(t)",
+    "from torch.utils.data import DataLoader, TensorDataset, Dataset",
+    "dl = DataLoader(TensorDataset(t), batch_size=0)",
+    "dl = DataLoader(t, batch_size=2, num_workers=-1)",
+    "for b in DataLoader(TensorDataset(torch.ones(3)), batch_size=2, shuffle=True):\n    print(b)",
+    "class DS(Dataset):\n    def __len__(self):\n        return -1\n    def __getitem__(self, i):\n        return 1 / 0",
+    "list(DataLoader(DS()))",
+    "it = iter([1])\nnext(it)\nnext(it)",
+    "list(map(None, [1]))",
+    "list(zip())",
+    "sorted(x for x in range(3))",
+    "def gen():\n    nonlocal zz",
+    "def outer():\n    v = 1\n    def inner():\n        nonlocal v\n        v += 1\n        return v\n    return inner\nouter()()",
+    "class CM:\n    def __enter__(self):\n        return self\n    def __exit__(self, *a):\n        return True\nwith CM():\n    1 / 0",
+    "with torch.autocast('tpu'):\n    pass",
+    "with torch.autocast('cpu', dtype=torch.int64):\n    t @ t",
+    "import warnings\nwith warnings.catch_warnings(record=True) as w:\n    warnings.warn(5)",
+    "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = '7,x'",
+    "os.environ[1] = 2",
+    "import random\nrandom.seed(-5)\nrandom.randint(5, 1)",
+    "random.choice([])",
+    "torch.save(t, '')",
+    "torch.load('missing.pt')",
+    "torch.save(lambda: 1, 'f.pt')",
+    "torch.load('f.pt', map_location='gpu')",
+    "s = 'ab' * (2 ** 40)",
+    "xs = [0] * (10 ** 10)",
+    "list(range(10 ** 12))",
+    "'{:{}}'.format(1, 'q')",
+    "'{0[1]}'.format(1)",
+    "f'{1:,.2%}'",
+    "getattr(1, 2)",
+    "setattr(t, 'shape', 3)",
+    "isinstance(1, 2)",
+    "type(1)(2, 3)",
+    "first, *rest = 1",
+    "*a, b = []",
+    "x = torch.ones(3)\nx[torch.tensor([True])] = 1",
+    "x[torch.tensor([0])] = 5",
+    "bool(torch.ones(2))",
+    "int(torch.ones(2))",
+    "model = nn.Sequential(nn.Linear(2, 2))\nmodel[5]",
+    "next(model.parameters())",
+    "o.param_groups[0]['lr'] = 'fast'",
+    "o.param_groups[3]",
+    "scaler = torch.amp.GradScaler('cuda')\nscaler.step(3)",
+    "torch.randint(5, 1, (2,))",
+    "torch.randperm(-3)",
+    "torch.where(t, t, t)",
+    "torch.zeros_like(3)",
+];
+
+/// A small deterministic generator (SplitMix64).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// One to six fragments, one per line.
+pub fn from_fragments(rng: &mut Rng) -> String {
+    let n = 1 + rng.below(6);
+    (0..n)
+        .map(|_| rng.pick(FRAGMENTS))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+const AWKWARD: &[&str] = &[
+    "0",
+    "-1",
+    "10**12",
+    "2**63",
+    "-2**63",
+    "1e308",
+    "float('nan')",
+    "None",
+    "''",
+    "[]",
+    "t",
+    "torch.ones(0)",
+    "'cuda:1'",
+    "True",
+    "3.5",
+];
+
+/// A seed program changed a few times over.
+pub fn mutate(rng: &mut Rng, seed: &str) -> String {
+    let mut lines: Vec<String> = seed.lines().map(str::to_owned).collect();
+    for _ in 0..1 + rng.below(4) {
+        if lines.is_empty() {
+            lines.push(rng.pick(FRAGMENTS).to_owned());
+            continue;
+        }
+        let at = rng.below(lines.len());
+        match rng.below(6) {
+            0 => {
+                lines.remove(at);
+            }
+            1 => {
+                let copy = lines[rng.below(lines.len())].clone();
+                lines.insert(at, copy);
+            }
+            2 => lines.insert(at, rng.pick(FRAGMENTS).to_owned()),
+            3 => {
+                // A number replaced by an awkward value.
+                let line = &lines[at];
+                if let Some(start) = line.find(|c: char| c.is_ascii_digit()) {
+                    let end = line[start..]
+                        .find(|c: char| !c.is_ascii_digit() && c != '.')
+                        .map_or(line.len(), |e| start + e);
+                    lines[at] = format!("{}{}{}", &line[..start], rng.pick(AWKWARD), &line[end..]);
+                }
+            }
+            4 => {
+                // Cut the line short.
+                let line = &lines[at];
+                let cut = rng.below(line.len() + 1);
+                lines[at] = line.get(..cut).unwrap_or(line).to_owned();
+            }
+            _ => {
+                // Indent or dedent the line.
+                lines[at] = if rng.below(2) == 0 {
+                    format!("    {}", lines[at])
+                } else {
+                    lines[at].trim_start().to_owned()
+                };
+            }
+        }
+    }
+    lines.join("\n")
+}

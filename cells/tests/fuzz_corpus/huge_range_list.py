@@ -1,0 +1,1 @@
+xs = list(range(10**12))

@@ -1,0 +1,6 @@
+n = 0
+while True:
+    try:
+        n += 1
+    except:
+        pass
