@@ -132,19 +132,26 @@ impl<D: Dataset> DataLoader<D> {
     }
 
     /// The epoch's sample order: `RandomSampler` or `SequentialSampler`.
-    fn order(&self) -> Result<Vec<usize>, Error> {
+    fn order(&self) -> Result<Order, Error> {
         let n = self.dataset.len()?;
-        if let Some(sampler) = &self.options.sampler {
-            return Ok(sampler.indices(n));
+        if !self.options.shuffle && self.options.sampler.is_none() {
+            return Ok(Order::Sequential(n));
         }
-        if !self.options.shuffle {
-            return Ok((0..n).collect());
+        // A permutation is held whole, as PyTorch holds `randperm(n)`.
+        let bytes = (n as u64).saturating_mul(8);
+        if bytes > MAX_PERMUTATION_BYTES {
+            return Err(Error::CpuOutOfMemory { bytes });
+        }
+        if let Some(sampler) = &self.options.sampler {
+            return Ok(Order::Indices(sampler.indices(n)));
         }
         let permutation = match &self.options.generator {
             Some(g) => g.with(|g| g.randperm(n)),
             None => Generator::new(self.draw_seed(None) as u64).randperm(n),
         };
-        Ok(permutation.into_iter().map(|i| i as usize).collect())
+        Ok(Order::Indices(
+            permutation.into_iter().map(|i| i as usize).collect(),
+        ))
     }
 
     /// `RandomSampler` runs once more when its indices run out: it computes the permutation of its
@@ -158,12 +165,39 @@ impl<D: Dataset> DataLoader<D> {
     }
 }
 
+/// The most memory an epoch's shuffled order (or one batch's indices) may take; PyTorch would
+/// try, and fail, to allocate more.
+const MAX_PERMUTATION_BYTES: u64 = 1 << 31;
+
+/// An epoch's sample indices: `0..n` in order (never held whole, so a huge dataset read in
+/// order costs nothing up front), or a permutation.
+enum Order {
+    Sequential(usize),
+    Indices(Vec<usize>),
+}
+
+impl Order {
+    fn len(&self) -> usize {
+        match self {
+            Order::Sequential(n) => *n,
+            Order::Indices(indices) => indices.len(),
+        }
+    }
+
+    fn slice(&self, start: usize, end: usize) -> Vec<usize> {
+        match self {
+            Order::Sequential(_) => (start..end).collect(),
+            Order::Indices(indices) => indices[start..end].to_vec(),
+        }
+    }
+}
+
 /// One epoch of a [`DataLoader`].
 pub struct Batches<D: Dataset> {
     loader: DataLoader<D>,
     base_seed: i64,
     pin_memory: bool,
-    order: Option<Vec<usize>>,
+    order: Option<Order>,
     position: usize,
     batch_index: usize,
     /// The sampler has been asked past its last index.
@@ -237,8 +271,12 @@ impl<D: Dataset> Batches<D> {
         if remaining == 0 || (remaining < take && self.loader.options.drop_last) {
             return None;
         }
-        let indices: Vec<usize> =
-            order[self.position..self.position + take.min(remaining)].to_vec();
+        let count = take.min(remaining);
+        let bytes = (count as u64).saturating_mul(8);
+        if bytes > MAX_PERMUTATION_BYTES {
+            return Some(Err(Error::CpuOutOfMemory { bytes }));
+        }
+        let indices = order.slice(self.position, self.position + count);
         self.position += indices.len();
         Some(Ok(indices))
     }
