@@ -26,22 +26,31 @@ pub fn Header() -> impl IntoView {
 /// vendor and architecture, or plainly that the CPU stands in.
 #[component]
 fn BackendBadge() -> impl IntoView {
-    let (backend, set_backend) = signal(None::<BackendReport>);
+    let (backend, set_backend) = signal(None::<Result<BackendReport, String>>);
     let client = use_runtime_client();
     leptos::task::spawn_local(async move {
-        if let Reply::Backend(report) = client.send(Request::DescribeBackend).await {
-            set_backend.set(Some(report));
-        }
+        let answer = match client.send(Request::DescribeBackend).await {
+            Reply::Backend(report) => Ok(report),
+            Reply::Unavailable { reason } => Err(reason),
+            other => Err(format!("unexpected reply from the runtime: {other:?}")),
+        };
+        set_backend.set(Some(answer));
     });
 
     move || match backend.get() {
+        Some(Err(reason)) => view! {
+            <div class="backend-badge error" data-testid="backend" data-state="error" title=reason>
+                <span class="dot"></span>"The lab's runtime did not start"
+            </div>
+        }
+        .into_any(),
         None => view! {
             <div class="backend-badge probing" data-testid="backend" data-state="probing">
                 <span class="dot"></span>"Looking for a GPU…"
             </div>
         }
         .into_any(),
-        Some(report) => {
+        Some(Ok(report)) => {
             let (state, title) = match &report {
                 BackendReport::Gpu { adapter } => (
                     "gpu",

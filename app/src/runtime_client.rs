@@ -1,35 +1,126 @@
-//! The app's side of the message boundary: it sends [`Request`]s and gets [`Reply`]s.
-//!
-//! The runtime runs on the page's thread for now; moving it into a Web Worker (DESIGN.md) changes
-//! only this module. Requests are answered one at a time, in the order they were sent, as a worker
-//! would answer them.
+//! The app's side of the message boundary: it sends [`Request`]s to the runtime's Web Worker
+//! (`src/bin/tolab-worker.rs`) and gets [`Reply`]s back, matched by id. Requests sent before the
+//! worker is ready wait in a queue; if the worker cannot start, every request is answered with
+//! [`Reply::Unavailable`].
 
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
-use futures::lock::Mutex;
+use futures::channel::oneshot;
 use leptos::prelude::*;
-use tolab_cells::{Reply, Request, Runtime};
+use tolab_cells::{Reply, ReplyEnvelope, Request, RequestEnvelope};
+use wasm_bindgen::prelude::*;
+use web_sys::{Blob, BlobPropertyBag, MessageEvent, Url, Worker};
+
+/// The worker's script and module, as Trunk names them.
+const WORKER: &str = "tolab-worker";
 
 #[derive(Clone)]
 pub struct RuntimeClient {
-    runtime: Rc<Mutex<Runtime>>,
+    link: Rc<Link>,
+}
+
+struct Link {
+    worker: Result<Worker, String>,
+    ready: Cell<bool>,
+    /// Requests posted before the worker said it was ready.
+    waiting: RefCell<Vec<String>>,
+    pending: RefCell<HashMap<u64, oneshot::Sender<Reply>>>,
+    next_id: Cell<u64>,
 }
 
 impl RuntimeClient {
     pub fn new() -> Self {
-        Self {
-            runtime: Rc::new(Mutex::new(Runtime::new())),
+        let link = Rc::new(Link {
+            worker: spawn_worker(),
+            ready: Cell::new(false),
+            waiting: RefCell::default(),
+            pending: RefCell::default(),
+            next_id: Cell::new(1),
+        });
+        if let Ok(worker) = &link.worker {
+            let weak = Rc::downgrade(&link);
+            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                if let (Some(link), Some(text)) = (weak.upgrade(), event.data().as_string()) {
+                    link.receive(&text);
+                }
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            on_message.forget();
         }
+        Self { link }
     }
 
     pub async fn send(&self, request: Request) -> Reply {
-        self.runtime.lock().await.handle(request).await
+        let link = &self.link;
+        let worker = match &link.worker {
+            Ok(worker) => worker,
+            Err(reason) => {
+                return Reply::Unavailable {
+                    reason: reason.clone(),
+                };
+            }
+        };
+        let id = link.next_id.get();
+        link.next_id.set(id + 1);
+        let (answer, answered) = oneshot::channel();
+        link.pending.borrow_mut().insert(id, answer);
+        let text = serde_json::to_string(&RequestEnvelope { id, request }).unwrap_or_default();
+        if link.ready.get() {
+            let _ = worker.post_message(&text.into());
+        } else {
+            link.waiting.borrow_mut().push(text);
+        }
+        answered.await.unwrap_or_else(|_| Reply::Unavailable {
+            reason: "the runtime worker stopped answering".into(),
+        })
     }
+}
+
+impl Link {
+    fn receive(&self, text: &str) {
+        if text == "ready" {
+            self.ready.set(true);
+            if let Ok(worker) = &self.worker {
+                for waiting in self.waiting.take() {
+                    let _ = worker.post_message(&waiting.into());
+                }
+            }
+            return;
+        }
+        if let Ok(ReplyEnvelope { id, reply }) = serde_json::from_str(text)
+            && let Some(answer) = self.pending.borrow_mut().remove(&id)
+        {
+            let _ = answer.send(reply);
+        }
+    }
+}
+
+/// Starts the worker from a small script that loads Trunk's no-modules bundle of it.
+fn spawn_worker() -> Result<Worker, String> {
+    let origin = web_sys::window()
+        .ok_or("no window")?
+        .location()
+        .origin()
+        .map_err(|_| "no page origin")?;
+    let script = js_sys::Array::of1(
+        &format!(
+            "importScripts('{origin}/{WORKER}.js'); wasm_bindgen('{origin}/{WORKER}_bg.wasm');"
+        )
+        .into(),
+    );
+    let options = BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let blob = Blob::new_with_str_sequence_and_options(&script, &options)
+        .map_err(|_| "cannot make the worker's script")?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(|_| "cannot load the worker")?;
+    Worker::new(&url).map_err(|e| format!("cannot start the runtime worker: {e:?}"))
 }
 
 /// Makes one runtime client available to every component below the caller.
 pub fn provide_runtime_client() {
-    // The runtime holds GPU handles, which are not `Send` in the browser: keep it in local storage.
+    // The worker handle is a JS object, not `Send`: keep it in local storage.
     provide_context(StoredValue::new_local(RuntimeClient::new()));
 }
 

@@ -9,7 +9,7 @@ mod protocol;
 pub mod python;
 mod runtime;
 
-pub use protocol::{BackendReport, Reply, Request};
+pub use protocol::{BackendReport, Reply, ReplyEnvelope, Request, RequestEnvelope};
 pub use python::{Limits, RunRecord, StopHandle, Timings};
 pub use runtime::Runtime;
 pub use tolab_engine::backend::gpu::AdapterReport;

@@ -15,6 +15,23 @@ pub enum Request {
     RunCell { cell: String, source: String },
     /// Starts afresh: a new namespace and a new engine session.
     Reset,
+    /// Ends the running cell with `KeyboardInterrupt`. The worker acts on it as it arrives
+    /// ([`crate::Runtime::stop_handle`]), not after the cell it would stop.
+    Stop,
+}
+
+/// A request with the number its reply will carry, as it crosses the worker boundary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestEnvelope {
+    pub id: u64,
+    pub request: Request,
+}
+
+/// A reply to the request with the same `id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReplyEnvelope {
+    pub id: u64,
+    pub reply: Reply,
 }
 
 /// What the runtime answers.
@@ -24,6 +41,12 @@ pub enum Reply {
     Backend(BackendReport),
     Ran(RunRecord),
     Reset,
+    /// A Stop handled when no cell was running any more.
+    Stopped,
+    /// The runtime could not be reached (its worker did not start, or stopped answering).
+    Unavailable {
+        reason: String,
+    },
 }
 
 /// What backs the lab's GPU devices.

@@ -4,7 +4,7 @@ use tolab_engine::Session;
 use tolab_engine::backend::gpu::{GpuContext, GpuError};
 
 use crate::protocol::{BackendReport, Reply, Request};
-use crate::python::Interpreter;
+use crate::python::{Interpreter, StopHandle};
 
 /// One learner session's runtime. The GPU is opened on first need and kept; the notebook (its
 /// namespace and engine session) is made by the first cell and dropped by Reset.
@@ -12,6 +12,8 @@ use crate::python::Interpreter;
 pub struct Runtime {
     gpu: Option<Result<GpuContext, GpuError>>,
     notebook: Option<Interpreter>,
+    /// Shared by every notebook this runtime makes.
+    stop: StopHandle,
 }
 
 impl Runtime {
@@ -19,23 +21,35 @@ impl Runtime {
         Self::default()
     }
 
+    /// What a Stop request sets, from outside a running cell (the worker's message handler).
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
     /// Answers one request.
     pub async fn handle(&mut self, request: Request) -> Reply {
         match request {
             Request::DescribeBackend => Reply::Backend(self.backend().await),
             Request::RunCell { cell, source } => {
+                let stop = self.stop.clone();
                 let notebook = self.notebook.get_or_insert_with(|| {
                     // The UI animates the trace, so a notebook's session always records it.
                     let session = Session::default();
                     session.set_tracing(true);
-                    Interpreter::notebook(session)
+                    Interpreter::notebook(session).with_stop_handle(stop)
                 });
-                notebook.stop_handle().clear();
+                // A Stop that came after its cell had finished must not end this one.
+                self.stop.clear();
                 Reply::Ran(notebook.run_cell(&cell, &source).await)
             }
             Request::Reset => {
                 self.notebook = None;
                 Reply::Reset
+            }
+            // Reaching here, the Stop has found no cell running.
+            Request::Stop => {
+                self.stop.clear();
+                Reply::Stopped
             }
         }
     }

@@ -125,3 +125,45 @@ fn cells_share_a_notebook_until_reset() {
             .ends_with("NameError: name 'x' is not defined")
     );
 }
+
+#[test]
+fn envelopes_carry_an_id_each_way_and_stop_has_its_own_shape() {
+    let envelope = tolab_cells::RequestEnvelope {
+        id: 7,
+        request: Request::Stop,
+    };
+    let json = serde_json::to_string(&envelope).unwrap();
+    assert_eq!(json, r#"{"id":7,"request":{"type":"stop"}}"#);
+    assert_eq!(
+        serde_json::from_str::<tolab_cells::RequestEnvelope>(&json).unwrap(),
+        envelope
+    );
+    let reply = tolab_cells::ReplyEnvelope {
+        id: 7,
+        reply: Reply::Unavailable {
+            reason: "no worker".into(),
+        },
+    };
+    assert_eq!(
+        serde_json::to_string(&reply).unwrap(),
+        r#"{"id":7,"reply":{"type":"unavailable","reason":"no worker"}}"#
+    );
+}
+
+#[test]
+fn a_stop_that_finds_no_cell_running_does_not_end_the_next_one() {
+    let mut runtime = Runtime::new();
+    runtime.stop_handle().stop();
+    assert_eq!(
+        pollster::block_on(runtime.handle(Request::Stop)),
+        Reply::Stopped
+    );
+    runtime.stop_handle().stop();
+    let Reply::Ran(record) = pollster::block_on(runtime.handle(Request::RunCell {
+        cell: "<cell>".into(),
+        source: "sum(range(100000))".into(),
+    })) else {
+        panic!("a run record")
+    };
+    assert_eq!(record.value.as_deref(), Some("4999950000"));
+}

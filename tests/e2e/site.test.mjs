@@ -27,16 +27,24 @@ after(async () => {
   await browser?.close();
 });
 
+async function browserWithoutWebGpu() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless=new', '--no-sandbox', '--disable-features=WebGPU', ...ARGS.filter((a) => !a.includes('webgpu'))],
+  });
+}
+
 /**
- * Opens a page that records console errors and uncaught exceptions. With `withoutWebGpu`, the
- * page sees a browser that has no WebGPU at all (`navigator.gpu` is gone).
+ * Opens a page that records console errors and uncaught exceptions. With `withoutWebGpu`, the page
+ * comes from a second Chromium started without WebGPU, so that neither the page nor the runtime's
+ * worker has `navigator.gpu`.
  */
 async function open(path, { withoutWebGpu = false } = {}) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const from = withoutWebGpu ? await browserWithoutWebGpu() : browser;
+  const page = await from.newPage({ viewport: { width: 1280, height: 800 } });
   if (withoutWebGpu) {
-    await page.addInitScript(() => {
-      delete Navigator.prototype.gpu;
-    });
+    page.on('close', () => from.close());
   }
   const errors = [];
   page.on('console', (msg) => {
@@ -78,7 +86,14 @@ test('the home page lists the lessons and names the WebGPU adapter', async () =>
 
 test('a browser without WebGPU is told plainly that the CPU stands in', async () => {
   const { page, errors } = await open('/', { withoutWebGpu: true });
-  assert.equal(await page.evaluate(() => 'gpu' in navigator), false);
+  // Neither the page nor a worker (where the runtime lives) gets a WebGPU adapter.
+  const adapters = await page.evaluate(async () => {
+    const probe = 'postMessage(!!(await navigator.gpu?.requestAdapter()))';
+    const worker = new Worker(URL.createObjectURL(new Blob([`(async () => { ${probe} })()`])));
+    const inWorker = await new Promise((resolve) => (worker.onmessage = (e) => resolve(e.data)));
+    return { page: !!(await navigator.gpu?.requestAdapter()), worker: inWorker };
+  });
+  assert.deepEqual(adapters, { page: false, worker: false });
   const badge = await backendBadge(page);
   assert.equal(badge.state, 'cpu');
   assert.equal(badge.text, 'emulated on the CPU: this browser has no WebGPU');

@@ -113,7 +113,14 @@ pub struct Interpreter {
     pub(super) stop: super::StopHandle,
     /// The machine stack's position when the running cell started.
     pub(super) stack_base: usize,
+    /// When the cell last let the event loop run, and whether it is time to again.
+    last_yield: f64,
+    yield_due: bool,
 }
+
+/// How often a running cell lets the browser's event loop run (seconds): well inside the
+/// 100 ms in which a Stop must take effect.
+const YIELD_EVERY: f64 = 0.04;
 
 /// Where the machine stack is now (the address of a local: the stack grows down natively and in
 /// wasm's shadow stack alike).
@@ -141,6 +148,8 @@ impl Interpreter {
             deadline: f64::INFINITY,
             stop: super::StopHandle::default(),
             stack_base: stack_position(),
+            last_yield: 0.0,
+            yield_due: false,
         }
     }
 
@@ -221,7 +230,9 @@ impl Interpreter {
             if self.stop.take() {
                 return Err(PyException::ending_cell(ExcType::KeyboardInterrupt, "").into());
             }
-            if super::stdlib::seconds() > self.deadline {
+            let now = super::stdlib::seconds();
+            self.yield_due = super::stdlib::YIELDS && now - self.last_yield > YIELD_EVERY;
+            if now > self.deadline {
                 self.steps_left = 0;
                 return Err(PyException::ending_cell(
                     ExcType::RuntimeError,
@@ -259,6 +270,12 @@ impl Interpreter {
     pub(super) fn block<'a>(&'a mut self, body: &'a [Stmt]) -> Eval<'a, ()> {
         Box::pin(async move {
             for stmt in body {
+                if self.yield_due {
+                    // Let the event loop run: a Stop request (or the UI) gets its turn.
+                    self.yield_due = false;
+                    self.last_yield = super::stdlib::seconds();
+                    super::stdlib::yield_to_event_loop().await;
+                }
                 self.exec(stmt).await?;
             }
             Ok(())

@@ -126,6 +126,12 @@ impl Interpreter {
         self.stop.clone()
     }
 
+    /// Shares a stop handle (the runtime's, which outlives its notebooks).
+    pub fn with_stop_handle(mut self, stop: StopHandle) -> Interpreter {
+        self.stop = stop;
+        self
+    }
+
     /// Runs one cell (`name` is how tracebacks call it, such as `<cell 1>`).
     pub async fn run_cell(&mut self, name: &str, text: &str) -> RunRecord {
         let cell = Rc::new(CellSource::new(name, text));

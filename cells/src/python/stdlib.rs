@@ -200,6 +200,30 @@ fn autocast_request(args: &Args, fixed: Option<&str>) -> Result<AutocastRequest,
     })
 }
 
+/// Whether a running cell must hand the thread back now and then: in the browser, where the
+/// event loop delivers a Stop request; natively the caller owns its thread.
+pub const YIELDS: bool = cfg!(target_arch = "wasm32");
+
+/// Hands the thread to the event loop for one turn (`setTimeout(0)`); natively, nothing.
+pub async fn yield_to_event_loop() {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+            let global = js_sys::global();
+            let set_timeout = js_sys::Reflect::get(&global, &"setTimeout".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+            let scheduled =
+                set_timeout.is_some_and(|f| f.call2(&global, &resolve, &0.into()).is_ok());
+            if !scheduled {
+                let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+            }
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+}
+
 /// Seconds on a monotonic clock (the browser's `Date.now()` in wasm).
 pub fn seconds() -> f64 {
     #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,60 @@
+//! The runtime's Web Worker: cells run here, off the page's thread, so a long cell never freezes
+//! the page and a Stop request is heard while it runs. It answers JSON [`RequestEnvelope`]s with
+//! [`ReplyEnvelope`]s, one request at a time in arrival order, except Stop, which takes effect
+//! as soon as it arrives. Trunk builds it from `index.html`'s `data-type="worker"` link.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    worker::start();
+}
+
+/// Natively there is no worker: the CLI and the tests call the runtime in-process.
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {}
+
+#[cfg(target_arch = "wasm32")]
+mod worker {
+    use futures::StreamExt;
+    use tolab_cells::{ReplyEnvelope, Request, RequestEnvelope, Runtime};
+    use wasm_bindgen::prelude::*;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    pub fn start() {
+        console_error_panic_hook::set_once();
+        let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let mut runtime = Runtime::new();
+        let stop = runtime.stop_handle();
+        let (queue, mut requests) = futures::channel::mpsc::unbounded::<RequestEnvelope>();
+
+        // Requests arrive while a cell runs (it yields to the event loop every few tens of
+        // milliseconds): Stop acts at once; everything waits its turn in the queue.
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let Some(text) = event.data().as_string() else {
+                return;
+            };
+            let Ok(envelope) = serde_json::from_str::<RequestEnvelope>(&text) else {
+                web_sys::console::error_1(&format!("the runtime worker got {text:?}").into());
+                return;
+            };
+            if envelope.request == Request::Stop {
+                stop.stop();
+            }
+            let _ = queue.unbounded_send(envelope);
+        });
+        scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+
+        let replies = scope.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            while let Some(RequestEnvelope { id, request }) = requests.next().await {
+                let reply = runtime.handle(request).await;
+                if let Ok(text) = serde_json::to_string(&ReplyEnvelope { id, reply }) {
+                    let _ = replies.post_message(&text.into());
+                }
+            }
+        });
+
+        // Messages posted before the module loaded are lost: the page waits for this one.
+        let _ = scope.post_message(&"ready".into());
+    }
+}
