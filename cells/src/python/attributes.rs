@@ -628,17 +628,26 @@ fn list_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<V
         }
         "copy" => Value::list(list.clone()),
         _ => {
-            let mut failure = None;
-            list.sort_by(|a, b| order(a, b, &mut failure));
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            if args.keyword("reverse").is_some_and(Value::truthy) {
-                list.reverse();
-            }
+            let reverse = args.keyword("reverse").is_some_and(Value::truthy);
+            sort_by_value(&mut list, |v| v, reverse)?;
             Value::None
         }
     })
+}
+
+/// Python's stable sort by a value of each item; `reverse` keeps equal items in their order, as
+/// Python's does.
+pub fn sort_by_value<T>(items: &mut [T], key: impl Fn(&T) -> &Value, reverse: bool) -> Result<()> {
+    let mut failure = None;
+    items.sort_by(|a, b| {
+        let (x, y) = if reverse {
+            (key(b), key(a))
+        } else {
+            (key(a), key(b))
+        };
+        order(x, y, &mut failure)
+    });
+    failure.map_or(Ok(()), Err)
 }
 
 /// Python's `<` as an ordering for sorting; the first failed comparison is kept.

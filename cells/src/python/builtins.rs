@@ -41,6 +41,8 @@ const NAMES: &[&str] = &[
     "setattr",
     "id",
     "callable",
+    "property",
+    "staticmethod",
     "super",
 ];
 
@@ -157,7 +159,62 @@ impl Interpreter {
             let items = self.collect(&first.clone()).await?;
             *first = Value::list(items);
         }
+        if matches!(name, "sorted" | "min" | "max")
+            && let Some(key) = args.keyword("key").filter(|k| !matches!(k, Value::None))
+        {
+            return self.by_key(name, key.clone(), &args).await;
+        }
         call(self, name, args).map_err(Flow::from)
+    }
+
+    /// `sorted`, `min` and `max` with `key=`: the key of each item decides, ties keep their order.
+    async fn by_key(&mut self, name: &str, key: Value, args: &Args) -> Result<Value, Flow> {
+        let items = match args.positional.as_slice() {
+            [one] => iterate(one)?,
+            many => many.to_vec(),
+        };
+        let mut keyed = Vec::with_capacity(items.len());
+        for item in items {
+            let k = self
+                .call(&key, Args::positional(vec![item.clone()]))
+                .await?;
+            keyed.push((k, item));
+        }
+        let mut failure = None;
+        let result = match name {
+            "sorted" => {
+                super::attributes::sort_by_value(&mut keyed, |(k, _)| k, reversed(args))?;
+                Value::list(keyed.into_iter().map(|(_, v)| v).collect())
+            }
+            _ => {
+                let wanted = if name == "min" {
+                    std::cmp::Ordering::Less
+                } else {
+                    std::cmp::Ordering::Greater
+                };
+                let mut best: Option<(Value, Value)> = None;
+                for pair in keyed {
+                    best = match best {
+                        Some(b)
+                            if super::attributes::order(&pair.0, &b.0, &mut failure) != wanted =>
+                        {
+                            Some(b)
+                        }
+                        _ => Some(pair),
+                    };
+                }
+                best.map(|(_, v)| v).ok_or_else(|| {
+                    PyException::new(
+                        ExcType::ValueError,
+                        format!("{name}() arg is an empty sequence"),
+                    )
+                })?
+            }
+        };
+        match failure {
+            Some(e) => Err(e.into()),
+            None => Ok(result),
+        }
     }
 }
 
@@ -407,31 +464,12 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             arity(name, &args, 1, 1)?;
             Value::Int(identity(&first()) as i64)
         }
-        "callable" => Value::Bool(
-            matches!(
-                first(),
-                Value::Function(_)
-                    | Value::Builtin(_)
-                    | Value::ModuleFn(..)
-                    | Value::Method(..)
-                    | Value::BoundMethod(..)
-                    | Value::Class(_)
-                    | Value::Type(_)
-                    | Value::NnClass(_)
-                    | Value::ExcClass(_)
-                    | Value::NnModule(_)
-            ) || matches!(first(), Value::Instance(i) if i.module.is_some() || i.class.lookup("__call__").is_some()),
-        ),
+        "callable" => Value::Bool(is_callable(&first())),
+        "property" => Value::Wrapped(Rc::new(super::value::Wrapped::Property(first()))),
+        "staticmethod" => Value::Wrapped(Rc::new(super::value::Wrapped::StaticMethod(first()))),
         "sorted" => {
             let mut items = iterate(&first())?;
-            let mut failure = None;
-            items.sort_by(|a, b| super::attributes::order(a, b, &mut failure));
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            if args.keyword("reverse").is_some_and(Value::truthy) {
-                items.reverse();
-            }
+            super::attributes::sort_by_value(&mut items, |v| v, reversed(&args))?;
             Value::list(items)
         }
         other => {
@@ -471,6 +509,31 @@ fn round_half_even(x: f64) -> f64 {
         r - x.signum()
     } else {
         r
+    }
+}
+
+/// `reverse=True`.
+fn reversed(args: &Args) -> bool {
+    args.keyword("reverse").is_some_and(Value::truthy)
+}
+
+/// `callable(x)`.
+pub fn is_callable(v: &Value) -> bool {
+    match v {
+        Value::Function(_)
+        | Value::Builtin(_)
+        | Value::ModuleFn(..)
+        | Value::Method(..)
+        | Value::BoundMethod(..)
+        | Value::Class(_)
+        | Value::Type(_)
+        | Value::NnClass(_)
+        | Value::ExcClass(_)
+        | Value::NnModule(_)
+        | Value::GradMode(_) => true,
+        Value::Wrapped(w) => !matches!(&**w, super::value::Wrapped::Property(_)),
+        Value::Instance(i) => i.module.is_some() || i.class.lookup("__call__").is_some(),
+        _ => false,
     }
 }
 

@@ -534,10 +534,12 @@ impl Interpreter {
         if def.is_async {
             return Err(PyException::unsupported("'async def'").into());
         }
-        if !def.decorator_list.is_empty() {
-            return Err(PyException::unsupported("a decorator").into());
+        // Decorators are evaluated before the function is made, and applied innermost first.
+        let mut decorators = Vec::with_capacity(def.decorator_list.len());
+        for decorator in &def.decorator_list {
+            decorators.push(self.expr(&decorator.expression).await?);
         }
-        let function = self
+        let mut function = self
             .function(
                 def.name.id.to_string(),
                 &def.parameters,
@@ -545,6 +547,11 @@ impl Interpreter {
                 def.range(),
             )
             .await?;
+        for decorator in decorators.iter().rev() {
+            function = self
+                .call(decorator, Args::positional(vec![function]))
+                .await?;
+        }
         self.set_name(def.name.id.as_str(), function);
         Ok(())
     }
@@ -817,7 +824,15 @@ impl Interpreter {
                 }
                 Expr::Attribute(a) => {
                     let owner = self.expr(&a.value).await?;
-                    self.get_attribute(&owner, a.attr.id.as_str())?
+                    match self.get_attribute(&owner, a.attr.id.as_str())? {
+                        Value::Wrapped(w) if matches!(owner, Value::Instance(_)) => match &*w {
+                            super::value::Wrapped::Property(getter) => {
+                                self.call(getter, Args::positional(vec![owner])).await?
+                            }
+                            _ => Value::Wrapped(w.clone()),
+                        },
+                        other => other,
+                    }
                 }
                 Expr::Subscript(s) => {
                     let container = self.expr(&s.value).await?;
@@ -1075,6 +1090,30 @@ impl Interpreter {
                 }
             }
             Value::Class(class) => self.instantiate(class, args).await,
+            Value::GradMode(mode) => match args.positional.as_slice() {
+                [f] if super::builtins::is_callable(f) => Ok(Value::Wrapped(Rc::new(
+                    super::value::Wrapped::GradMode(*mode, f.clone()),
+                ))),
+                _ => Err(PyException::new(
+                    ExcType::TypeError,
+                    "no_grad()/enable_grad() decorate one function",
+                )
+                .into()),
+            },
+            Value::Wrapped(wrapped) => match &**wrapped {
+                super::value::Wrapped::GradMode(mode, f) => {
+                    let previous = self.session.set_grad_enabled(*mode);
+                    let outcome = Box::pin(self.call(f, args)).await;
+                    self.session.set_grad_enabled(previous);
+                    outcome
+                }
+                super::value::Wrapped::StaticMethod(f) => Box::pin(self.call(f, args)).await,
+                super::value::Wrapped::Property(_) => Err(PyException::new(
+                    ExcType::TypeError,
+                    "'property' object is not callable",
+                )
+                .into()),
+            },
             Value::Instance(instance) => match &instance.module {
                 Some(module) => self.call_module(module, args).await,
                 None => match instance.class.lookup("__call__") {

@@ -35,6 +35,9 @@ pub const NN_CLASSES: &[&str] = &[
     "CrossEntropyLoss",
     "NLLLoss",
     "BCEWithLogitsLoss",
+    "Conv2d",
+    "Embedding",
+    "LayerNorm",
     "Parameter",
 ];
 
@@ -107,6 +110,24 @@ fn count(args: &Args, index: usize, name: &str) -> Result<usize> {
             "{name} must be a non-negative int, not {}",
             other.map_or("nothing".into(), Value::type_name)
         ))),
+    }
+}
+
+/// An `int` or `(int, int)` argument (`kernel_size=3`, `stride=(2, 1)`), with its default.
+fn pair(args: &Args, index: usize, name: &str, default: Option<usize>) -> Result<[usize; 2]> {
+    let bad = || type_error(format!("{name} must be an int or a pair of ints"));
+    match args.get(index, name) {
+        None => default.map(|d| [d, d]).ok_or_else(|| {
+            type_error(format!(
+                "__init__() missing 1 required positional argument: '{name}'"
+            ))
+        }),
+        Some(Value::Int(n)) if *n >= 0 => Ok([*n as usize; 2]),
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => match iterate(v)?.as_slice() {
+            [Value::Int(a), Value::Int(b)] if *a >= 0 && *b >= 0 => Ok([*a as usize, *b as usize]),
+            _ => Err(bad()),
+        },
+        Some(_) => Err(bad()),
     }
 }
 
@@ -439,6 +460,55 @@ impl Interpreter {
             },
             "BCEWithLogitsLoss" => Layer::BCEWithLogitsLoss {
                 reduction: reduction(&args)?,
+            },
+            "Conv2d" => Layer::Conv2d {
+                in_channels: count(&args, 0, "in_channels")?,
+                out_channels: count(&args, 1, "out_channels")?,
+                kernel_size: pair(&args, 2, "kernel_size", None)?,
+                stride: pair(&args, 3, "stride", Some(1))?,
+                padding: match args.get(4, "padding") {
+                    Some(Value::Str(s)) if &**s == "same" => {
+                        tolab_engine::nn::functional::Padding::Same
+                    }
+                    Some(Value::Str(s)) if &**s == "valid" => {
+                        tolab_engine::nn::functional::Padding::Explicit([0, 0])
+                    }
+                    _ => tolab_engine::nn::functional::Padding::Explicit(pair(
+                        &args,
+                        4,
+                        "padding",
+                        Some(0),
+                    )?),
+                },
+                dilation: pair(&args, 5, "dilation", Some(1))?,
+                groups: match args.get(6, "groups") {
+                    None => 1,
+                    Some(_) => count(&args, 6, "groups")?,
+                },
+            },
+            "Embedding" => Layer::Embedding {
+                num_embeddings: count(&args, 0, "num_embeddings")?,
+                embedding_dim: count(&args, 1, "embedding_dim")?,
+                padding_idx: args
+                    .get(2, "padding_idx")
+                    .filter(|v| !matches!(v, Value::None))
+                    .map(|v| as_f64(v) as i64),
+            },
+            "LayerNorm" => Layer::LayerNorm {
+                normalized_shape: match args.get(0, "normalized_shape") {
+                    Some(Value::Int(n)) if *n >= 0 => vec![*n as usize],
+                    Some(shape) => iterate(shape)?
+                        .iter()
+                        .map(|v| as_f64(v).max(0.0) as usize)
+                        .collect(),
+                    None => {
+                        return Err(type_error(
+                            "LayerNorm.__init__() missing 1 required positional argument: 'normalized_shape'".into(),
+                        ));
+                    }
+                },
+                eps: args.get(1, "eps").map_or(1e-5, as_f64),
+                elementwise_affine: args.get(2, "elementwise_affine").is_none_or(Value::truthy),
             },
             other => {
                 return Err(PyException::new(

@@ -87,6 +87,18 @@ pub enum Value {
     IncompatibleKeys(Rc<tolab_engine::nn::IncompatibleKeys>),
     /// `optimizer.param_groups[i]`: a live dict (`group["lr"] = 0.01` changes the optimizer).
     ParamGroup(Rc<tolab_engine::optim::Optimizer>, usize),
+    /// What a decorator made of a function.
+    Wrapped(Rc<Wrapped>),
+}
+
+/// A function as a decorator left it.
+pub enum Wrapped {
+    /// `@torch.no_grad()` / `@torch.enable_grad()`: runs with grad mode set, then restores it.
+    GradMode(bool, Value),
+    /// `@property`: read as an attribute, the getter runs.
+    Property(Value),
+    /// `@staticmethod`: not bound to the object it is looked up on.
+    StaticMethod(Value),
 }
 
 /// The arguments of an `autocast` context, applied when it is entered.
@@ -227,6 +239,11 @@ impl Value {
             Value::Environ(_) => "_Environ",
             Value::IncompatibleKeys(_) => "_IncompatibleKeys",
             Value::ParamGroup(..) => "dict",
+            Value::Wrapped(w) => match &**w {
+                Wrapped::GradMode(..) => "function",
+                Wrapped::Property(_) => "property",
+                Wrapped::StaticMethod(_) => "staticmethod",
+            },
         }
         .to_owned()
     }
@@ -347,6 +364,10 @@ impl Value {
             Value::GradScaler(_) => "<torch.amp.grad_scaler.GradScaler object>".into(),
             Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),
             Value::IncompatibleKeys(keys) => keys.repr(),
+            Value::Wrapped(w) => match &**w {
+                Wrapped::GradMode(_, f) | Wrapped::StaticMethod(f) => f.repr(),
+                Wrapped::Property(_) => format!("<property object at {:#x}>", address(w)),
+            },
             Value::ParamGroup(optimizer, index) => {
                 let groups = optimizer.param_groups();
                 let Some(group) = groups.get(*index) else {
@@ -459,6 +480,9 @@ fn nn_module_of(class: &str) -> &'static str {
         "Dropout" => "modules.dropout",
         "Flatten" => "modules.flatten",
         "Sequential" => "modules.container",
+        "Conv2d" => "modules.conv",
+        "Embedding" => "modules.sparse",
+        "LayerNorm" => "modules.normalization",
         "Parameter" => "parameter",
         "Module" => "modules.module",
         _ => "modules.loss",
