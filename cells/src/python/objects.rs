@@ -10,7 +10,7 @@ use std::rc::Rc;
 use ruff_python_ast::StmtClassDef;
 use tolab_engine::nn::functional::Reduction;
 use tolab_engine::nn::{Assign, Factory, Layer, Member, Module, Parameter};
-use tolab_engine::optim::{Algorithm, Hyper, Optimizer};
+use tolab_engine::optim::{Algorithm, Hyper, Optimizer, Options, StateDict};
 use tolab_engine::{Tensor, To};
 
 use super::eval::{Args, Flow, Interpreter};
@@ -341,7 +341,12 @@ impl Interpreter {
                     format!("type object '{}' has no attribute '{name}'", class.name),
                 )
             }),
-            Value::Optimizer(_) if matches!(name, "step" | "zero_grad") => {
+            Value::Optimizer(_)
+                if matches!(
+                    name,
+                    "step" | "zero_grad" | "state_dict" | "load_state_dict"
+                ) =>
+            {
                 Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
             }
             other => super::attributes::get(other, name),
@@ -732,9 +737,127 @@ fn hyper(v: &Value) -> Hyper {
 pub fn optimizer_method(optimizer: &Optimizer, name: &str, args: &Args) -> Result<Value> {
     match name {
         "step" => optimizer.step()?,
+        "state_dict" => return Ok(optimizer_state_dict(&optimizer.state_dict())),
+        "load_state_dict" => {
+            let saved = args.get(0, "state_dict").cloned().unwrap_or(Value::None);
+            optimizer.load_state_dict(&parse_optimizer_state(&saved)?)?;
+        }
         _ => optimizer.zero_grad(args.get(0, "set_to_none").is_none_or(Value::truthy))?,
     }
     Ok(Value::None)
+}
+
+/// `optimizer.state_dict()` as PyTorch shapes it: `{'state': {index: {name: tensor}},
+/// 'param_groups': [{setting: value, …, 'params': [index, …]}]}`.
+fn optimizer_state_dict(saved: &StateDict) -> Value {
+    let dict = |entries: Vec<(Value, Value)>| Value::Dict(Rc::new(RefCell::new(entries)));
+    let state = saved
+        .state
+        .iter()
+        .map(|(index, entries)| {
+            let tensors = entries
+                .iter()
+                .map(|(name, t)| (Value::str(name), Value::Tensor(t.clone())))
+                .collect();
+            (Value::Int(*index as i64), dict(tensors))
+        })
+        .collect();
+    let groups = saved
+        .param_groups
+        .iter()
+        .map(|(options, indices)| {
+            let mut entries: Vec<(Value, Value)> = options
+                .entries()
+                .iter()
+                .map(|(k, v)| (Value::str(k), hyper_value(v)))
+                .collect();
+            let params = indices.iter().map(|&i| Value::Int(i as i64)).collect();
+            entries.push((Value::str("params"), Value::list(params)));
+            dict(entries)
+        })
+        .collect();
+    dict(vec![
+        (Value::str("state"), dict(state)),
+        (Value::str("param_groups"), Value::list(groups)),
+    ])
+}
+
+pub fn hyper_value(v: &Hyper) -> Value {
+    match v {
+        Hyper::Float(x) => Value::Float(*x),
+        Hyper::Int(i) => Value::Int(*i),
+        Hyper::Bool(b) => Value::Bool(*b),
+        Hyper::None => Value::None,
+        Hyper::Pair(a, b) => Value::Tuple(Rc::from(vec![Value::Float(*a), Value::Float(*b)])),
+    }
+}
+
+pub fn value_hyper(v: &Value) -> Result<Hyper> {
+    Ok(match v {
+        Value::Float(x) => Hyper::Float(*x),
+        Value::Int(i) => Hyper::Int(*i),
+        Value::Bool(b) => Hyper::Bool(*b),
+        Value::None => Hyper::None,
+        Value::Tuple(pair) if pair.len() == 2 => Hyper::Pair(as_f64(&pair[0]), as_f64(&pair[1])),
+        other => {
+            return Err(type_error(format!(
+                "an optimizer setting cannot be a {}",
+                other.type_name()
+            )));
+        }
+    })
+}
+
+/// The inverse of [`optimizer_state_dict`], for `load_state_dict`.
+fn parse_optimizer_state(saved: &Value) -> Result<StateDict> {
+    let malformed = || {
+        PyException::new(
+            ExcType::ValueError,
+            "loaded state dict is not an optimizer state dict (it needs 'state' and 'param_groups')",
+        )
+    };
+    let entries = |v: &Value| match v {
+        Value::Dict(d) => Ok(d.borrow().clone()),
+        _ => Err(malformed()),
+    };
+    let top = entries(saved)?;
+    let field = |name: &str| {
+        top.iter()
+            .find(|(k, _)| matches!(k, Value::Str(s) if &**s == name))
+            .map(|(_, v)| v.clone())
+            .ok_or_else(malformed)
+    };
+    let mut state = Vec::new();
+    for (index, per_param) in entries(&field("state")?)? {
+        let Value::Int(index) = index else {
+            return Err(malformed());
+        };
+        let tensors = entries(&per_param)?
+            .into_iter()
+            .map(|(name, t)| match t.resolved().into_owned() {
+                Value::Tensor(t) => Ok((name.str_text(), t)),
+                _ => Err(malformed()),
+            })
+            .collect::<Result<_>>()?;
+        state.push((index.max(0) as usize, tensors));
+    }
+    let mut param_groups = Vec::new();
+    for group in iterate(&field("param_groups")?)? {
+        let mut options = Vec::new();
+        let mut indices = Vec::new();
+        for (k, v) in entries(&group)? {
+            if k.str_text() == "params" {
+                indices = iterate(&v)?.iter().map(|i| as_f64(i) as usize).collect();
+            } else {
+                options.push((k.str_text(), value_hyper(&v)?));
+            }
+        }
+        param_groups.push((Options::from_entries(options), indices));
+    }
+    Ok(StateDict {
+        state,
+        param_groups,
+    })
 }
 
 /// Losses and activations of `torch.nn.functional`.

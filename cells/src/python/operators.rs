@@ -7,7 +7,7 @@ use std::rc::Rc;
 use ruff_python_ast::{CmpOp, Operator, UnaryOp};
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::data::Dataset;
-use tolab_engine::optim::{Hyper, Optimizer};
+use tolab_engine::optim::Optimizer;
 use tolab_engine::{Scalar, Tensor};
 
 use super::exception::{ExcType, PyException};
@@ -364,14 +364,10 @@ fn param_group_item(optimizer: &Optimizer, group: usize, key: &Value) -> Result<
             group.params.iter().cloned().map(Value::Parameter).collect(),
         ));
     }
-    Ok(match group.options.get(&name) {
-        Hyper::Float(x) => Value::Float(x),
-        Hyper::Int(i) => Value::Int(i),
-        Hyper::Bool(b) => Value::Bool(b),
-        Hyper::Pair(a, b) => Value::Tuple(Rc::from(vec![Value::Float(a), Value::Float(b)])),
-        Hyper::None if group.options.entries().iter().any(|(k, _)| *k == name) => Value::None,
-        Hyper::None => return Err(PyException::new(ExcType::KeyError, key.repr())),
-    })
+    if !group.options.entries().iter().any(|(k, _)| *k == name) {
+        return Err(PyException::new(ExcType::KeyError, key.repr()));
+    }
+    Ok(super::objects::hyper_value(&group.options.get(&name)))
 }
 
 /// How many copies `sequence * n` makes, refused when the result would not fit in the lab.
@@ -659,21 +655,7 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
     match container {
         Value::ParamGroup(optimizer, group) => {
             let key = index.str_text();
-            let hyper = match &value {
-                Value::Float(x) => Hyper::Float(*x),
-                Value::Int(i) => Hyper::Int(*i),
-                Value::Bool(b) => Hyper::Bool(*b),
-                Value::None => Hyper::None,
-                Value::Tuple(pair) if pair.len() == 2 => {
-                    Hyper::Pair(as_f64(&pair[0]), as_f64(&pair[1]))
-                }
-                other => {
-                    return Err(PyException::unsupported(&format!(
-                        "a param group setting of type '{}'",
-                        other.type_name()
-                    )));
-                }
-            };
+            let hyper = super::objects::value_hyper(&value)?;
             optimizer.set_option(*group, &key, hyper);
             Ok(())
         }

@@ -162,6 +162,11 @@ impl Algorithm {
 pub struct Options(Vec<(String, Hyper)>);
 
 impl Options {
+    /// Settings in the order given (a loaded `state_dict`'s).
+    pub fn from_entries(entries: Vec<(String, Hyper)>) -> Options {
+        Options(entries)
+    }
+
     pub fn get(&self, name: &str) -> Hyper {
         self.0
             .iter()
