@@ -655,13 +655,18 @@ impl Interpreter {
                 a.locals.clone()
             }
         });
+        // Rebinding a name reuses its key: no allocation on the hot path of a loop.
+        fn bind(names: &mut HashMap<String, Value>, name: &str, value: Value) {
+            match names.get_mut(name) {
+                Some(slot) => *slot = value,
+                None => {
+                    names.insert(name.to_owned(), value);
+                }
+            }
+        }
         match scope {
-            Some(scope) => {
-                scope.borrow_mut().insert(name.to_owned(), value);
-            }
-            None => {
-                self.globals.insert(name.to_owned(), value);
-            }
+            Some(scope) => bind(&mut scope.borrow_mut(), name, value),
+            None => bind(&mut self.globals, name, value),
         }
     }
 
