@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use tolab_engine::backend::gpu::AdapterReport;
 
-use crate::python::RunRecord;
+use crate::python::{RunRecord, Step};
 
 /// What the UI asks of the runtime.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -13,6 +13,8 @@ pub enum Request {
     DescribeBackend,
     /// Runs one cell in the notebook; `cell` names it in tracebacks (`<cell 3>`).
     RunCell { cell: String, source: String },
+    /// Runs the next top-level statement of a cell (the first, for a cell not being stepped).
+    Step { cell: String, source: String },
     /// Starts afresh: a new namespace and a new engine session.
     Reset,
     /// Ends the running cell with `KeyboardInterrupt`. The worker acts on it as it arrives
@@ -40,6 +42,7 @@ pub struct ReplyEnvelope {
 pub enum Reply {
     Backend(BackendReport),
     Ran(RunRecord),
+    Stepped(Step),
     Reset,
     /// A Stop handled when no cell was running any more.
     Stopped,

@@ -31,16 +31,10 @@ impl Runtime {
         match request {
             Request::DescribeBackend => Reply::Backend(self.backend().await),
             Request::RunCell { cell, source } => {
-                let stop = self.stop.clone();
-                let notebook = self.notebook.get_or_insert_with(|| {
-                    // The UI animates the trace, so a notebook's session always records it.
-                    let session = Session::default();
-                    session.set_tracing(true);
-                    Interpreter::notebook(session).with_stop_handle(stop)
-                });
-                // A Stop that came after its cell had finished must not end this one.
-                self.stop.clear();
-                Reply::Ran(notebook.run_cell(&cell, &source).await)
+                Reply::Ran(self.notebook().run_cell(&cell, &source).await)
+            }
+            Request::Step { cell, source } => {
+                Reply::Stepped(self.notebook().step_cell(&cell, &source).await)
             }
             Request::Reset => {
                 self.notebook = None;
@@ -52,6 +46,19 @@ impl Runtime {
                 Reply::Stopped
             }
         }
+    }
+
+    /// The notebook a cell runs in, made by the first one. A Stop that came after its cell had
+    /// finished is dropped here, so that it does not end this one.
+    fn notebook(&mut self) -> &mut Interpreter {
+        self.stop.clear();
+        let stop = self.stop.clone();
+        self.notebook.get_or_insert_with(|| {
+            // The UI animates the trace, so a notebook's session always records it.
+            let session = Session::default();
+            session.set_tracing(true);
+            Interpreter::notebook(session).with_stop_handle(stop)
+        })
     }
 
     async fn backend(&mut self) -> BackendReport {

@@ -167,3 +167,41 @@ fn a_stop_that_finds_no_cell_running_does_not_end_the_next_one() {
     };
     assert_eq!(record.value.as_deref(), Some("4999950000"));
 }
+
+#[test]
+fn step_runs_a_cell_one_top_level_statement_at_a_time() {
+    let mut runtime = Runtime::new();
+    let source = "import torch\nx = torch.ones(2)\nprint('moved')\ny = x.to('cuda:1')\ny.device\n";
+    let step = |runtime: &mut Runtime| {
+        let Reply::Stepped(step) = pollster::block_on(runtime.handle(Request::Step {
+            cell: "<cell 1>".into(),
+            source: source.into(),
+        })) else {
+            panic!("a step")
+        };
+        step
+    };
+    let lines: Vec<_> = (0..5).map(|_| step(&mut runtime)).collect();
+    assert_eq!(
+        lines.iter().map(|s| s.line).collect::<Vec<_>>(),
+        [Some(1), Some(2), Some(3), Some(4), Some(5)]
+    );
+    assert_eq!(
+        lines.iter().map(|s| s.done).collect::<Vec<_>>(),
+        [false, false, false, false, true]
+    );
+    assert_eq!(lines[2].record.stdout, "moved\n");
+    assert!(
+        lines[3]
+            .record
+            .trace
+            .iter()
+            .all(|e| e.span.is_some_and(|s| s.line == 4))
+    );
+    assert_eq!(
+        lines[4].record.value.as_deref(),
+        Some("device(type='cuda', index=1)")
+    );
+    // Done: the next Step starts the cell again.
+    assert_eq!(step(&mut runtime).line, Some(1));
+}

@@ -113,6 +113,8 @@ pub struct Interpreter {
     pub(super) stop: super::StopHandle,
     /// The machine stack's position when the running cell started.
     pub(super) stack_base: usize,
+    /// The cell being stepped through, statement by statement.
+    pub(super) stepping: Option<super::Stepping>,
     /// When the cell last let the event loop run, and whether it is time to again.
     last_yield: f64,
     yield_due: bool,
@@ -148,6 +150,7 @@ impl Interpreter {
             deadline: f64::INFINITY,
             stop: super::StopHandle::default(),
             stack_base: stack_position(),
+            stepping: None,
             last_yield: 0.0,
             yield_due: false,
         }

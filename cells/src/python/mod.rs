@@ -44,6 +44,22 @@ pub struct RunRecord {
     pub timings: Timings,
 }
 
+/// What one Step ran: the record of that statement, the line it starts on, and whether the cell
+/// is done (its last statement ran, or one failed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    pub record: RunRecord,
+    pub line: Option<usize>,
+    pub done: bool,
+}
+
+/// A cell being run one top-level statement at a time.
+pub(crate) struct Stepping {
+    cell: Rc<CellSource>,
+    body: Vec<ruff_python_ast::Stmt>,
+    next: usize,
+}
+
 /// How long a cell took and how much of its budget it used.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Timings {
@@ -134,15 +150,87 @@ impl Interpreter {
 
     /// Runs one cell (`name` is how tracebacks call it, such as `<cell 1>`).
     pub async fn run_cell(&mut self, name: &str, text: &str) -> RunRecord {
+        self.stepping = None;
+        let started = self.begin();
         let cell = Rc::new(CellSource::new(name, text));
-        self.steps_left = self.limits.steps;
-        self.stack_base = eval::stack_position();
-        self.deadline = stdlib::seconds() + self.limits.seconds;
-        let started = stdlib::seconds();
         let outcome = match cell.parse() {
             Ok(module) => self.run_module(cell.clone(), &module.body).await,
             Err(e) => Err(e),
         };
+        self.finish(outcome, started)
+    }
+
+    /// Runs the next top-level statement of a cell: the first, when the cell (or its text) is not
+    /// the one being stepped through. The record covers that statement alone; a trailing
+    /// expression's value shows when it is the cell's last statement, as a run would show it.
+    pub async fn step_cell(&mut self, name: &str, text: &str) -> Step {
+        let started = self.begin();
+        let current = self
+            .stepping
+            .take()
+            .filter(|s| s.cell.name == name && s.cell.text == text);
+        let mut stepping = match current {
+            Some(stepping) => stepping,
+            None => {
+                let cell = Rc::new(CellSource::new(name, text));
+                match cell.parse() {
+                    Ok(module) => Stepping {
+                        cell,
+                        body: module.body.into_iter().collect(),
+                        next: 0,
+                    },
+                    Err(e) => {
+                        return Step {
+                            record: self.finish(Err(e), started),
+                            line: None,
+                            done: true,
+                        };
+                    }
+                }
+            }
+        };
+        let at = stepping.next;
+        let Some(statement) = stepping.body.get(at..=at) else {
+            return Step {
+                record: self.finish(Ok(None), started),
+                line: None,
+                done: true,
+            };
+        };
+        let line = stepping
+            .cell
+            .line_of(ruff_text_size::Ranged::range(&statement[0]));
+        let last = at + 1 == stepping.body.len();
+        let outcome = self
+            .run_module(stepping.cell.clone(), statement)
+            .await
+            .map(|value| value.filter(|_| last));
+        let done = last || outcome.is_err();
+        if !done {
+            stepping.next += 1;
+            self.stepping = Some(stepping);
+        }
+        Step {
+            record: self.finish(outcome, started),
+            line: Some(line),
+            done,
+        }
+    }
+
+    /// Fresh budgets for a run; the time it started.
+    fn begin(&mut self) -> f64 {
+        self.steps_left = self.limits.steps;
+        self.stack_base = eval::stack_position();
+        self.deadline = stdlib::seconds() + self.limits.seconds;
+        stdlib::seconds()
+    }
+
+    /// The record of a run that ended with `outcome`.
+    fn finish(
+        &mut self,
+        outcome: Result<Option<value::Value>, PyException>,
+        started: f64,
+    ) -> RunRecord {
         let (value, error) = match outcome {
             Ok(value) => (value.map(|v| v.repr()), None),
             Err(e) => {
