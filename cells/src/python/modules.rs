@@ -21,6 +21,7 @@ const MODULES: &[&str] = &[
     "torch.amp",
     "torch.nn",
     "torch.nn.functional",
+    "torch.nn.init",
     "torch.optim",
     "torch.utils",
     "torch.utils.data",
@@ -107,6 +108,10 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
             Some(Value::ModuleFn(module, Rc::from(name)))
         }
         ("torch.nn", "functional") => Some(Value::Module("torch.nn.functional")),
+        ("torch.nn", "init") => Some(Value::Module("torch.nn.init")),
+        ("torch.nn.init", _) => INIT
+            .contains(&name)
+            .then(|| Value::ModuleFn("torch.nn.init", Rc::from(name))),
         ("torch.nn", _) => super::objects::NN_CLASSES
             .iter()
             .find(|c| **c == name)
@@ -204,6 +209,68 @@ const CUDA_FUNCTIONS: &[&str] = &[
 ];
 
 const MATH_FUNCTIONS: &[&str] = &["sqrt", "exp", "log", "floor", "ceil"];
+
+const INIT: &[&str] = &[
+    "kaiming_uniform_",
+    "kaiming_normal_",
+    "xavier_uniform_",
+    "xavier_normal_",
+    "uniform_",
+    "normal_",
+    "constant_",
+    "zeros_",
+    "ones_",
+    "calculate_gain",
+];
+
+/// `torch.nn.init`: fills a tensor (a Parameter) in place under no_grad and returns it.
+fn init(name: &str, args: &Args) -> Result<Value> {
+    use tolab_engine::nn::init as nn_init;
+    let number = |i: usize, key: &str, default: f64| args.get(i, key).map_or(default, as_f64);
+    if name == "calculate_gain" {
+        let nonlinearity = args
+            .get(0, "nonlinearity")
+            .map(Value::str_text)
+            .unwrap_or_default();
+        let param = args
+            .get(1, "param")
+            .filter(|v| !matches!(v, Value::None))
+            .map(as_f64);
+        return Ok(Value::Float(nn_init::calculate_gain(&nonlinearity, param)?));
+    }
+    let target = args.get(0, "tensor").cloned().unwrap_or(Value::None);
+    let tensor = match &*target.resolved() {
+        Value::Tensor(t) => t.clone(),
+        other => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("{name}() expects a tensor, got {}", other.type_name()),
+            ));
+        }
+    };
+    let mode =
+        || nn_init::FanMode::parse(&args.get(2, "mode").map_or("fan_in".into(), Value::str_text));
+    let nonlinearity = || {
+        args.get(3, "nonlinearity")
+            .map_or("leaky_relu".into(), Value::str_text)
+    };
+    match name {
+        "kaiming_uniform_" => {
+            nn_init::kaiming_uniform_(&tensor, number(1, "a", 0.0), mode()?, &nonlinearity())?
+        }
+        "kaiming_normal_" => {
+            nn_init::kaiming_normal_(&tensor, number(1, "a", 0.0), mode()?, &nonlinearity())?
+        }
+        "xavier_uniform_" => nn_init::xavier_uniform_(&tensor, number(1, "gain", 1.0))?,
+        "xavier_normal_" => nn_init::xavier_normal_(&tensor, number(1, "gain", 1.0))?,
+        "uniform_" => nn_init::uniform_(&tensor, number(1, "a", 0.0), number(2, "b", 1.0))?,
+        "normal_" => nn_init::normal_(&tensor, number(1, "mean", 0.0), number(2, "std", 1.0))?,
+        "constant_" => nn_init::constant_(&tensor, number(1, "val", 0.0))?,
+        "zeros_" => nn_init::constant_(&tensor, 0.0)?,
+        _ => nn_init::constant_(&tensor, 1.0)?,
+    }
+    Ok(target)
+}
 
 const FUNCTIONAL: &[&str] = &[
     "relu",
@@ -340,6 +407,7 @@ pub fn call(session: &Session, module: &str, name: &str, args: Args) -> Result<V
         "torch" => torch(session, name, args),
         "torch.cuda" => cuda(session, name, args),
         "torch.nn.functional" => super::objects::functional(name, &args),
+        "torch.nn.init" => init(name, &args),
         "torch.optim" => super::objects::construct_optimizer(name, args),
         _ => math(name, args),
     }
