@@ -283,6 +283,10 @@ const FUNCTIONAL: &[&str] = &[
     "nll_loss",
     "binary_cross_entropy_with_logits",
     "linear",
+    "dropout",
+    "conv2d",
+    "embedding",
+    "layer_norm",
 ];
 
 /// A device argument: a string, a `torch.device`, or an index (a CUDA device).

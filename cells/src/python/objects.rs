@@ -131,6 +131,16 @@ fn pair(args: &Args, index: usize, name: &str, default: Option<usize>) -> Result
     }
 }
 
+/// A convolution's `padding`: an int, a pair, `'same'` or `'valid'`.
+fn padding(args: &Args, index: usize) -> Result<tolab_engine::nn::functional::Padding> {
+    use tolab_engine::nn::functional::Padding;
+    Ok(match args.get(index, "padding") {
+        Some(Value::Str(s)) if &**s == "same" => Padding::Same,
+        Some(Value::Str(s)) if &**s == "valid" => Padding::Explicit([0, 0]),
+        _ => Padding::Explicit(pair(args, index, "padding", Some(0))?),
+    })
+}
+
 fn reduction(args: &Args) -> Result<Reduction> {
     match args.keyword("reduction") {
         None => Ok(Reduction::Mean),
@@ -471,20 +481,7 @@ impl Interpreter {
                 out_channels: count(&args, 1, "out_channels")?,
                 kernel_size: pair(&args, 2, "kernel_size", None)?,
                 stride: pair(&args, 3, "stride", Some(1))?,
-                padding: match args.get(4, "padding") {
-                    Some(Value::Str(s)) if &**s == "same" => {
-                        tolab_engine::nn::functional::Padding::Same
-                    }
-                    Some(Value::Str(s)) if &**s == "valid" => {
-                        tolab_engine::nn::functional::Padding::Explicit([0, 0])
-                    }
-                    _ => tolab_engine::nn::functional::Padding::Explicit(pair(
-                        &args,
-                        4,
-                        "padding",
-                        Some(0),
-                    )?),
-                },
+                padding: padding(&args, 4)?,
                 dilation: pair(&args, 5, "dilation", Some(1))?,
                 groups: match args.get(6, "groups") {
                     None => 1,
@@ -873,6 +870,10 @@ pub fn functional(name: &str, args: &Args) -> Result<Value> {
             ))),
         }
     };
+    let optional = |i: usize, key: &str| match args.get(i, key).map(|v| v.resolved().into_owned()) {
+        Some(Value::Tensor(t)) => Some(t),
+        _ => None,
+    };
     let reduce = reduction(args)?;
     Ok(Value::Tensor(match name {
         "relu" => tensor(0)?.relu()?,
@@ -886,12 +887,44 @@ pub fn functional(name: &str, args: &Args) -> Result<Value> {
         "binary_cross_entropy_with_logits" => {
             f::binary_cross_entropy_with_logits(&tensor(0)?, &tensor(1)?, reduce)?
         }
-        "linear" => {
-            let bias = match args.get(2, "bias").map(|v| v.resolved().into_owned()) {
-                Some(Value::Tensor(t)) => Some(t),
-                _ => None,
+        "linear" => f::linear(&tensor(0)?, &tensor(1)?, optional(2, "bias").as_ref())?,
+        "dropout" => f::dropout(
+            &tensor(0)?,
+            args.get(1, "p").map_or(0.5, as_f64),
+            args.get(2, "training").is_none_or(Value::truthy),
+        )?,
+        "conv2d" => f::conv2d(
+            &tensor(0)?,
+            &tensor(1)?,
+            optional(2, "bias").as_ref(),
+            pair(args, 3, "stride", Some(1))?,
+            padding(args, 4)?,
+            pair(args, 5, "dilation", Some(1))?,
+            args.get(6, "groups").map_or(1.0, as_f64).max(1.0) as usize,
+        )?,
+        "embedding" => f::embedding(
+            &tensor(0)?,
+            &tensor(1)?,
+            args.get(2, "padding_idx")
+                .filter(|v| !matches!(v, Value::None))
+                .map(|v| as_f64(v) as i64),
+        )?,
+        "layer_norm" => {
+            let shape: Vec<usize> = match args.get(1, "normalized_shape") {
+                Some(Value::Int(n)) => vec![(*n).max(0) as usize],
+                Some(v) => iterate(v)?
+                    .iter()
+                    .map(|d| as_f64(d).max(0.0) as usize)
+                    .collect(),
+                None => Vec::new(),
             };
-            f::linear(&tensor(0)?, &tensor(1)?, bias.as_ref())?
+            f::layer_norm(
+                &tensor(0)?,
+                &shape,
+                optional(2, "weight").as_ref(),
+                optional(3, "bias").as_ref(),
+                args.get(4, "eps").map_or(1e-5, as_f64),
+            )?
         }
         other => {
             return Err(PyException::new(
