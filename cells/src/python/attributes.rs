@@ -110,6 +110,19 @@ const DICT_METHODS: &[&str] = &[
     "copy",
     "clear",
 ];
+const SET_METHODS: &[&str] = &[
+    "add",
+    "discard",
+    "remove",
+    "update",
+    "union",
+    "intersection",
+    "difference",
+    "issubset",
+    "copy",
+    "clear",
+    "pop",
+];
 const STR_METHODS: &[&str] = &[
     "upper",
     "lower",
@@ -172,6 +185,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         },
         Value::List(_) if LIST_METHODS.contains(&name) => method(),
         Value::Dict(_) if DICT_METHODS.contains(&name) => method(),
+        Value::Set(_) if SET_METHODS.contains(&name) => method(),
         Value::Str(_) if STR_METHODS.contains(&name) => method(),
         Value::Environ(_) if DICT_METHODS.contains(&name) => method(),
         Value::Generator(_) if matches!(name, "manual_seed" | "initial_seed") => method(),
@@ -328,6 +342,7 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
         })),
         Value::List(items) => list_method(items, name, &args),
         Value::Dict(entries) => dict_method(entries, name, &args),
+        Value::Set(items) => set_method(items, name, &args),
         Value::ParamGroup(optimizer, group) => {
             let key = arg(0);
             match name {
@@ -715,6 +730,86 @@ fn dict_method(entries: &RefCell<Vec<(Value, Value)>>, name: &str, args: &Args) 
             Value::None
         }
         _ => Value::Dict(Rc::new(RefCell::new(dict.clone()))),
+    })
+}
+
+fn set_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<Value> {
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    let others = || {
+        args.positional
+            .iter()
+            .map(super::operators::iterate)
+            .collect::<Result<Vec<_>>>()
+    };
+    let mut set = items.borrow_mut();
+    let position = |set: &[Value], v: &Value| set.iter().position(|w| equal(w, v));
+    Ok(match name {
+        "add" => {
+            let item = arg(0);
+            super::value::check_hashable(&item)?;
+            if position(&set, &item).is_none() {
+                set.push(item);
+            }
+            Value::None
+        }
+        "discard" | "remove" => {
+            match position(&set, &arg(0)) {
+                Some(at) => {
+                    set.remove(at);
+                }
+                None if name == "remove" => {
+                    return Err(PyException::new(ExcType::KeyError, arg(0).repr()));
+                }
+                None => {}
+            }
+            Value::None
+        }
+        "update" => {
+            let mut merged = set.clone();
+            merged.extend(others()?.into_iter().flatten());
+            let Value::Set(unique) = Value::set(merged)? else {
+                return Ok(Value::None);
+            };
+            *set = unique.take();
+            Value::None
+        }
+        "union" => Value::set(
+            set.iter()
+                .cloned()
+                .chain(others()?.into_iter().flatten())
+                .collect(),
+        )?,
+        "intersection" | "difference" => {
+            let others = others()?;
+            let keep = |v: &&Value| {
+                let everywhere = others.iter().all(|o| o.iter().any(|w| equal(v, w)));
+                let anywhere = others.iter().any(|o| o.iter().any(|w| equal(v, w)));
+                if name == "intersection" {
+                    everywhere
+                } else {
+                    !anywhere
+                }
+            };
+            Value::set(set.iter().filter(keep).cloned().collect())?
+        }
+        "issubset" => {
+            let other = super::operators::iterate(&arg(0))?;
+            Value::Bool(set.iter().all(|v| other.iter().any(|w| equal(v, w))))
+        }
+        "clear" => {
+            set.clear();
+            Value::None
+        }
+        "pop" => {
+            if set.is_empty() {
+                return Err(PyException::new(
+                    ExcType::KeyError,
+                    "'pop from an empty set'",
+                ));
+            }
+            set.remove(0)
+        }
+        _ => Value::Set(Rc::new(RefCell::new(set.clone()))),
     })
 }
 

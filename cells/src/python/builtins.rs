@@ -12,7 +12,7 @@ use super::value::{Value, as_f64, range_len};
 
 /// The builtin types: calling one converts (`int("3")`), and `isinstance` tests against it.
 pub const TYPES: &[&str] = &[
-    "int", "float", "str", "bool", "list", "tuple", "dict", "object",
+    "int", "float", "str", "bool", "list", "tuple", "dict", "set", "object",
 ];
 
 const NAMES: &[&str] = &[
@@ -48,7 +48,7 @@ const NAMES: &[&str] = &[
 
 /// The builtins that take an iterable first and consume it whole.
 const CONSUMERS: &[&str] = &[
-    "list", "tuple", "dict", "sum", "min", "max", "sorted", "any", "all",
+    "list", "tuple", "dict", "set", "sum", "min", "max", "sorted", "any", "all",
 ];
 
 /// A builtin by name, for name lookup after locals and globals.
@@ -458,6 +458,10 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                 Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
             }
         },
+        "set" => Value::set(match args.positional.first() {
+            Some(v) => iterate(v)?,
+            None => Vec::new(),
+        })?,
         "any" => Value::Bool(iterate(&first())?.iter().any(Value::truthy)),
         "all" => Value::Bool(iterate(&first())?.iter().all(Value::truthy)),
         "id" => {

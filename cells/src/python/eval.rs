@@ -817,6 +817,10 @@ impl Interpreter {
                     }
                 }
                 Expr::List(l) => Value::list(self.exprs(&l.elts).await?),
+                Expr::Set(set) => Value::set(self.exprs(&set.elts).await?)?,
+                Expr::SetComp(c) => {
+                    Value::set(self.comprehension(&c.generators, &c.elt, None).await?)?
+                }
                 Expr::Tuple(t) => Value::Tuple(self.exprs(&t.elts).await?.into()),
                 Expr::Dict(d) => {
                     let mut entries = Vec::new();

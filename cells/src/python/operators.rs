@@ -77,6 +77,25 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
             items.extend(b.borrow().iter().cloned());
             Ok(Value::list(items))
         }
+        (Value::Set(a), Value::Set(b)) => {
+            let (a, b) = (a.borrow(), b.borrow());
+            let in_b = |v: &Value| b.iter().any(|w| equal(v, w));
+            let items: Vec<Value> = match op {
+                Operator::BitOr => a.iter().chain(b.iter()).cloned().collect(),
+                Operator::BitAnd => a.iter().filter(|v| in_b(v)).cloned().collect(),
+                Operator::Sub => a.iter().filter(|v| !in_b(v)).cloned().collect(),
+                Operator::BitXor => {
+                    let in_a = |v: &Value| a.iter().any(|w| equal(v, w));
+                    a.iter()
+                        .filter(|v| !in_b(v))
+                        .chain(b.iter().filter(|v| !in_a(v)))
+                        .cloned()
+                        .collect()
+                }
+                _ => return Err(unsupported()),
+            };
+            Value::set(items)
+        }
         (Value::Tuple(a), Value::Tuple(b)) if op == Operator::Add => {
             Ok(Value::Tuple(a.iter().chain(b.iter()).cloned().collect()))
         }
@@ -399,6 +418,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>> {
         Value::Tuple(items) => items.to_vec(),
         Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
         Value::Dict(entries) => entries.borrow().iter().map(|(k, _)| k.clone()).collect(),
+        Value::Set(items) => items.borrow().clone(),
         Value::Range { start, stop, step } => {
             let n = range_len(*start, *stop, *step);
             if n > MATERIALIZED_RANGE {

@@ -23,6 +23,8 @@ pub enum Value {
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<[Value]>),
     Dict(Rc<RefCell<Vec<(Value, Value)>>>),
+    /// A set, in insertion order (CPython orders by hash; the lab does not promise its order).
+    Set(Rc<RefCell<Vec<Value>>>),
     Range {
         start: i64,
         stop: i64,
@@ -196,6 +198,18 @@ impl Value {
         Value::List(Rc::new(RefCell::new(items)))
     }
 
+    /// A set of `items`, duplicates dropped (the first of equal items is kept).
+    pub fn set(items: Vec<Value>) -> Result<Value, PyException> {
+        let mut unique: Vec<Value> = Vec::with_capacity(items.len());
+        for item in items {
+            check_hashable(&item)?;
+            if !unique.iter().any(|u| equal(u, &item)) {
+                unique.push(item);
+            }
+        }
+        Ok(Value::Set(Rc::new(RefCell::new(unique))))
+    }
+
     /// `type(x).__name__`.
     pub fn type_name(&self) -> String {
         match self {
@@ -207,6 +221,7 @@ impl Value {
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
             Value::Dict(_) => "dict",
+            Value::Set(_) => "set",
             Value::Range { .. } => "range",
             Value::Function(_) => "function",
             Value::Builtin(_) | Value::ModuleFn(..) => "builtin_function_or_method",
@@ -275,6 +290,7 @@ impl Value {
             Value::List(items) => !items.borrow().is_empty(),
             Value::Tuple(items) => !items.is_empty(),
             Value::Dict(entries) => !entries.borrow().is_empty(),
+            Value::Set(items) => !items.borrow().is_empty(),
             Value::Range { start, stop, step } => range_len(*start, *stop, *step) > 0,
             Value::Size(dims) => !dims.is_empty(),
             _ => true,
@@ -301,6 +317,8 @@ impl Value {
                     .collect();
                 format!("{{{}}}", parts.join(", "))
             }
+            Value::Set(items) if items.borrow().is_empty() => "set()".into(),
+            Value::Set(items) => format!("{{{}}}", join(&items.borrow())),
             Value::Range { start, stop, step } if *step == 1 => format!("range({start}, {stop})"),
             Value::Range { start, stop, step } => format!("range({start}, {stop}, {step})"),
             Value::Function(f) => format!("<function {} at {:#x}>", f.name, address(f)),
@@ -417,6 +435,17 @@ impl Value {
     }
 }
 
+/// Sets and dict keys take only hashable values.
+pub fn check_hashable(v: &Value) -> Result<(), PyException> {
+    match v {
+        Value::List(_) | Value::Dict(_) | Value::Set(_) => Err(PyException::new(
+            ExcType::TypeError,
+            format!("unhashable type: '{}'", v.type_name()),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Python's `==` on plain values (engine objects compare by identity).
 pub fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -434,6 +463,10 @@ pub fn equal(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
         }
         (Value::Size(x), Value::Size(y)) => x == y,
+        (Value::Set(x), Value::Set(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len() && x.iter().all(|v| y.iter().any(|w| equal(v, w)))
+        }
         (Value::Size(x), Value::Tuple(y)) | (Value::Tuple(y), Value::Size(x)) => {
             x.len() == y.len()
                 && x.iter()
