@@ -1,7 +1,7 @@
 //! The app's side of the message boundary: it sends [`Request`]s to the runtime's Web Worker
 //! (`src/bin/tolab-worker.rs`) and gets [`Reply`]s back, matched by id. Requests sent before the
 //! worker is ready wait in a queue; if the worker cannot start, every request is answered with
-//! [`Reply::Unavailable`].
+//! [`Reply::Unavailable`]. A running cell's [`Reply::Progress`] goes to its request's watcher.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use futures::channel::oneshot;
 use leptos::prelude::*;
-use tolab_cells::{Reply, ReplyEnvelope, Request, RequestEnvelope};
+use tolab_cells::{Progress, Reply, ReplyEnvelope, Request, RequestEnvelope};
 use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, MessageEvent, Url, Worker};
 
@@ -26,8 +26,14 @@ struct Link {
     ready: Cell<bool>,
     /// Requests posted before the worker said it was ready.
     waiting: RefCell<Vec<String>>,
-    pending: RefCell<HashMap<u64, oneshot::Sender<Reply>>>,
+    pending: RefCell<HashMap<u64, Pending>>,
     next_id: Cell<u64>,
+}
+
+/// A request waiting for its final reply, and who watches its progress meanwhile.
+struct Pending {
+    answer: oneshot::Sender<Reply>,
+    watcher: Option<Rc<dyn Fn(Progress)>>,
 }
 
 impl RuntimeClient {
@@ -53,6 +59,16 @@ impl RuntimeClient {
     }
 
     pub async fn send(&self, request: Request) -> Reply {
+        self.send_watching(request, None).await
+    }
+
+    /// Sends `request`; `watcher` hears each progress report of the cell it runs before the final
+    /// reply comes back.
+    pub async fn send_watching(
+        &self,
+        request: Request,
+        watcher: Option<Rc<dyn Fn(Progress)>>,
+    ) -> Reply {
         let link = &self.link;
         let worker = match &link.worker {
             Ok(worker) => worker,
@@ -65,7 +81,9 @@ impl RuntimeClient {
         let id = link.next_id.get();
         link.next_id.set(id + 1);
         let (answer, answered) = oneshot::channel();
-        link.pending.borrow_mut().insert(id, answer);
+        link.pending
+            .borrow_mut()
+            .insert(id, Pending { answer, watcher });
         let text = serde_json::to_string(&RequestEnvelope { id, request }).unwrap_or_default();
         if link.ready.get() {
             let _ = worker.post_message(&text.into());
@@ -89,10 +107,21 @@ impl Link {
             }
             return;
         }
-        if let Ok(ReplyEnvelope { id, reply }) = serde_json::from_str(text)
-            && let Some(answer) = self.pending.borrow_mut().remove(&id)
-        {
-            let _ = answer.send(reply);
+        let Ok(ReplyEnvelope { id, reply }) = serde_json::from_str(text) else {
+            return;
+        };
+        if let Reply::Progress(progress) = reply {
+            // Called outside the borrow: a watcher may send requests of its own.
+            let watcher = self
+                .pending
+                .borrow()
+                .get(&id)
+                .and_then(|p| p.watcher.clone());
+            if let Some(watcher) = watcher {
+                watcher(progress);
+            }
+        } else if let Some(pending) = self.pending.borrow_mut().remove(&id) {
+            let _ = pending.answer.send(reply);
         }
     }
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use tolab_engine::backend::gpu::AdapterReport;
 
-use crate::python::{RunRecord, Step};
+use crate::python::{Progress, RunRecord, Step};
 
 /// What the UI asks of the runtime.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,7 +29,8 @@ pub struct RequestEnvelope {
     pub request: Request,
 }
 
-/// A reply to the request with the same `id`.
+/// A reply to the request with the same `id`. A running cell's request gets any number of
+/// [`Reply::Progress`] before its one final reply.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReplyEnvelope {
     pub id: u64,
@@ -41,6 +42,8 @@ pub struct ReplyEnvelope {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Reply {
     Backend(BackendReport),
+    /// What the running cell produced since its last progress reply; not final.
+    Progress(Progress),
     Ran(RunRecord),
     Stepped(Step),
     Reset,

@@ -4,7 +4,7 @@ use tolab_engine::Session;
 use tolab_engine::backend::gpu::{GpuContext, GpuError};
 
 use crate::protocol::{BackendReport, Reply, Request};
-use crate::python::{Interpreter, StopHandle};
+use crate::python::{Interpreter, ProgressSink, StopHandle};
 
 /// One learner session's runtime. The GPU is opened on first need and kept; the notebook (its
 /// namespace and engine session) is made by the first cell and dropped by Reset.
@@ -14,6 +14,7 @@ pub struct Runtime {
     notebook: Option<Interpreter>,
     /// Shared by every notebook this runtime makes.
     stop: StopHandle,
+    progress: Option<ProgressSink>,
 }
 
 impl Runtime {
@@ -24,6 +25,12 @@ impl Runtime {
     /// What a Stop request sets, from outside a running cell (the worker's message handler).
     pub fn stop_handle(&self) -> StopHandle {
         self.stop.clone()
+    }
+
+    /// Who hears a running cell's output and events before its record is complete (the worker
+    /// posts them to the page as [`Reply::Progress`] under the running request's id).
+    pub fn on_progress(&mut self, sink: ProgressSink) {
+        self.progress = Some(sink);
     }
 
     /// Answers one request.
@@ -53,12 +60,14 @@ impl Runtime {
     fn notebook(&mut self) -> &mut Interpreter {
         self.stop.clear();
         let stop = self.stop.clone();
-        self.notebook.get_or_insert_with(|| {
+        let notebook = self.notebook.get_or_insert_with(|| {
             // The UI animates the trace, so a notebook's session always records it.
             let session = Session::default();
             session.set_tracing(true);
             Interpreter::notebook(session).with_stop_handle(stop)
-        })
+        });
+        notebook.set_progress(self.progress.clone());
+        notebook
     }
 
     async fn backend(&mut self) -> BackendReport {

@@ -205,3 +205,66 @@ fn step_runs_a_cell_one_top_level_statement_at_a_time() {
     // Done: the next Step starts the cell again.
     assert_eq!(step(&mut runtime).line, Some(1));
 }
+
+/// Runs `source` as one cell in `runtime`, with every progress report kept.
+fn run_collecting_progress(
+    runtime: &mut Runtime,
+    source: &str,
+) -> (tolab_cells::RunRecord, Vec<tolab_cells::Progress>) {
+    let reports = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    runtime.on_progress(std::rc::Rc::new({
+        let reports = reports.clone();
+        move |progress| reports.borrow_mut().push(progress)
+    }));
+    let Reply::Ran(record) = pollster::block_on(runtime.handle(Request::RunCell {
+        cell: "<cell 1>".into(),
+        source: source.into(),
+    })) else {
+        panic!("a run record")
+    };
+    let reports = reports.take();
+    (record, reports)
+}
+
+#[test]
+fn a_running_cell_streams_its_output_and_events_before_its_record_completes() {
+    let mut runtime = Runtime::new();
+    let source = "import time, torch\nfor i in range(4):\n    print(i)\n    x = torch.ones(2).to('cuda')\n    time.sleep(0.06)\nprint('done')\n";
+    let (record, reports) = run_collecting_progress(&mut runtime, source);
+    assert_eq!(record.error, None);
+    assert_eq!(record.stdout, "0\n1\n2\n3\ndone\n");
+    // Each sleep crosses a reporting interval, so output arrives while the loop still runs.
+    assert!(reports.len() >= 3, "{reports:?}");
+    assert_eq!(reports[0].stdout, "0\n");
+    // The reports are a preview: in order, without repeats, each a prefix of the final record.
+    let streamed: String = reports.iter().map(|p| p.stdout.as_str()).collect();
+    assert!(record.stdout.starts_with(&streamed), "{streamed:?}");
+    assert!(streamed.starts_with("0\n1\n2\n"));
+    let events: Vec<_> = reports.iter().flat_map(|p| p.trace.clone()).collect();
+    assert!(!events.is_empty());
+    assert_eq!(events[..], record.trace[..events.len()]);
+    assert!(events.iter().all(|e| e.span.is_some_and(|s| s.line == 4)));
+    // `time.sleep` waits for real.
+    assert!(record.timings.wall_ms >= 240.0, "{:?}", record.timings);
+}
+
+#[test]
+fn a_stop_heard_while_a_cell_sleeps_ends_it_with_keyboard_interrupt() {
+    let mut runtime = Runtime::new();
+    let stop = runtime.stop_handle();
+    // The first progress report stands in for the UI pressing Stop while the cell waits.
+    runtime.on_progress(std::rc::Rc::new(move |_| stop.stop()));
+    let Reply::Ran(record) = pollster::block_on(runtime.handle(Request::RunCell {
+        cell: "<cell 1>".into(),
+        source: "import time\nprint('waiting')\ntime.sleep(20)\nprint('never')\n".into(),
+    })) else {
+        panic!("a run record")
+    };
+    assert_eq!(record.stdout, "waiting\n");
+    let error = record.error.unwrap_or_default();
+    assert!(
+        error.contains("line 3") && error.ends_with("KeyboardInterrupt"),
+        "{error}"
+    );
+    assert!(record.timings.wall_ms < 5_000.0, "{:?}", record.timings);
+}

@@ -678,6 +678,12 @@ impl Session {
         self.0.tracer.borrow_mut().set_span(span);
     }
 
+    /// A copy of the events recorded after the first `from` of those not yet taken (what a
+    /// running cell streams to the UI before its record is complete).
+    pub fn trace_since(&self, from: usize) -> Vec<TraceEvent> {
+        self.0.tracer.borrow().since(from).to_vec()
+    }
+
     pub fn take_trace(&self) -> Vec<TraceEvent> {
         self.0.tracer.borrow_mut().take()
     }

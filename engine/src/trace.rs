@@ -208,6 +208,11 @@ impl Tracer {
         self.events.push(event);
     }
 
+    /// The events recorded after the first `from` of those not yet taken.
+    pub fn since(&self, from: usize) -> &[TraceEvent] {
+        self.events.get(from..).unwrap_or_default()
+    }
+
     /// Hands over the events recorded so far (numbering continues).
     pub fn take(&mut self) -> Vec<TraceEvent> {
         std::mem::take(&mut self.events)

@@ -1,7 +1,7 @@
 //! The runtime's Web Worker: cells run here, off the page's thread, so a long cell never freezes
 //! the page and a Stop request is heard while it runs. It answers JSON [`RequestEnvelope`]s with
 //! [`ReplyEnvelope`]s, one request at a time in arrival order, except Stop, which takes effect
-//! as soon as it arrives. Trunk builds it from `index.html`'s `data-type="worker"` link.
+//! as soon as it arrives. A running cell's progress goes out as it happens, under its request's id. Trunk builds it from `index.html`'s `data-type="worker"` link.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -14,8 +14,11 @@ fn main() {}
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
+    use std::cell::Cell;
+    use std::rc::Rc;
+
     use futures::StreamExt;
-    use tolab_cells::{ReplyEnvelope, Request, RequestEnvelope, Runtime};
+    use tolab_cells::{Reply, ReplyEnvelope, Request, RequestEnvelope, Runtime};
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
@@ -44,13 +47,29 @@ mod worker {
         scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
 
-        let replies = scope.clone();
+        let post = {
+            let scope = scope.clone();
+            move |envelope: &ReplyEnvelope| {
+                if let Ok(text) = serde_json::to_string(envelope) {
+                    let _ = scope.post_message(&text.into());
+                }
+            }
+        };
+        let running = Rc::new(Cell::new(0u64));
+        runtime.on_progress(Rc::new({
+            let (running, post) = (running.clone(), post.clone());
+            move |progress| {
+                post(&ReplyEnvelope {
+                    id: running.get(),
+                    reply: Reply::Progress(progress),
+                })
+            }
+        }));
         wasm_bindgen_futures::spawn_local(async move {
             while let Some(RequestEnvelope { id, request }) = requests.next().await {
+                running.set(id);
                 let reply = runtime.handle(request).await;
-                if let Ok(text) = serde_json::to_string(&ReplyEnvelope { id, reply }) {
-                    let _ = replies.post_message(&text.into());
-                }
+                post(&ReplyEnvelope { id, reply });
             }
         });
 

@@ -1,6 +1,6 @@
 //! `tolab run [--trace] FILE.py`: runs a file as one lab cell and prints its stdout exactly as the
-//! lab would; an uncaught error goes to stderr as a traceback, with exit code 1. `--trace` adds
-//! the engine's trace as JSON lines on stderr.
+//! lab would (as it runs: a long cell's output streams); an uncaught error goes to stderr as a
+//! traceback, with exit code 1. `--trace` adds the engine's trace as JSON lines on stderr.
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
@@ -61,8 +61,17 @@ fn run(path: &str, source: &str, trace: bool) -> ExitCode {
     let mut notebook = Interpreter::notebook(session.clone())
         .with_files(std::rc::Rc::new(files))
         .with_limits(limits);
+    let printed = std::rc::Rc::new(std::cell::Cell::new(0));
+    notebook.set_progress(Some(std::rc::Rc::new({
+        let printed = printed.clone();
+        move |progress: tolab_cells::Progress| {
+            print!("{}", progress.stdout);
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            printed.set(printed.get() + progress.stdout.len());
+        }
+    })));
     let record = pollster::block_on(notebook.run_cell(path, source));
-    print!("{}", record.stdout);
+    print!("{}", record.stdout.get(printed.get()..).unwrap_or_default());
     for warning in &record.warnings {
         eprintln!("UserWarning: {warning}");
     }

@@ -115,14 +115,19 @@ pub struct Interpreter {
     pub(super) stack_base: usize,
     /// The cell being stepped through, statement by statement.
     pub(super) stepping: Option<super::Stepping>,
-    /// When the cell last let the event loop run, and whether it is time to again.
-    last_yield: f64,
-    yield_due: bool,
+    /// When the cell last paused (let the event loop run, reported progress), and whether it
+    /// is time to again.
+    last_pause: f64,
+    pause_due: bool,
+    /// Who hears of a running cell's output and events as they happen.
+    pub(super) progress: Option<super::ProgressSink>,
+    /// How much of the running cell's stdout and trace progress reports have already carried.
+    pub(super) reported: super::Reported,
 }
 
-/// How often a running cell lets the browser's event loop run (seconds): well inside the
-/// 100 ms in which a Stop must take effect.
-const YIELD_EVERY: f64 = 0.04;
+/// How often a running cell pauses (seconds): it lets the browser's event loop run, well inside
+/// the 100 ms in which a Stop must take effect, and reports its progress.
+pub(super) const PAUSE_EVERY: f64 = 0.04;
 
 /// Where the machine stack is now (the address of a local: the stack grows down natively and in
 /// wasm's shadow stack alike).
@@ -151,8 +156,10 @@ impl Interpreter {
             stop: super::StopHandle::default(),
             stack_base: stack_position(),
             stepping: None,
-            last_yield: 0.0,
-            yield_due: false,
+            last_pause: 0.0,
+            pause_due: false,
+            progress: None,
+            reported: super::Reported::default(),
         }
     }
 
@@ -180,6 +187,7 @@ impl Interpreter {
         let mut shown = None;
         let mut result = Ok(());
         for (i, stmt) in body.iter().enumerate() {
+            self.pause_point().await;
             let last = i + 1 == body.len();
             let outcome = match (stmt, last) {
                 (Stmt::Expr(e), true) => {
@@ -230,24 +238,42 @@ impl Interpreter {
         }
         self.steps_left -= 1;
         if self.steps_left.is_multiple_of(CLOCK_EVERY) {
-            if self.stop.take() {
-                return Err(PyException::ending_cell(ExcType::KeyboardInterrupt, "").into());
-            }
-            let now = super::stdlib::seconds();
-            self.yield_due = super::stdlib::YIELDS && now - self.last_yield > YIELD_EVERY;
-            if now > self.deadline {
-                self.steps_left = 0;
-                return Err(PyException::ending_cell(
-                    ExcType::RuntimeError,
-                    format!(
-                        "the cell ran past its time budget of {} s (an infinite loop?)",
-                        self.limits.seconds
-                    ),
-                )
-                .into());
-            }
+            self.check_clock()?;
         }
         Ok(())
+    }
+
+    /// Ends the cell on a Stop request or past its time budget; notes when a pause is due.
+    pub(super) fn check_clock(&mut self) -> Result<(), Flow> {
+        if self.stop.take() {
+            return Err(PyException::ending_cell(ExcType::KeyboardInterrupt, "").into());
+        }
+        let now = super::stdlib::seconds();
+        self.pause_due = (super::stdlib::YIELDS || self.progress.is_some())
+            && now - self.last_pause > PAUSE_EVERY;
+        if now > self.deadline {
+            self.steps_left = 0;
+            return Err(PyException::ending_cell(
+                ExcType::RuntimeError,
+                format!(
+                    "the cell ran past its time budget of {} s (an infinite loop?)",
+                    self.limits.seconds
+                ),
+            )
+            .into());
+        }
+        Ok(())
+    }
+
+    /// Between statements, when due: reports progress and lets the event loop run (a Stop
+    /// request, or the UI, gets its turn).
+    pub(super) async fn pause_point(&mut self) {
+        if self.pause_due {
+            self.pause_due = false;
+            self.last_pause = super::stdlib::seconds();
+            self.report_progress();
+            super::stdlib::yield_to_event_loop().await;
+        }
     }
 
     fn note_line(&mut self, stmt: &Stmt) -> Result<(), Flow> {
@@ -273,12 +299,7 @@ impl Interpreter {
     pub(super) fn block<'a>(&'a mut self, body: &'a [Stmt]) -> Eval<'a, ()> {
         Box::pin(async move {
             for stmt in body {
-                if self.yield_due {
-                    // Let the event loop run: a Stop request (or the UI) gets its turn.
-                    self.yield_due = false;
-                    self.last_yield = super::stdlib::seconds();
-                    super::stdlib::yield_to_event_loop().await;
-                }
+                self.pause_point().await;
                 self.exec(stmt).await?;
             }
             Ok(())

@@ -44,6 +44,27 @@ pub struct RunRecord {
     pub timings: Timings,
 }
 
+/// What a running cell produced since its last progress report. A cell reports every few tens
+/// of milliseconds while it runs, so that the UI shows output and animates events before the
+/// cell ends; the final [`RunRecord`] still holds everything.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// What the cell printed since the last report.
+    pub stdout: String,
+    /// The events recorded since the last report.
+    pub trace: Vec<TraceEvent>,
+}
+
+/// Who hears a running cell's [`Progress`] (the worker posts it to the page; the CLI prints it).
+pub type ProgressSink = Rc<dyn Fn(Progress)>;
+
+/// How much of the running cell's stdout (bytes) and trace (events) has been reported.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Reported {
+    stdout: usize,
+    trace: usize,
+}
+
 /// What one Step ran: the record of that statement, the line it starts on, and whether the cell
 /// is done (its last statement ran, or one failed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -148,6 +169,31 @@ impl Interpreter {
         self
     }
 
+    /// Who hears of running cells' output and events as they happen (nobody, with `None`).
+    pub fn set_progress(&mut self, sink: Option<ProgressSink>) {
+        self.progress = sink;
+    }
+
+    /// Sends what the running cell produced since the last report, if anything.
+    pub(crate) fn report_progress(&mut self) {
+        let Some(sink) = &self.progress else {
+            return;
+        };
+        let stdout = self.stdout.get(self.reported.stdout..).unwrap_or_default();
+        let trace = self.session.trace_since(self.reported.trace);
+        if stdout.is_empty() && trace.is_empty() {
+            return;
+        }
+        self.reported = Reported {
+            stdout: self.stdout.len(),
+            trace: self.reported.trace + trace.len(),
+        };
+        sink(Progress {
+            stdout: stdout.to_owned(),
+            trace,
+        });
+    }
+
     /// Runs one cell (`name` is how tracebacks call it, such as `<cell 1>`).
     pub async fn run_cell(&mut self, name: &str, text: &str) -> RunRecord {
         self.stepping = None;
@@ -220,6 +266,7 @@ impl Interpreter {
     /// Fresh budgets for a run; the time it started.
     fn begin(&mut self) -> f64 {
         self.steps_left = self.limits.steps;
+        self.reported = Reported::default();
         self.stack_base = eval::stack_position();
         self.deadline = stdlib::seconds() + self.limits.seconds;
         stdlib::seconds()

@@ -103,8 +103,13 @@ impl Interpreter {
                 Value::CatchWarnings(args.keyword("record").is_some_and(Value::truthy))
             }
             ("warnings", "simplefilter" | "filterwarnings") => Value::None,
-            ("time", "perf_counter" | "time" | "monotonic") => Value::Float(seconds()),
-            ("time", "sleep") => Value::None,
+            ("time", "perf_counter" | "monotonic") => Value::Float(seconds()),
+            ("time", "time") => Value::Float(epoch_seconds()),
+            ("time", "sleep") => {
+                let length = args.get(0, "secs").map(as_f64).unwrap_or(f64::NAN);
+                self.sleep(length).await?;
+                Value::None
+            }
             ("random", _) => self.random(name, &args)?,
             ("os.environ", "get") => match session.env(&text(0, "key").unwrap_or_default()) {
                 Some(v) => Value::str(&v),
@@ -204,9 +209,51 @@ fn autocast_request(args: &Args, fixed: Option<&str>) -> Result<AutocastRequest,
 /// event loop delivers a Stop request; natively the caller owns its thread.
 pub const YIELDS: bool = cfg!(target_arch = "wasm32");
 
+impl Interpreter {
+    /// `time.sleep`: waits in slices, so that a Stop, the time budget and progress reports still
+    /// happen while it waits.
+    async fn sleep(&mut self, length: f64) -> Result<(), Flow> {
+        if length.is_nan() {
+            return Err(
+                PyException::new(ExcType::ValueError, "Invalid value NaN (not a number)").into(),
+            );
+        }
+        if length < 0.0 {
+            return Err(
+                PyException::new(ExcType::ValueError, "sleep length must be non-negative").into(),
+            );
+        }
+        let until = seconds() + length;
+        loop {
+            let left = until - seconds();
+            if left <= 0.0 {
+                return Ok(());
+            }
+            wait(left.min(super::eval::PAUSE_EVERY)).await;
+            self.check_clock()?;
+            self.pause_point().await;
+        }
+    }
+}
+
 /// Hands the thread to the event loop for one turn (`setTimeout(0)`); natively, nothing.
 pub async fn yield_to_event_loop() {
     #[cfg(target_arch = "wasm32")]
+    timeout(0.0).await;
+}
+
+/// Waits `seconds`: in the browser on a timer, letting the event loop run; natively by sleeping
+/// the thread (the native runtime owns its thread).
+async fn wait(seconds: f64) {
+    #[cfg(target_arch = "wasm32")]
+    timeout(seconds * 1000.0).await;
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::sleep(std::time::Duration::from_secs_f64(seconds.max(0.0)));
+}
+
+/// A `setTimeout` of `ms` milliseconds, awaited.
+#[cfg(target_arch = "wasm32")]
+async fn timeout(ms: f64) {
     {
         use wasm_bindgen::JsCast;
         let promise = js_sys::Promise::new(&mut |resolve, _reject| {
@@ -215,12 +262,26 @@ pub async fn yield_to_event_loop() {
                 .ok()
                 .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
             let scheduled =
-                set_timeout.is_some_and(|f| f.call2(&global, &resolve, &0.into()).is_ok());
+                set_timeout.is_some_and(|f| f.call2(&global, &resolve, &ms.into()).is_ok());
             if !scheduled {
                 let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
             }
         });
         let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+}
+
+/// Seconds since the Unix epoch (`time.time()`).
+fn epoch_seconds() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now() / 1000.0
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64())
     }
 }
 
