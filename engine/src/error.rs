@@ -174,6 +174,36 @@ pub enum Error {
         "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
     )]
     RequiresGradOnNonLeaf,
+    /// `t.grad = g` (torch/csrc/autograd/python_variable.cpp, `THPVariable_set_grad`).
+    #[error(
+        "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume they match.",
+        grad.cpp_name(),
+        tensor.scalar_type_name()
+    )]
+    GradAssignDtype {
+        grad: crate::dtype::DType,
+        tensor: crate::dtype::DType,
+    },
+    #[error(
+        "attempting to assign a gradient with device type '{}' to a tensor with device type '{}'. Please ensure that the gradient and the tensor are on the same device",
+        grad.name(),
+        tensor.name()
+    )]
+    GradAssignDeviceType {
+        grad: crate::device::DeviceType,
+        tensor: crate::device::DeviceType,
+    },
+    #[error(
+        "attempting to assign a gradient located on device with index '{grad}' to a tensor located on device with index '{tensor}'. Please ensure that the gradient and the tensor are on the same device"
+    )]
+    GradAssignDeviceIndex { grad: i64, tensor: i64 },
+    #[error(
+        "attempting to assign a gradient of size '{grad:?}' to a tensor of size '{tensor:?}'. Please ensure that the gradient and the tensor are the same size"
+    )]
+    GradAssignSize {
+        grad: Vec<usize>,
+        tensor: Vec<usize>,
+    },
     /// `torch.tensor(..., requires_grad=True)` and `requires_grad_()` word it differently.
     #[error("{}", if *at_creation { "Only Tensors of floating point and complex dtype can require gradients" } else { "only Tensors of floating point dtype can require gradients" })]
     RequiresGradNeedsFloat { at_creation: bool },
@@ -268,6 +298,8 @@ pub enum Error {
         dtype.scalar_type_name()
     )]
     MeanNeedsFloat { dtype: crate::dtype::DType },
+    #[error("std and var only support floating point and complex dtypes")]
+    SpreadNeedsFloat,
 
     // Autograd (torch/csrc/autograd/engine.cpp, python_engine.cpp, autograd/__init__.py).
     #[error("element 0 of tensors does not require grad and does not have a grad_fn")]
@@ -825,7 +857,11 @@ impl Error {
             | Error::CpuOutOfMemory { .. } => PythonType::RuntimeError,
             Error::MpsFloat64 => PythonType::TypeError,
             Error::MetaHasNoData => PythonType::NotImplementedError,
-            Error::RequiresGradOnNonLeaf
+            Error::GradAssignDtype { .. }
+            | Error::GradAssignDeviceType { .. }
+            | Error::GradAssignDeviceIndex { .. }
+            | Error::GradAssignSize { .. }
+            | Error::RequiresGradOnNonLeaf
             | Error::RequiresGradNeedsFloat { .. }
             | Error::ItemOnMeta
             | Error::ItemNotOneElement { .. }
@@ -835,7 +871,8 @@ impl Error {
             Error::BoolSubtraction
             | Error::BoolNegation
             | Error::MeanNeedsFloat { .. }
-            | Error::KernelNotForDtype { .. } => PythonType::NotImplementedError,
+            | Error::KernelNotForDtype { .. }
+            | Error::SpreadNeedsFloat => PythonType::NotImplementedError,
             Error::DeviceMismatch { .. }
             | Error::DeviceMismatchArgument { .. }
             | Error::MmNeedsMatrix { .. }

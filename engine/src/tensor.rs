@@ -712,6 +712,41 @@ impl Tensor {
         self.autograd().grad.clone()
     }
 
+    /// `t.grad = g`, with PyTorch's checks that `g` could be this tensor's gradient.
+    pub fn assign_grad(&self, grad: Option<Tensor>) -> Result<(), Error> {
+        if let Some(g) = &grad {
+            if g.dtype() != self.dtype() {
+                return Err(Error::GradAssignDtype {
+                    grad: g.dtype(),
+                    tensor: self.dtype(),
+                });
+            }
+            let (to, from) = (g.device(), self.device());
+            if to.kind != from.kind {
+                return Err(Error::GradAssignDeviceType {
+                    grad: to.kind,
+                    tensor: from.kind,
+                });
+            }
+            // `get_device()`: -1 for devices without an index.
+            let index = |d: crate::Device| d.index.map_or(-1, |i| i as i64);
+            if index(to) != index(from) {
+                return Err(Error::GradAssignDeviceIndex {
+                    grad: index(to),
+                    tensor: index(from),
+                });
+            }
+            if g.shape() != self.shape() {
+                return Err(Error::GradAssignSize {
+                    grad: g.shape().to_vec(),
+                    tensor: self.shape().to_vec(),
+                });
+            }
+        }
+        self.set_grad(grad);
+        Ok(())
+    }
+
     pub(crate) fn set_grad(&self, grad: Option<Tensor>) {
         self.meta_mut().grad = grad;
     }

@@ -11,7 +11,7 @@ use super::eval::Args;
 use super::exception::{ExcType, PyException};
 use super::modules::{self, device_of, dtype_of, size_of};
 use super::operators::{compare, scalar};
-use super::value::{Value, as_f64, equal};
+use super::value::{StructSeq, Value, as_f64, equal};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -37,7 +37,11 @@ const TENSOR_METHODS: &[&str] = &[
     "numel",
     "sum",
     "mean",
+    "std",
+    "var",
     "max",
+    "maximum",
+    "minimum",
     "min",
     "argmax",
     "backward",
@@ -203,6 +207,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
                 .collect(),
         )),
         Value::ParamGroup(..) if DICT_METHODS.contains(&name) => method(),
+        Value::StructSeq(s) => s.field(name).ok_or_else(|| no_attribute(owner, name)),
         Value::IncompatibleKeys(keys) => {
             let strings =
                 |keys: &[String]| Value::list(keys.iter().map(|k| Value::str(k)).collect());
@@ -325,9 +330,29 @@ fn dims(args: &Args) -> (Vec<i64>, bool) {
     let dims = match args.get(0, "dim") {
         Some(Value::Int(d)) => vec![*d],
         Some(Value::Tuple(ds)) => ds.iter().map(|d| as_f64(d) as i64).collect(),
+        Some(Value::List(ds)) => ds.borrow().iter().map(|d| as_f64(d) as i64).collect(),
         _ => Vec::new(),
     };
     (dims, args.get(1, "keepdim").is_some_and(Value::truthy))
+}
+
+/// The arguments of `std`/`var`: `(unbiased)`, `(dim, unbiased, keepdim)` or
+/// `(dim, *, correction, keepdim)`; the dims, the correction and keepdim.
+fn spread_args(args: &Args) -> (Vec<i64>, f64, bool) {
+    if let Some(Value::Bool(unbiased)) = args.positional.first() {
+        return (Vec::new(), f64::from(u8::from(*unbiased)), false);
+    }
+    let (dims, _) = dims(args);
+    let correction = match (args.keyword("correction"), args.get(1, "unbiased")) {
+        (Some(c), _) if !matches!(c, Value::None) => as_f64(c),
+        (_, Some(unbiased)) => f64::from(u8::from(unbiased.truthy())),
+        _ => 1.0,
+    };
+    (
+        dims,
+        correction,
+        args.get(2, "keepdim").is_some_and(Value::truthy),
+    )
 }
 
 pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
@@ -511,19 +536,57 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
                 t.mean(&dims, keepdim)?
             }
         }
+        "maximum" | "minimum" => match args.get(0, "other").map(|v| v.resolved().into_owned()) {
+            Some(Value::Tensor(other)) if name == "maximum" => t.maximum(&other)?,
+            Some(Value::Tensor(other)) => t.minimum(&other)?,
+            _ => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!("{name}(): argument 'other' must be Tensor"),
+                ));
+            }
+        },
+        "std" | "var" => {
+            let (dims, correction, keepdim) = spread_args(&args);
+            if name == "std" {
+                t.std(&dims, correction, keepdim)?
+            } else {
+                t.var(&dims, correction, keepdim)?
+            }
+        }
         "max" | "min" | "argmax" => match args.get(0, "dim").cloned().unwrap_or(Value::None) {
             Value::None => match name {
                 "max" => t.max()?,
                 "min" => t.min()?,
                 _ => t.argmax(None, false)?,
             },
+            // `torch.max(a, b)` is the elementwise maximum.
+            Value::Tensor(other) if name != "argmax" => {
+                if name == "max" {
+                    t.maximum(&other)?
+                } else {
+                    t.minimum(&other)?
+                }
+            }
             other => {
                 let d = as_f64(&other) as i64;
-                if name == "argmax" {
-                    t.argmax(Some(d), args.get(1, "keepdim").is_some_and(Value::truthy))?
-                } else {
-                    return Err(PyException::unsupported(&format!("{name}(dim)")));
-                }
+                let keepdim = args.get(1, "keepdim").is_some_and(Value::truthy);
+                let (values, indices) = match name {
+                    "argmax" => return Ok(Value::Tensor(t.argmax(Some(d), keepdim)?)),
+                    "max" => t.max_dim(d, keepdim)?,
+                    _ => t.min_dim(d, keepdim)?,
+                };
+                return Ok(Value::StructSeq(Rc::new(StructSeq {
+                    name: if name == "max" {
+                        "torch.return_types.max"
+                    } else {
+                        "torch.return_types.min"
+                    },
+                    fields: vec![
+                        ("values", Value::Tensor(values)),
+                        ("indices", Value::Tensor(indices)),
+                    ],
+                })));
             }
         },
         "detach" => t.detach(),

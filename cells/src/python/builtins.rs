@@ -555,6 +555,7 @@ fn type_of(v: &Value) -> Value {
         Value::Device(_) => Value::Type("torch.device"),
         Value::DType(_) => Value::Type("torch.dtype"),
         Value::Size(_) => Value::Type("torch.Size"),
+        Value::StructSeq(s) => Value::Type(s.name),
         other => match TYPES.iter().find(|t| **t == other.type_name()) {
             Some(name) => Value::Type(name),
             None => Value::Type(leak_free_name(other)),

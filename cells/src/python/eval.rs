@@ -119,6 +119,8 @@ pub struct Interpreter {
     /// is time to again.
     last_pause: f64,
     pause_due: bool,
+    /// Set while a call must finish without pausing ([`Interpreter::call_now`]).
+    hold_pauses: bool,
     /// Who hears of a running cell's output and events as they happen.
     pub(super) progress: Option<super::ProgressSink>,
     /// How much of the running cell's stdout and trace progress reports have already carried.
@@ -158,6 +160,7 @@ impl Interpreter {
             stepping: None,
             last_pause: 0.0,
             pause_due: false,
+            hold_pauses: false,
             progress: None,
             reported: super::Reported::default(),
         }
@@ -268,7 +271,7 @@ impl Interpreter {
     /// Between statements, when due: reports progress and lets the event loop run (a Stop
     /// request, or the UI, gets its turn).
     pub(super) async fn pause_point(&mut self) {
-        if self.pause_due {
+        if self.pause_due && !self.hold_pauses {
             self.pause_due = false;
             self.last_pause = super::stdlib::seconds();
             self.report_progress();
@@ -1100,6 +1103,26 @@ impl Interpreter {
             },
         )
         .await
+    }
+
+    /// Runs a learner's callable to the end where the engine needs its answer at once (a
+    /// `map_location` function). Pauses are held off meanwhile, so the call never waits on the
+    /// event loop; one that still would (a `time.sleep` in the browser) fails plainly.
+    pub(super) fn call_now(&mut self, callee: &Value, args: Args) -> Result<Value, Flow> {
+        let held = std::mem::replace(&mut self.hold_pauses, true);
+        let outcome = {
+            let call = std::pin::pin!(self.call(callee, args));
+            let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+            match call.poll(&mut context) {
+                std::task::Poll::Ready(outcome) => outcome,
+                std::task::Poll::Pending => Err(PyException::unsupported(
+                    "waiting (time.sleep, a GPU readback) inside a map_location function",
+                )
+                .into()),
+            }
+        };
+        self.hold_pauses = held;
+        outcome
     }
 
     /// Calls any callable value.

@@ -373,6 +373,11 @@ impl Interpreter {
 
     /// `obj.name = value`.
     pub(super) fn set_attribute(&mut self, owner: &Value, name: &str, value: Value) -> Result<()> {
+        if let Value::Tensor(_) | Value::Parameter(_) = owner
+            && let Value::Tensor(tensor) = &*owner.resolved()
+        {
+            return set_tensor_attribute(tensor, name, value);
+        }
         let Value::Instance(instance) = owner else {
             return Err(PyException::new(
                 ExcType::AttributeError,
@@ -933,4 +938,24 @@ pub fn functional(name: &str, args: &Args) -> Result<Value> {
             ));
         }
     }))
+}
+
+/// `t.grad = g` and `t.requires_grad = flag`; the rest of a tensor's attributes are read-only here.
+fn set_tensor_attribute(tensor: &tolab_engine::Tensor, name: &str, value: Value) -> Result<()> {
+    match (name, value.resolved().into_owned()) {
+        ("grad", Value::None) => Ok(tensor.assign_grad(None)?),
+        ("grad", Value::Tensor(grad)) => Ok(tensor.assign_grad(Some(grad))?),
+        ("grad", other) => Err(type_error(format!(
+            "assigned grad expected to be a Tensor or None but got grad of type {}",
+            other.type_name()
+        ))),
+        ("requires_grad", flag) => Ok(tensor.set_requires_grad(flag.truthy())?),
+        ("data", _) => Err(PyException::unsupported(
+            "assigning to .data (use `with torch.no_grad(): t.copy_(new)`, or `.to()` on the module)",
+        )),
+        (name, _) => Err(PyException::new(
+            ExcType::AttributeError,
+            format!("attribute '{name}' of 'torch._C.TensorBase' objects is not writable"),
+        )),
+    }
 }

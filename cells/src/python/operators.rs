@@ -416,6 +416,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>> {
     Ok(match v {
         Value::List(items) => items.borrow().clone(),
         Value::Tuple(items) => items.to_vec(),
+        Value::StructSeq(s) => s.items(),
         Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
         Value::Dict(entries) => entries.borrow().iter().map(|(k, _)| k.clone()).collect(),
         Value::Set(items) => items.borrow().clone(),
@@ -577,9 +578,12 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
                 .map(|(_, v)| v.clone())
                 .ok_or_else(|| PyException::new(ExcType::KeyError, index.repr()));
         }
-        Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range { .. } | Value::Size(_) => {
-            iterate(container)?
-        }
+        Value::List(_)
+        | Value::Tuple(_)
+        | Value::StructSeq(_)
+        | Value::Str(_)
+        | Value::Range { .. }
+        | Value::Size(_) => iterate(container)?,
         other => {
             return Err(type_error(format!(
                 "'{}' object is not subscriptable",

@@ -42,6 +42,13 @@ impl Interpreter {
             }
             ("torch", "load") => {
                 let path = text(0, "f").unwrap_or_default();
+                let weights_only = args.keyword("weights_only").is_none_or(Value::truthy);
+                if let Some(place) = args
+                    .get(1, "map_location")
+                    .filter(|v| super::builtins::is_callable(v))
+                {
+                    return self.load_placing_with(&path, place, weights_only);
+                }
                 let map_location = match args.get(1, "map_location") {
                     None | Some(Value::None) => MapLocation::Saved,
                     Some(Value::Dict(entries)) => MapLocation::Remap(
@@ -56,13 +63,12 @@ impl Interpreter {
                     }
                     Some(other) => {
                         return Err(PyException::unsupported(&format!(
-                            "map_location of type '{}' (use a device string, a torch.device or a dict)",
+                            "map_location of type '{}' (use a device string, a torch.device, a dict or a function)",
                             other.type_name()
                         ))
                         .into());
                     }
                 };
-                let weights_only = args.keyword("weights_only").is_none_or(Value::truthy);
                 from_engine(serialization::load(
                     &session,
                     &path,
@@ -210,6 +216,55 @@ fn autocast_request(args: &Args, fixed: Option<&str>) -> Result<AutocastRequest,
 pub const YIELDS: bool = cfg!(target_arch = "wasm32");
 
 impl Interpreter {
+    /// `torch.load(path, map_location=place)` with a learner's `place(storage, location)`: it gets
+    /// each saved tensor on the CPU (standing in for its storage) and the location it was saved
+    /// from, and returns where it goes, or `None` for the default.
+    fn load_placing_with(
+        &mut self,
+        path: &str,
+        place: &Value,
+        weights_only: bool,
+    ) -> Result<Value, Flow> {
+        let session = self.session.clone();
+        let files = self.files.clone();
+        let failure = std::cell::RefCell::new(None);
+        let me = std::cell::RefCell::new(&mut *self);
+        let restore = |host: &tolab_engine::Tensor, location: &str| {
+            if failure.borrow().is_some() {
+                return Ok(None);
+            }
+            let args = Args::positional(vec![Value::Tensor(host.clone()), Value::str(location)]);
+            let placed = me.borrow_mut().call_now(place, args);
+            match placed {
+                Ok(Value::Tensor(t)) => return Ok(Some(t)),
+                Ok(Value::Parameter(p)) => return Ok(Some(p.tensor())),
+                Ok(Value::None) => return Ok(None),
+                Ok(other) => {
+                    *failure.borrow_mut() = Some(Flow::from(PyException::new(
+                        ExcType::TypeError,
+                        format!(
+                            "map_location should return a storage or None, not '{}'",
+                            other.type_name()
+                        ),
+                    )));
+                }
+                Err(flow) => *failure.borrow_mut() = Some(flow),
+            }
+            Ok(None)
+        };
+        let loaded = serialization::load(
+            &session,
+            path,
+            &*files,
+            &MapLocation::Call(&restore),
+            weights_only,
+        );
+        if let Some(flow) = failure.take() {
+            return Err(flow);
+        }
+        Ok(from_engine(loaded?))
+    }
+
     /// `time.sleep`: waits in slices, so that a Stop, the time budget and progress reports still
     /// happen while it waits.
     async fn sleep(&mut self, length: f64) -> Result<(), Flow> {

@@ -91,6 +91,28 @@ pub enum Value {
     ParamGroup(Rc<tolab_engine::optim::Optimizer>, usize),
     /// What a decorator made of a function.
     Wrapped(Rc<Wrapped>),
+    /// A named tuple torch returns (`torch.return_types.max(values=…, indices=…)`).
+    StructSeq(Rc<StructSeq>),
+}
+
+/// A tuple whose items also have names, as torch's `torch.return_types` are.
+pub struct StructSeq {
+    /// The type's qualified name (`torch.return_types.max`).
+    pub name: &'static str,
+    pub fields: Vec<(&'static str, Value)>,
+}
+
+impl StructSeq {
+    pub fn items(&self) -> Vec<Value> {
+        self.fields.iter().map(|(_, v)| v.clone()).collect()
+    }
+
+    pub fn field(&self, name: &str) -> Option<Value> {
+        self.fields
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.clone())
+    }
 }
 
 /// A function as a decorator left it.
@@ -254,6 +276,7 @@ impl Value {
             Value::Environ(_) => "_Environ",
             Value::IncompatibleKeys(_) => "_IncompatibleKeys",
             Value::ParamGroup(..) => "dict",
+            Value::StructSeq(s) => s.name.rsplit('.').next().unwrap_or(s.name),
             Value::Wrapped(w) => match &**w {
                 Wrapped::GradMode(..) => "function",
                 Wrapped::Property(_) => "property",
@@ -382,6 +405,14 @@ impl Value {
             Value::GradScaler(_) => "<torch.amp.grad_scaler.GradScaler object>".into(),
             Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),
             Value::IncompatibleKeys(keys) => keys.repr(),
+            Value::StructSeq(s) => {
+                let fields: Vec<String> = s
+                    .fields
+                    .iter()
+                    .map(|(name, v)| format!("{name}={}", v.repr()))
+                    .collect();
+                format!("{}(\n{})", s.name, fields.join(",\n"))
+            }
             Value::Wrapped(w) => match &**w {
                 Wrapped::GradMode(_, f) | Wrapped::StaticMethod(f) => f.repr(),
                 Wrapped::Property(_) => format!("<property object at {:#x}>", address(w)),

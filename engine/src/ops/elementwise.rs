@@ -384,10 +384,24 @@ impl Tensor {
     /// `torch.maximum(self, other)`: `MaximumBackward0` sends the gradient to the larger input
     /// (half to each on a tie).
     pub fn maximum(&self, other: &Tensor) -> Result<Tensor, Error> {
-        let out = binary_values(Binary::Maximum, self.into(), other.into())?;
+        self.pick(other, Binary::Maximum)
+    }
+
+    /// `torch.minimum(self, other)` (`MinimumBackward0`), as [`Tensor::maximum`].
+    pub fn minimum(&self, other: &Tensor) -> Result<Tensor, Error> {
+        self.pick(other, Binary::Minimum)
+    }
+
+    fn pick(&self, other: &Tensor, op: Binary) -> Result<Tensor, Error> {
+        let out = binary_values(op, self.into(), other.into())?;
         let (a, b) = (SavedTensor::new(self), SavedTensor::new(other));
+        let (name, wins) = if op == Binary::Maximum {
+            ("MaximumBackward0", [Binary::Gt, Binary::Lt])
+        } else {
+            ("MinimumBackward0", [Binary::Lt, Binary::Gt])
+        };
         let meta = autograd::record(&[self, other], || {
-            Backward::saving("MaximumBackward0", move |grad| {
+            Backward::saving(name, move |grad| {
                 let (a, b) = (a.unpack()?, b.unpack()?);
                 let share = |winner: Binary| -> Result<Tensor, Error> {
                     let wins = binary_values(winner, a.into(), b.into())?.to_dtype(grad.dtype())?;
@@ -402,8 +416,8 @@ impl Tensor {
                     binary_values(Binary::Mul, grad.into(), (&weight).into())
                 };
                 Ok(vec![
-                    Some(reduce_grad(&share(Binary::Gt)?, a.shape(), a.dtype())?),
-                    Some(reduce_grad(&share(Binary::Lt)?, b.shape(), b.dtype())?),
+                    Some(reduce_grad(&share(wins[0])?, a.shape(), a.dtype())?),
+                    Some(reduce_grad(&share(wins[1])?, b.shape(), b.dtype())?),
                 ])
             })
         });

@@ -1,13 +1,16 @@
-//! Reductions: `sum`, `mean`, and the sum that undoes broadcasting in backward passes.
+//! Reductions: `sum`, `mean`, `var`, `std`, and the sum that undoes broadcasting in backward
+//! passes.
 
 use crate::autograd::{self, Backward};
-use crate::backend::cpu::elementwise::Binary;
+use crate::backend::cpu::elementwise::{Binary, Unary};
 use crate::backend::cpu::elementwise::{LaneKind, Lanes};
 use crate::backend::cpu::reduce::{Reduction, arg_extreme, reduce};
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::layout::wrap_dim;
 use crate::tensor::Tensor;
+
+use super::elementwise::{binary_values, unary_values};
 
 impl Tensor {
     /// `sum()` over everything (`dims` empty) or over `dims`; integers and bools sum to int64.
@@ -55,6 +58,71 @@ impl Tensor {
                 Ok(vec![Some(
                     expand_back(grad, &shape, &reduced, keepdim)?.div_values_by(count as f64)?,
                 )])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `var(dim, correction=1, keepdim)`: the spread of the values over `dims` (all when empty),
+    /// divided by their count less `correction` (Bessel's correction by default).
+    pub fn var(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor, Error> {
+        self.spread(Spread::Var, dims, correction, keepdim)
+    }
+
+    /// `std(dim, correction=1, keepdim)`: the square root of [`Tensor::var`].
+    pub fn std(&self, dims: &[i64], correction: f64, keepdim: bool) -> Result<Tensor, Error> {
+        self.spread(Spread::Std, dims, correction, keepdim)
+    }
+
+    fn spread(
+        &self,
+        kind: Spread,
+        dims: &[i64],
+        correction: f64,
+        keepdim: bool,
+    ) -> Result<Tensor, Error> {
+        if !self.dtype().is_floating_point() {
+            return Err(Error::SpreadNeedsFloat);
+        }
+        let reduced = self.reduced_dims(dims)?;
+        let count: usize = reduced.iter().map(|&d| self.shape()[d]).product();
+        let freedom = count as f64 - correction;
+        if freedom <= 0.0 {
+            self.session().warn(&format!(
+                "{}(): degrees of freedom is <= 0. Correction should be strictly less than the \
+                 reduction factor (input numel divided by output numel).",
+                kind.function()
+            ));
+        }
+        let freedom = freedom.max(0.0);
+        let mean = self
+            .reduce_values(Reduction::Sum, dims, true)?
+            .div_values_by(count as f64)?;
+        let centred = binary_values(Binary::Sub, self.into(), (&mean).into())?;
+        let squares = binary_values(Binary::Mul, (&centred).into(), (&centred).into())?;
+        let var = squares
+            .reduce_values(Reduction::Sum, dims, keepdim)?
+            .div_values_by(freedom)?;
+        let out = match kind {
+            Spread::Var => var,
+            Spread::Std => unary_values(Unary::Sqrt, &var)?,
+        };
+        // d var / dx = 2 (x - mean) / freedom; d std / dx = (x - mean) / (freedom * std).
+        let shape = self.shape().to_vec();
+        let result = out.clone();
+        let meta = autograd::record(&[self], || {
+            Backward::new(kind.node(), move |grad| {
+                let spread = expand_back(grad, &shape, &reduced, keepdim)?;
+                let scaled = binary_values(Binary::Mul, (&spread).into(), (&centred).into())?;
+                let grad = match kind {
+                    Spread::Var => scaled.div_values_by(freedom / 2.0)?,
+                    Spread::Std => {
+                        let std = expand_back(&result, &shape, &reduced, keepdim)?;
+                        binary_values(Binary::Div, (&scaled).into(), (&std).into())?
+                            .div_values_by(freedom)?
+                    }
+                };
+                Ok(vec![Some(grad)])
             })
         });
         Ok(out.with_autograd(meta))
@@ -138,6 +206,29 @@ impl Tensor {
             self.into(),
             crate::Scalar::Float(divisor).into(),
         )
+    }
+}
+
+/// The two measures of spread, which share their computation.
+#[derive(Debug, Clone, Copy)]
+enum Spread {
+    Var,
+    Std,
+}
+
+impl Spread {
+    fn function(self) -> &'static str {
+        match self {
+            Spread::Var => "var",
+            Spread::Std => "std",
+        }
+    }
+
+    fn node(self) -> &'static str {
+        match self {
+            Spread::Var => "VarBackward0",
+            Spread::Std => "StdBackward0",
+        }
     }
 }
 
