@@ -140,6 +140,9 @@ fn edge_to(input: &Tensor) -> Option<GradFn> {
 pub(crate) struct SavedTensor {
     tensor: Tensor,
     version: u64,
+    /// For an op's own result: the op's node (the tensor kept is an alias without history, so
+    /// that the result does not hold its own node).
+    result_of: Option<&'static str>,
 }
 
 impl SavedTensor {
@@ -147,18 +150,32 @@ impl SavedTensor {
         SavedTensor {
             tensor: tensor.clone(),
             version: tensor.version(),
+            result_of: None,
+        }
+    }
+
+    /// Keeps `result`, the output of the op recording `node`, as PyTorch keeps `exp`'s or
+    /// `sigmoid`'s: an in-place change of the result then fails the backward pass.
+    pub fn result(result: &Tensor, node: &'static str) -> Self {
+        SavedTensor {
+            tensor: result.alias_without_history(),
+            version: result.version(),
+            result_of: Some(node),
         }
     }
 
     pub fn unpack(&self) -> Result<&Tensor, Error> {
         let now = self.tensor.version();
         if now != self.version {
+            let node = match self.result_of {
+                Some(node) => Some(node.to_owned()),
+                None => self.tensor.grad_fn().map(|g| g.name().to_owned()),
+            };
             return Err(Error::SavedTensorModified {
                 type_name: self.tensor.type_name(),
                 shape: self.tensor.shape().to_vec(),
-                output_of: self.tensor.grad_fn().map(|g| {
-                    g.name()
-                        .trim_end_matches(|c: char| c.is_ascii_digit())
+                output_of: node.map(|name| {
+                    name.trim_end_matches(|c: char| c.is_ascii_digit())
                         .trim_end_matches("Backward")
                         .to_owned()
                 }),

@@ -400,6 +400,19 @@ impl Tensor {
         )
     }
 
+    /// The same data and version counter with no autograd state: how a backward function keeps
+    /// its op's result without the result holding its own node.
+    pub(crate) fn alias_without_history(&self) -> Tensor {
+        Tensor::from_parts(
+            self.0.storage.clone(),
+            self.layout().clone(),
+            AutogradMeta::default(),
+            self.0.version.clone(),
+            false,
+            None,
+        )
+    }
+
     /// `x.type()`: `torch.FloatTensor`, `torch.cuda.LongTensor`, …
     pub fn type_name(&self) -> String {
         let kind = self.dtype().scalar_type_name();

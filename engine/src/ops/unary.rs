@@ -1,6 +1,6 @@
 //! Unary math (`exp`, `log`, `sqrt`, `abs`, `relu`, `sigmoid`, `tanh`, `clamp`) and their
-//! derivatives. Backward functions recompute from the saved input rather than keeping the output,
-//! so no tensor holds its own graph node.
+//! derivatives. Each backward keeps what PyTorch's keeps, the input or the result, so that an
+//! in-place change of that tensor fails the backward pass as it does in PyTorch.
 
 use crate::autograd::{self, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::{Binary, Unary};
@@ -10,19 +10,25 @@ use crate::tensor::Tensor;
 
 use super::elementwise::{Operand, binary_values, unary_values};
 
-/// d(op)/dx given x, multiplied into the incoming gradient by the caller.
+/// d(op)/dx, given the tensor the backward keeps; the caller multiplies it into the gradient.
 type Derivative = fn(&Tensor) -> Result<Tensor, Error>;
 
+/// What a unary op's backward keeps, and its derivative in terms of that.
+enum Keeps {
+    /// The input `x` (`log`, `abs`).
+    Input(Derivative),
+    /// The result `y` (`exp`, `sqrt`, `relu`, `sigmoid`, `tanh`).
+    Result(Derivative),
+}
+
 impl Tensor {
-    fn unary(
-        &self,
-        op: Unary,
-        name: &'static str,
-        derivative: Derivative,
-    ) -> Result<Tensor, Error> {
+    fn unary(&self, op: Unary, name: &'static str, keeps: Keeps) -> Result<Tensor, Error> {
         let out = unary_values(op, self)?;
-        let saved = SavedTensor::new(self);
         let meta = autograd::record(&[self], || {
+            let (saved, derivative) = match keeps {
+                Keeps::Input(derivative) => (SavedTensor::new(self), derivative),
+                Keeps::Result(derivative) => (SavedTensor::result(&out, name), derivative),
+            };
             Backward::saving(name, move |grad| {
                 let x = saved.unpack()?;
                 let slope = derivative(x)?;
@@ -43,7 +49,7 @@ impl Tensor {
             return cast[0].exp();
         }
 
-        self.unary(Unary::Exp, "ExpBackward0", |x| unary_values(Unary::Exp, x))
+        self.unary(Unary::Exp, "ExpBackward0", Keeps::Result(|y| Ok(y.clone())))
     }
 
     pub fn log(&self) -> Result<Tensor, Error> {
@@ -53,62 +59,78 @@ impl Tensor {
             return cast[0].log();
         }
 
-        self.unary(Unary::Log, "LogBackward0", |x| {
-            binary_values(Binary::Div, Operand::Scalar(Scalar::Float(1.0)), x.into())
-        })
+        self.unary(
+            Unary::Log,
+            "LogBackward0",
+            Keeps::Input(|x| {
+                binary_values(Binary::Div, Operand::Scalar(Scalar::Float(1.0)), x.into())
+            }),
+        )
     }
 
     pub fn sqrt(&self) -> Result<Tensor, Error> {
-        self.unary(Unary::Sqrt, "SqrtBackward0", |x| {
-            let root = unary_values(Unary::Sqrt, x)?;
-            binary_values(
-                Binary::Div,
-                Operand::Scalar(Scalar::Float(0.5)),
-                (&root).into(),
-            )
-        })
+        self.unary(
+            Unary::Sqrt,
+            "SqrtBackward0",
+            Keeps::Result(|y| {
+                binary_values(Binary::Div, Operand::Scalar(Scalar::Float(0.5)), y.into())
+            }),
+        )
     }
 
     pub fn abs(&self) -> Result<Tensor, Error> {
-        self.unary(Unary::Abs, "AbsBackward0", |x| {
-            // sign(x): 1, 0 or -1.
-            let positive = binary_values(Binary::Gt, x.into(), Operand::Scalar(Scalar::Int(0)))?
-                .to_dtype(x.dtype())?;
-            let negative = binary_values(Binary::Lt, x.into(), Operand::Scalar(Scalar::Int(0)))?
-                .to_dtype(x.dtype())?;
-            binary_values(Binary::Sub, (&positive).into(), (&negative).into())
-        })
+        self.unary(
+            Unary::Abs,
+            "AbsBackward0",
+            Keeps::Input(|x| {
+                // sign(x): 1, 0 or -1.
+                let positive =
+                    binary_values(Binary::Gt, x.into(), Operand::Scalar(Scalar::Int(0)))?
+                        .to_dtype(x.dtype())?;
+                let negative =
+                    binary_values(Binary::Lt, x.into(), Operand::Scalar(Scalar::Int(0)))?
+                        .to_dtype(x.dtype())?;
+                binary_values(Binary::Sub, (&positive).into(), (&negative).into())
+            }),
+        )
     }
 
     pub fn relu(&self) -> Result<Tensor, Error> {
-        self.unary(Unary::Relu, "ReluBackward0", |x| {
-            binary_values(Binary::Gt, x.into(), Operand::Scalar(Scalar::Int(0)))?
-                .to_dtype(x.dtype())
-        })
+        self.unary(
+            Unary::Relu,
+            "ReluBackward0",
+            Keeps::Result(|y| {
+                binary_values(Binary::Gt, y.into(), Operand::Scalar(Scalar::Int(0)))?
+                    .to_dtype(y.dtype())
+            }),
+        )
     }
 
     pub fn sigmoid(&self) -> Result<Tensor, Error> {
-        self.unary(Unary::Sigmoid, "SigmoidBackward0", |x| {
-            let s = unary_values(Unary::Sigmoid, x)?;
-            let rest = binary_values(
-                Binary::Sub,
-                Operand::Scalar(Scalar::Float(1.0)),
-                (&s).into(),
-            )?;
-            binary_values(Binary::Mul, (&s).into(), (&rest).into())
-        })
+        self.unary(
+            Unary::Sigmoid,
+            "SigmoidBackward0",
+            Keeps::Result(|y| {
+                let rest =
+                    binary_values(Binary::Sub, Operand::Scalar(Scalar::Float(1.0)), y.into())?;
+                binary_values(Binary::Mul, y.into(), (&rest).into())
+            }),
+        )
     }
 
     pub fn tanh(&self) -> Result<Tensor, Error> {
-        self.unary(Unary::Tanh, "TanhBackward0", |x| {
-            let t = unary_values(Unary::Tanh, x)?;
-            let square = binary_values(Binary::Mul, (&t).into(), (&t).into())?;
-            binary_values(
-                Binary::Sub,
-                Operand::Scalar(Scalar::Float(1.0)),
-                (&square).into(),
-            )
-        })
+        self.unary(
+            Unary::Tanh,
+            "TanhBackward0",
+            Keeps::Result(|y| {
+                let square = binary_values(Binary::Mul, y.into(), y.into())?;
+                binary_values(
+                    Binary::Sub,
+                    Operand::Scalar(Scalar::Float(1.0)),
+                    (&square).into(),
+                )
+            }),
+        )
     }
 
     /// `clamp(min, max)` (either bound may be absent): `ClampBackward1`, whose gradient passes only
