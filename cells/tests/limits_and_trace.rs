@@ -121,3 +121,41 @@ fn runaway_recursion_and_huge_values_end_with_python_errors() {
     );
     assert_eq!(run(&mut nb, "1 + 1").value.as_deref(), Some("2"));
 }
+
+#[test]
+fn containers_nested_past_the_repr_limit_raise_recursion_error_instead_of_overflowing() {
+    let mut nb = notebook(Limits::default());
+    let record = run(
+        &mut nb,
+        "a = []\nfor i in range(100000):\n    a = [a]\nprint(len(a))\nprint(a)\n",
+    );
+    assert_eq!(record.stdout, "1\n");
+    assert_eq!(
+        last_line(&record),
+        "RecursionError: maximum recursion depth exceeded while getting the repr of an object"
+    );
+    let after = run(&mut nb, "b = [1]\nb.append(b)\nb");
+    assert_eq!(after.value.as_deref(), Some("[1, [...]]"));
+    // Shared parts make a value exponentially larger than its memory: 2**80 lists to show.
+    let shared = run(&mut nb, "c = []\nfor i in range(80):\n    c = [c, c]\nc");
+    assert_eq!(
+        last_line(&shared),
+        "MemoryError: this repr would show more than 1000000 containers: too long for the lab"
+    );
+}
+
+#[test]
+fn a_trailing_learner_object_shows_its_own_repr_and_a_failing_repr_is_the_cells_error() {
+    let mut nb = notebook(Limits::default());
+    let record = run(
+        &mut nb,
+        "class P:\n    def __repr__(self):\n        return 'P!'\n[P(), {'p': P()}]",
+    );
+    assert_eq!(record.value.as_deref(), Some("[P!, {'p': P!}]"));
+    let broken = run(
+        &mut nb,
+        "class Q:\n    def __repr__(self):\n        return 1 / 0\nQ()",
+    );
+    assert_eq!(broken.value, None);
+    assert_eq!(last_line(&broken), "ZeroDivisionError: division by zero");
+}

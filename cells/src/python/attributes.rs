@@ -415,8 +415,8 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
             _ => Value::Int(g.initial_seed() as i64),
         }),
         Value::GradScaler(scaler) => {
-            let optimizer = || match arg(0) {
-                Value::Optimizer(o) => Ok(o),
+            let optimizer = || match &arg(0) {
+                Value::Optimizer(o) => Ok(o.clone()),
                 other => Err(PyException::new(
                     ExcType::TypeError,
                     format!(
@@ -511,8 +511,8 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
         }
         "type" => return Ok(Value::str(&t.type_name())),
         "backward" => {
-            let gradient = match arg(0) {
-                Value::Tensor(g) => Some(g),
+            let gradient = match &arg(0) {
+                Value::Tensor(g) => Some(g.clone()),
                 _ => None,
             };
             let retain = args.get(1, "retain_graph").is_some_and(Value::truthy);
@@ -537,8 +537,8 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
             }
         }
         "maximum" | "minimum" => match args.get(0, "other").map(|v| v.resolved().into_owned()) {
-            Some(Value::Tensor(other)) if name == "maximum" => t.maximum(&other)?,
-            Some(Value::Tensor(other)) => t.minimum(&other)?,
+            Some(Value::Tensor(ref other)) if name == "maximum" => t.maximum(other)?,
+            Some(Value::Tensor(ref other)) => t.minimum(other)?,
             _ => {
                 return Err(PyException::new(
                     ExcType::TypeError,
@@ -554,7 +554,7 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
                 t.var(&dims, correction, keepdim)?
             }
         }
-        "max" | "min" | "argmax" => match args.get(0, "dim").cloned().unwrap_or(Value::None) {
+        "max" | "min" | "argmax" => match args.get(0, "dim").unwrap_or(&Value::None) {
             Value::None => match name {
                 "max" => t.max()?,
                 "min" => t.min()?,
@@ -563,13 +563,13 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
             // `torch.max(a, b)` is the elementwise maximum.
             Value::Tensor(other) if name != "argmax" => {
                 if name == "max" {
-                    t.maximum(&other)?
+                    t.maximum(other)?
                 } else {
-                    t.minimum(&other)?
+                    t.minimum(other)?
                 }
             }
             other => {
-                let d = as_f64(&other) as i64;
+                let d = as_f64(other) as i64;
                 let keepdim = args.get(1, "keepdim").is_some_and(Value::truthy);
                 let (values, indices) = match name {
                     "argmax" => return Ok(Value::Tensor(t.argmax(Some(d), keepdim)?)),
@@ -611,9 +611,9 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
         "neg" => t.neg()?,
         "sigmoid" => t.sigmoid()?,
         "tanh" => t.tanh()?,
-        "pow" => match arg(0) {
-            Value::Tensor(e) => t.pow(&e)?,
-            other => t.pow_scalar(scalar(&other).unwrap_or(Scalar::Int(1)))?,
+        "pow" => match &arg(0) {
+            Value::Tensor(e) => t.pow(e)?,
+            other => t.pow_scalar(scalar(other).unwrap_or(Scalar::Int(1)))?,
         },
         "clamp" => t.clamp(
             args.get(0, "min").and_then(scalar),
@@ -830,7 +830,7 @@ fn set_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<Va
         "update" => {
             let mut merged = set.clone();
             merged.extend(others()?.into_iter().flatten());
-            let Value::Set(unique) = Value::set(merged)? else {
+            let Value::Set(unique) = &Value::set(merged)? else {
                 return Ok(Value::None);
             };
             *set = unique.take();

@@ -8,7 +8,9 @@ use super::eval::{Args, Flow, Interpreter};
 use super::exception::{ExcType, PyException};
 use super::objects::NN_CLASSES;
 use super::operators::{compare, iterate};
-use super::value::{Value, as_f64, range_len};
+use super::value::{
+    Cut, MAX_REPR_DEPTH, MAX_REPR_PARTS, ReprContext, Value, address, as_f64, range_len,
+};
 
 /// The builtin types: calling one converts (`int("3")`), and `isinstance` tests against it.
 pub const TYPES: &[&str] = &[
@@ -128,22 +130,12 @@ impl Interpreter {
                 return Ok(Value::None);
             }
             "print" | "str" | "repr" => {
-                // A learner's `__str__`/`__repr__` gives the text; `repr` wants `__repr__`.
-                let wanted: &[&str] = match name {
-                    "repr" => &["__repr__"],
-                    _ => &["__str__", "__repr__"],
-                };
                 for v in args.positional.iter_mut() {
-                    let Value::Instance(i) = v else { continue };
-                    let Some(dunder) = wanted.iter().find(|d| i.class.lookup(d).is_some()) else {
-                        continue;
-                    };
-                    let object = v.clone();
-                    let text = self.call_dunder(&object, dunder, Vec::new()).await?;
+                    let text = self.text_of(v, name != "repr").await?;
                     if name == "repr" {
-                        return Ok(Value::str(&text.str_text()));
+                        return Ok(Value::str(&text));
                     }
-                    *v = Value::str(&text.str_text());
+                    *v = Value::str(&text);
                 }
             }
             _ => {}
@@ -165,6 +157,47 @@ impl Interpreter {
             return self.by_key(name, key.clone(), &args).await;
         }
         call(self, name, args).map_err(Flow::from)
+    }
+
+    /// `str(v)` (`as_str`) or `repr(v)`, with learners' `__str__`/`__repr__`, also of objects
+    /// inside containers.
+    pub(super) async fn text_of(&mut self, v: &Value, as_str: bool) -> Result<String, Flow> {
+        let container = matches!(
+            v,
+            Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_)
+        );
+        if let Value::Instance(i) = v
+            && as_str
+            && i.class.lookup("__str__").is_some()
+        {
+            return Ok(self.call_dunder(v, "__str__", Vec::new()).await?.str_text());
+        }
+        if as_str && !container && !matches!(v, Value::Instance(_)) {
+            return Ok(v.str_text());
+        }
+        let mut cx = ReprContext::default();
+        for object in learner_objects(v) {
+            let text = self.call_dunder(&object, "__repr__", Vec::new()).await?;
+            if let Value::Instance(i) = &object {
+                cx.learned.insert(address(i), text.str_text());
+            }
+        }
+        let text = v.repr_in(&mut cx);
+        match cx.cut {
+            None => Ok(text),
+            Some(Cut::TooDeep) => Err(PyException::new(
+                ExcType::RecursionError,
+                "maximum recursion depth exceeded while getting the repr of an object",
+            )
+            .into()),
+            Some(Cut::TooLong) => Err(PyException::new(
+                ExcType::MemoryError,
+                format!(
+                    "this repr would show more than {MAX_REPR_PARTS} containers: too long for the lab"
+                ),
+            )
+            .into()),
+        }
     }
 
     /// `sorted`, `min` and `max` with `key=`: the key of each item decides, ties keep their order.
@@ -310,10 +343,10 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             arity(name, &args, 1, 1)?;
             Value::str(&first().repr())
         }
-        "int" => match first() {
+        "int" => match &first() {
             Value::Float(x) if x.is_finite() => Value::Int(x.trunc() as i64),
-            Value::Int(i) => Value::Int(i),
-            Value::Bool(b) => Value::Int(i64::from(b)),
+            Value::Int(i) => Value::Int(*i),
+            Value::Bool(b) => Value::Int(i64::from(*b)),
             Value::Str(s) => Value::Int(s.trim().parse().map_err(|_| {
                 PyException::new(
                     ExcType::ValueError,
@@ -323,11 +356,11 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     ),
                 )
             })?),
-            Value::Tensor(t) => Value::Int(one_element(&t)?.as_f64() as i64),
+            Value::Tensor(t) => Value::Int(one_element(t)?.as_f64() as i64),
             Value::None if args.positional.is_empty() => Value::Int(0),
-            other => return Err(conversion_error("int", &other)),
+            other => return Err(conversion_error("int", other)),
         },
-        "float" => match first() {
+        "float" => match &first() {
             Value::Int(_) | Value::Bool(_) | Value::Float(_) => Value::Float(as_f64(&first())),
             Value::Str(s) => Value::Float(s.trim().parse().map_err(|_| {
                 PyException::new(
@@ -338,12 +371,12 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     ),
                 )
             })?),
-            Value::Tensor(t) => Value::Float(one_element(&t)?.as_f64()),
+            Value::Tensor(t) => Value::Float(one_element(t)?.as_f64()),
             Value::None if args.positional.is_empty() => Value::Float(0.0),
-            other => return Err(conversion_error("float", &other)),
+            other => return Err(conversion_error("float", other)),
         },
         "bool" => Value::Bool(first().truth()?),
-        "abs" => match first() {
+        "abs" => match &first() {
             Value::Int(i) => Value::Int(i.abs()),
             Value::Float(x) => Value::Float(x.abs()),
             Value::Tensor(t) => Value::Tensor(t.abs()?),
@@ -646,4 +679,38 @@ fn identity(v: &Value) -> usize {
         Value::None => 0x7000,
         other => std::ptr::from_ref(other) as usize,
     }
+}
+
+/// The learner objects with a `__repr__` of their own in `v` and the containers inside it (each
+/// once, cycles and all; no deeper than `repr` goes).
+fn learner_objects(v: &Value) -> Vec<Value> {
+    let mut found = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = vec![(v.clone(), 0)];
+    while let Some((v, depth)) = todo.pop() {
+        let inside: Vec<Value> = match &v {
+            Value::Instance(i) => {
+                if i.class.lookup("__repr__").is_some() && seen.insert(address(i)) {
+                    found.push(v.clone());
+                }
+                continue;
+            }
+            Value::List(items) if seen.insert(address(items)) => items.borrow().clone(),
+            Value::Set(items) if seen.insert(address(items)) => items.borrow().clone(),
+            Value::Tuple(items) if seen.insert(Rc::as_ptr(items) as *const u8 as usize) => {
+                items.to_vec()
+            }
+            Value::Dict(entries) if seen.insert(address(entries)) => entries
+                .borrow()
+                .iter()
+                .flat_map(|(k, v)| [k.clone(), v.clone()])
+                .collect(),
+            _ => continue,
+        };
+        if depth < MAX_REPR_DEPTH {
+            // Reversed onto the stack, so that they are met in order.
+            todo.extend(inside.into_iter().rev().map(|item| (item, depth + 1)));
+        }
+    }
+    found
 }

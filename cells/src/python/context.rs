@@ -110,7 +110,7 @@ impl Interpreter {
                 for warning in earlier {
                     self.session.warn(&warning);
                 }
-                match record {
+                match &record {
                     Some(Value::List(list)) => list
                         .borrow_mut()
                         .extend(caught.iter().map(|w| Value::Warning(w.as_str().into()))),
@@ -163,9 +163,9 @@ impl Interpreter {
 
     /// A class attribute looked up through an object: functions become bound methods.
     pub(super) fn bind(&self, object: &Value, attribute: Value) -> Value {
-        match attribute {
-            Value::Function(f) => Value::BoundMethod(Box::new(object.clone()), f),
-            other => other,
+        match &attribute {
+            Value::Function(f) => Value::BoundMethod(Box::new(object.clone()), f.clone()),
+            _ => attribute,
         }
     }
 }

@@ -424,9 +424,9 @@ impl Interpreter {
                 Stmt::Try(t) => self.try_statement(t).await?,
                 Stmt::Raise(r) => {
                     let error = match &r.exc {
-                        Some(e) => match self.expr(e).await? {
-                            Value::ExcClass(kind) => PyException::new(kind, ""),
-                            Value::Exception(e) => (*e).clone(),
+                        Some(e) => match &self.expr(e).await? {
+                            Value::ExcClass(kind) => PyException::new(kind.clone(), ""),
+                            Value::Exception(e) => (**e).clone(),
                             other => PyException::new(
                                 ExcType::TypeError,
                                 format!(
@@ -495,7 +495,7 @@ impl Interpreter {
                     None => true,
                     Some(types) => {
                         let classes = match self.expr(types).await? {
-                            Value::Tuple(items) => items.to_vec(),
+                            Value::Tuple(ref items) => items.to_vec(),
                             one => vec![one],
                         };
                         classes.iter().any(|c| match c {
@@ -860,14 +860,15 @@ impl Interpreter {
                 }
                 Expr::Attribute(a) => {
                     let owner = self.expr(&a.value).await?;
-                    match self.get_attribute(&owner, a.attr.id.as_str())? {
-                        Value::Wrapped(w) if matches!(owner, Value::Instance(_)) => match &*w {
+                    let found = self.get_attribute(&owner, a.attr.id.as_str())?;
+                    match &found {
+                        Value::Wrapped(w) if matches!(owner, Value::Instance(_)) => match &**w {
                             super::value::Wrapped::Property(getter) => {
                                 self.call(getter, Args::positional(vec![owner])).await?
                             }
                             _ => Value::Wrapped(w.clone()),
                         },
-                        other => other,
+                        _ => found,
                     }
                 }
                 Expr::Subscript(s) => {
@@ -906,7 +907,7 @@ impl Interpreter {
                         .await?;
                     let entries = values
                         .into_iter()
-                        .filter_map(|pair| match pair {
+                        .filter_map(|pair| match &pair {
                             Value::Tuple(kv) if kv.len() == 2 => {
                                 Some((kv[0].clone(), kv[1].clone()))
                             }
@@ -1064,9 +1065,21 @@ impl Interpreter {
                             Some(spec) => self.interpolate(&spec.elements).await?,
                             None => String::new(),
                         };
+                        let learners = matches!(
+                            value,
+                            Value::Instance(_)
+                                | Value::List(_)
+                                | Value::Tuple(_)
+                                | Value::Dict(_)
+                                | Value::Set(_)
+                        );
                         let value = match i.conversion {
-                            ConversionFlag::Repr => Value::str(&value.repr()),
-                            ConversionFlag::Str => Value::str(&value.str_text()),
+                            ConversionFlag::Repr => Value::str(&self.text_of(&value, false).await?),
+                            ConversionFlag::Str => Value::str(&self.text_of(&value, true).await?),
+                            // `format(x, "")` is `str(x)`.
+                            _ if learners && spec.is_empty() => {
+                                Value::str(&self.text_of(&value, true).await?)
+                            }
                             _ => value,
                         };
                         out.push_str(&operators::format(&value, &spec)?);
@@ -1173,8 +1186,8 @@ impl Interpreter {
             Value::Instance(instance) => match &instance.module {
                 Some(module) => self.call_module(module, args).await,
                 None => match instance.class.lookup("__call__") {
-                    Some(Value::Function(f)) => {
-                        let method = Value::BoundMethod(Box::new(callee.clone()), f);
+                    Some(Value::Function(ref f)) => {
+                        let method = Value::BoundMethod(Box::new(callee.clone()), f.clone());
                         Box::pin(self.call(&method, args)).await
                     }
                     _ => Err(PyException::new(

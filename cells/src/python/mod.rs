@@ -203,7 +203,8 @@ impl Interpreter {
             Ok(module) => self.run_module(cell.clone(), &module.body).await,
             Err(e) => Err(e),
         };
-        self.finish(outcome, started)
+        let shown = self.shown(outcome).await;
+        self.finish(shown, started)
     }
 
     /// Runs the next top-level statement of a cell: the first, when the cell (or its text) is not
@@ -251,6 +252,7 @@ impl Interpreter {
             .run_module(stepping.cell.clone(), statement)
             .await
             .map(|value| value.filter(|_| last));
+        let outcome = self.shown(outcome).await;
         let done = last || outcome.is_err();
         if !done {
             stepping.next += 1;
@@ -272,14 +274,26 @@ impl Interpreter {
         stdlib::seconds()
     }
 
-    /// The record of a run that ended with `outcome`.
-    fn finish(
+    /// The repr of a cell's trailing value, as a notebook shows it (a learner's `__repr__`
+    /// included, which may fail in its turn).
+    async fn shown(
         &mut self,
         outcome: Result<Option<value::Value>, PyException>,
-        started: f64,
-    ) -> RunRecord {
+    ) -> Result<Option<String>, PyException> {
+        let Some(value) = outcome? else {
+            return Ok(None);
+        };
+        match self.text_of(&value, false).await {
+            Ok(text) => Ok(Some(text)),
+            Err(eval::Flow::Error(e)) => Err(e),
+            Err(_) => Ok(Some(value.repr())),
+        }
+    }
+
+    /// The record of a run that ended with `outcome` (the trailing value's text, or the error).
+    fn finish(&mut self, outcome: Result<Option<String>, PyException>, started: f64) -> RunRecord {
         let (value, error) = match outcome {
-            Ok(value) => (value.map(|v| v.repr()), None),
+            Ok(value) => (value, None),
             Err(e) => {
                 let traceback = e.traceback();
                 let last = traceback.lines().last().unwrap_or_default().to_owned();

@@ -520,8 +520,8 @@ fn torch(session: &Session, name: &str, args: Args) -> Result<Value> {
         "cat" | "stack" => {
             let tensors: Vec<Tensor> = iterate(args.positional.first().unwrap_or(&Value::None))?
                 .into_iter()
-                .map(|v| match v {
-                    Value::Tensor(t) => Ok(t),
+                .map(|v| match &v {
+                    Value::Tensor(t) => Ok(t.clone()),
                     other => Err(PyException::new(
                         ExcType::TypeError,
                         format!(

@@ -164,14 +164,14 @@ impl Interpreter {
         let mut builtin_base = None;
         if let Some(arguments) = &def.arguments {
             for expr in arguments.args.iter() {
-                match self.expr(expr).await? {
+                match &self.expr(expr).await? {
                     Value::Class(c) => {
                         is_module |= c.is_module;
-                        base = Some(c);
+                        base = Some(c.clone());
                     }
                     Value::NnClass("Module") => is_module = true,
                     Value::Type(name @ ("object" | "torch.utils.data.Dataset")) => {
-                        builtin_base = Some(name);
+                        builtin_base = Some(*name);
                     }
                     other => {
                         return Err(PyException::unsupported(&format!(
@@ -211,11 +211,11 @@ impl Interpreter {
             self.instances.insert(module.id(), instance.clone());
         }
         let object = Value::Instance(instance);
-        if let Some(Value::Function(init)) = class.lookup("__init__") {
+        if let Some(Value::Function(ref init)) = class.lookup("__init__") {
             let mut positional = vec![object.clone()];
             positional.extend(args.positional);
             self.call_function_of(
-                &init,
+                init,
                 class.clone(),
                 Args {
                     positional,
@@ -305,9 +305,12 @@ impl Interpreter {
                         return Ok(Value::Bool(module.training()));
                     }
                 }
-                match instance.class.lookup(name) {
-                    Some(Value::Function(f)) => Ok(Value::BoundMethod(Box::new(owner.clone()), f)),
-                    Some(other) => Ok(other),
+                let found = instance.class.lookup(name);
+                match &found {
+                    Some(Value::Function(f)) => {
+                        Ok(Value::BoundMethod(Box::new(owner.clone()), f.clone()))
+                    }
+                    Some(_) => Ok(found.unwrap_or(Value::None)),
                     None => match &instance.module {
                         Some(module) if MODULE_METHODS.contains(&name) => Ok(Value::Method(
                             Box::new(Value::NnModule(module.clone())),
@@ -333,9 +336,9 @@ impl Interpreter {
             },
             Value::Super(object, class) => {
                 let found = class.base.as_ref().and_then(|b| b.lookup(name));
-                match found {
-                    Some(Value::Function(f)) => Ok(Value::BoundMethod(object.clone(), f)),
-                    Some(other) => Ok(other),
+                match &found {
+                    Some(Value::Function(f)) => Ok(Value::BoundMethod(object.clone(), f.clone())),
+                    Some(_) => Ok(found.unwrap_or(Value::None)),
                     // `super().__init__()` of nn.Module: the module exists already.
                     None if name == "__init__" => Ok(Value::Builtin("__noop__")),
                     None => Err(PyException::new(
@@ -429,7 +432,7 @@ impl Interpreter {
         let layer = match name {
             "Parameter" => {
                 let data = match args.positional.first().map(|v| v.resolved().into_owned()) {
-                    Some(Value::Tensor(t)) => t,
+                    Some(Value::Tensor(ref t)) => t.clone(),
                     _ => return Err(type_error("Parameter() expects a tensor".into())),
                 };
                 let requires_grad = args.get(1, "requires_grad").is_none_or(Value::truthy);
@@ -579,11 +582,11 @@ impl Interpreter {
                     .map(|(n, m)| (n, self.object_of(&m))),
             ),
             "register_buffer" => {
-                let tensor = match args.get(1, "tensor").map(|v| v.resolved().into_owned()) {
-                    Some(Value::Tensor(t)) => Some(t),
+                let tensor = match &args.get(1, "tensor").map(|v| v.resolved().into_owned()) {
+                    Some(Value::Tensor(t)) => Some(t.clone()),
                     None | Some(Value::None) => None,
                     Some(other) => {
-                        return Err(cannot_assign(&other, "buffer", &args, "torch Tensor"));
+                        return Err(cannot_assign(other, "buffer", &args, "torch Tensor"));
                     }
                 };
                 let persistent = args.get(2, "persistent").is_none_or(Value::truthy);
@@ -700,9 +703,9 @@ pub fn construct_optimizer(name: &str, args: Args) -> Result<Value> {
     };
     let params = iterate(args.positional.first().unwrap_or(&Value::None))?
         .into_iter()
-        .map(|v| match v {
-            Value::Parameter(p) => Ok(p),
-            Value::Tensor(t) => Ok(Parameter::of_tensor(&t)?),
+        .map(|v| match &v {
+            Value::Parameter(p) => Ok(p.clone()),
+            Value::Tensor(t) => Ok(Parameter::of_tensor(t)?),
             other => Err(type_error(format!(
                 "optimizer can only optimize Tensors, but one of the params is {}",
                 other.type_name()
@@ -836,8 +839,8 @@ fn parse_optimizer_state(saved: &Value) -> Result<StateDict> {
         };
         let tensors = entries(&per_param)?
             .into_iter()
-            .map(|(name, t)| match t.resolved().into_owned() {
-                Value::Tensor(t) => Ok((name.str_text(), t)),
+            .map(|(name, t)| match &*t.resolved() {
+                Value::Tensor(t) => Ok((name.str_text(), t.clone())),
                 _ => Err(malformed()),
             })
             .collect::<Result<_>>()?;
@@ -867,7 +870,7 @@ pub fn functional(name: &str, args: &Args) -> Result<Value> {
     use tolab_engine::nn::functional as f;
     let tensor = |i: usize| -> Result<Tensor> {
         match args.positional.get(i).map(|v| v.resolved().into_owned()) {
-            Some(Value::Tensor(t)) => Ok(t),
+            Some(Value::Tensor(ref t)) => Ok(t.clone()),
             other => Err(type_error(format!(
                 "{name}(): argument {} must be a Tensor, not {}",
                 i + 1,
@@ -876,7 +879,7 @@ pub fn functional(name: &str, args: &Args) -> Result<Value> {
         }
     };
     let optional = |i: usize, key: &str| match args.get(i, key).map(|v| v.resolved().into_owned()) {
-        Some(Value::Tensor(t)) => Some(t),
+        Some(Value::Tensor(ref t)) => Some(t.clone()),
         _ => None,
     };
     let reduce = reduction(args)?;
@@ -942,9 +945,9 @@ pub fn functional(name: &str, args: &Args) -> Result<Value> {
 
 /// `t.grad = g` and `t.requires_grad = flag`; the rest of a tensor's attributes are read-only here.
 fn set_tensor_attribute(tensor: &tolab_engine::Tensor, name: &str, value: Value) -> Result<()> {
-    match (name, value.resolved().into_owned()) {
+    match (name, &*value.resolved()) {
         ("grad", Value::None) => Ok(tensor.assign_grad(None)?),
-        ("grad", Value::Tensor(grad)) => Ok(tensor.assign_grad(Some(grad))?),
+        ("grad", Value::Tensor(grad)) => Ok(tensor.assign_grad(Some(grad.clone()))?),
         ("grad", other) => Err(type_error(format!(
             "assigned grad expected to be a Tensor or None but got grad of type {}",
             other.type_name()

@@ -11,7 +11,7 @@ use tolab_engine::optim::Optimizer;
 use tolab_engine::{Scalar, Tensor};
 
 use super::exception::{ExcType, PyException};
-use super::value::{Value, as_f64, equal, range_len};
+use super::value::{Value, as_f64, equal, range_len, try_equal};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -284,8 +284,8 @@ pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
         }
     };
     Ok(match op {
-        CmpOp::Eq => Value::Bool(equal(left, right)),
-        CmpOp::NotEq => Value::Bool(!equal(left, right)),
+        CmpOp::Eq => Value::Bool(try_equal(left, right)?),
+        CmpOp::NotEq => Value::Bool(!try_equal(left, right)?),
         CmpOp::Lt => return ordered(|o| o.is_lt()),
         CmpOp::LtE => return ordered(|o| o.is_le()),
         CmpOp::Gt => return ordered(|o| o.is_gt()),
@@ -736,12 +736,12 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
                     "assignment through an index tensor (index_put_)",
                 ));
             }
-            let Value::Tensor(target) = tensor_index(t, index)? else {
+            let Value::Tensor(target) = &tensor_index(t, index)? else {
                 return Err(type_error("tensor assignment".into()));
             };
-            match value {
-                Value::Tensor(source) => target.copy_(&source)?,
-                other => target.fill_(scalar(&other).ok_or_else(|| {
+            match &value {
+                Value::Tensor(source) => target.copy_(source)?,
+                other => target.fill_(scalar(other).ok_or_else(|| {
                     type_error(format!("can't assign a {} to a tensor", other.type_name()))
                 })?)?,
             };

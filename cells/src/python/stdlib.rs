@@ -235,8 +235,8 @@ impl Interpreter {
             }
             let args = Args::positional(vec![Value::Tensor(host.clone()), Value::str(location)]);
             let placed = me.borrow_mut().call_now(place, args);
-            match placed {
-                Ok(Value::Tensor(t)) => return Ok(Some(t)),
+            match &placed {
+                Ok(Value::Tensor(t)) => return Ok(Some(t.clone())),
                 Ok(Value::Parameter(p)) => return Ok(Some(p.tensor())),
                 Ok(Value::None) => return Ok(None),
                 Ok(other) => {
@@ -248,7 +248,7 @@ impl Interpreter {
                         ),
                     )));
                 }
-                Err(flow) => *failure.borrow_mut() = Some(flow),
+                Err(_) => *failure.borrow_mut() = placed.err(),
             }
             Ok(None)
         };

@@ -320,8 +320,65 @@ impl Value {
         }
     }
 
-    /// `repr(x)`.
+    /// `repr(x)` with the default repr for learners' objects (see [`Value::repr_in`]).
     pub fn repr(&self) -> String {
+        self.repr_in(&mut ReprContext::default())
+    }
+
+    /// `repr(x)`: learners' `__repr__` texts come from `cx`, a container already being shown
+    /// shows as `[...]` (as CPython's), and nesting deeper than [`MAX_REPR_DEPTH`] or more than
+    /// [`MAX_REPR_PARTS`] containers in all (shared ones count each time) are cut short, and
+    /// the cut is noted in `cx` for the caller to raise.
+    pub fn repr_in(&self, cx: &mut ReprContext) -> String {
+        let container = match self {
+            Value::List(items) => Some((address(items), "[...]")),
+            Value::Tuple(items) => Some((Rc::as_ptr(items) as *const u8 as usize, "(...)")),
+            Value::Dict(entries) => Some((address(entries), "{...}")),
+            Value::Set(items) => Some((address(items), "{...}")),
+            _ => None,
+        };
+        let Some((at, cut)) = container else {
+            return self.leaf_repr(cx);
+        };
+        if cx.open.contains(&at) {
+            return cut.into();
+        }
+        cx.parts += 1;
+        if cx.cut.is_some() || cx.parts > MAX_REPR_PARTS {
+            cx.cut.get_or_insert(Cut::TooLong);
+            return cut.into();
+        }
+        if cx.open.len() >= MAX_REPR_DEPTH {
+            cx.cut = Some(Cut::TooDeep);
+            return cut.into();
+        }
+        cx.open.push(at);
+        let mut join = |items: &[Value]| {
+            let parts: Vec<String> = items.iter().map(|v| v.repr_in(cx)).collect();
+            parts.join(", ")
+        };
+        let text = match self {
+            Value::List(items) => format!("[{}]", join(&items.borrow())),
+            Value::Tuple(items) if items.len() == 1 => format!("({},)", join(items)),
+            Value::Tuple(items) => format!("({})", join(items)),
+            Value::Set(items) if items.borrow().is_empty() => "set()".into(),
+            Value::Set(items) => format!("{{{}}}", join(&items.borrow())),
+            Value::Dict(entries) => {
+                let parts: Vec<String> = entries
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", k.repr_in(cx), v.repr_in(cx)))
+                    .collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+            other => other.leaf_repr(cx),
+        };
+        cx.open.pop();
+        text
+    }
+
+    /// `repr` of everything but the containers [`Value::repr_in`] walks.
+    fn leaf_repr(&self, cx: &mut ReprContext) -> String {
         match self {
             Value::None => "None".into(),
             Value::Bool(true) => "True".into(),
@@ -329,19 +386,7 @@ impl Value {
             Value::Int(i) => i.to_string(),
             Value::Float(x) => python_float(*x),
             Value::Str(s) => string_repr(s),
-            Value::List(items) => format!("[{}]", join(&items.borrow())),
-            Value::Tuple(items) if items.len() == 1 => format!("({},)", items[0].repr()),
-            Value::Tuple(items) => format!("({})", join(items)),
-            Value::Dict(entries) => {
-                let parts: Vec<String> = entries
-                    .borrow()
-                    .iter()
-                    .map(|(k, v)| format!("{}: {}", k.repr(), v.repr()))
-                    .collect();
-                format!("{{{}}}", parts.join(", "))
-            }
-            Value::Set(items) if items.borrow().is_empty() => "set()".into(),
-            Value::Set(items) => format!("{{{}}}", join(&items.borrow())),
+            Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) => self.repr_in(cx),
             Value::Range { start, stop, step } if *step == 1 => format!("range({start}, {stop})"),
             Value::Range { start, stop, step } => format!("range({start}, {stop}, {step})"),
             Value::Function(f) => format!("<function {} at {:#x}>", f.name, address(f)),
@@ -366,9 +411,10 @@ impl Value {
             Value::ExcClass(kind) => format!("<class '{}'>", kind.name()),
             Value::Class(c) => format!("<class '__main__.{}'>", c.name),
             Value::NnClass(name) => format!("<class 'torch.nn.{}.{name}'>", nn_module_of(name)),
-            Value::Instance(i) => match &i.module {
-                Some(m) => m.repr(),
-                None => format!("<__main__.{} object at {:#x}>", i.class.name, address(i)),
+            Value::Instance(i) => match (cx.learned.get(&address(i)), &i.module) {
+                (Some(text), _) => text.clone(),
+                (None, Some(m)) => m.repr(),
+                (None, None) => format!("<__main__.{} object at {:#x}>", i.class.name, address(i)),
             },
             Value::BoundMethod(owner, f) => {
                 format!("<bound method {} of {}>", f.name, owner.repr())
@@ -477,9 +523,51 @@ pub fn check_hashable(v: &Value) -> Result<(), PyException> {
     }
 }
 
-/// Python's `==` on plain values (engine objects compare by identity).
+/// Python's `==` on plain values (engine objects compare by identity); containers nested past
+/// [`MAX_REPR_DEPTH`] or too large to compare are unequal (see [`try_equal`]).
 pub fn equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
+    try_equal(a, b).unwrap_or(false)
+}
+
+/// `==` as the operator runs it: containers nested too deeply to compare raise `RecursionError`
+/// (as CPython's), and ones too large to compare in the lab `MemoryError`.
+pub fn try_equal(a: &Value, b: &Value) -> Result<bool, PyException> {
+    let mut parts = MAX_REPR_PARTS;
+    equal_within(a, b, MAX_REPR_DEPTH, &mut parts).map_err(|cut| match cut {
+        Cut::TooDeep => PyException::new(
+            ExcType::RecursionError,
+            "maximum recursion depth exceeded in comparison",
+        ),
+        Cut::TooLong => PyException::new(
+            ExcType::MemoryError,
+            format!("comparing these values means visiting more than {MAX_REPR_PARTS} containers: too much for the lab"),
+        ),
+    })
+}
+
+/// `==` going at most `depth` containers deep and into at most `parts` containers. An item
+/// identical to its counterpart is equal without a look inside, as in CPython (so a list
+/// holding itself compares).
+fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result<bool, Cut> {
+    let mut same = |p: &Value, q: &Value| -> Result<bool, Cut> {
+        if depth == 0 {
+            return Err(Cut::TooDeep);
+        }
+        if identical(p, q) {
+            return Ok(true);
+        }
+        *parts = parts.checked_sub(1).ok_or(Cut::TooLong)?;
+        equal_within(p, q, depth - 1, parts)
+    };
+    let mut all = |pairs: &mut dyn Iterator<Item = (&Value, &Value)>| -> Result<bool, Cut> {
+        for (p, q) in pairs {
+            if !same(p, q)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    Ok(match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
         (
@@ -488,10 +576,10 @@ pub fn equal(a: &Value, b: &Value) -> bool {
         ) => as_f64(a) == as_f64(b),
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
+            x.len() == y.len() && all(&mut x.iter().zip(y.iter()))?
         }
         (Value::Tuple(x), Value::Tuple(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
+            x.len() == y.len() && all(&mut x.iter().zip(y.iter()))?
         }
         (Value::Size(x), Value::Size(y)) => x == y,
         (Value::Set(x), Value::Set(y)) => {
@@ -512,6 +600,30 @@ pub fn equal(a: &Value, b: &Value) -> bool {
         (Value::Type(x), Value::Type(y)) | (Value::NnClass(x), Value::NnClass(y)) => x == y,
         (Value::ExcClass(x), Value::ExcClass(y)) => x == y,
         (Value::NnModule(x), Value::NnModule(y)) => x.is(y),
+        (Value::Dict(x), Value::Dict(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            for (k, v) in x.iter() {
+                let Some((_, w)) = y.iter().find(|(j, _)| equal(j, k)) else {
+                    return Ok(false);
+                };
+                if !same(v, w)? {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        _ => false,
+    })
+}
+
+/// Whether two values are the same object (`is`) for the containers that can hold themselves.
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::List(x), Value::List(y)) | (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
+        (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -553,11 +665,32 @@ fn nn_module_of(class: &str) -> &'static str {
     }
 }
 
-fn join(items: &[Value]) -> String {
-    items.iter().map(Value::repr).collect::<Vec<_>>().join(", ")
+/// How deep `repr` goes into nested containers before giving up.
+pub const MAX_REPR_DEPTH: usize = 500;
+
+/// How many containers one `repr` or `==` visits before giving up (a value that shares its
+/// parts can be exponentially larger than its memory).
+pub const MAX_REPR_PARTS: usize = 1_000_000;
+
+/// Why a `repr` or `==` stopped short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    TooDeep,
+    TooLong,
 }
 
-fn address<T>(rc: &Rc<T>) -> usize {
+/// What a `repr` needs beyond the value: learners' own texts, and the containers being shown.
+#[derive(Default)]
+pub struct ReprContext {
+    /// The text of each learner object's `__repr__`, by the object's address.
+    pub learned: std::collections::HashMap<usize, String>,
+    open: Vec<usize>,
+    parts: usize,
+    /// Set when the repr was cut short.
+    pub cut: Option<Cut>,
+}
+
+pub(crate) fn address<T>(rc: &Rc<T>) -> usize {
     Rc::as_ptr(rc) as *const u8 as usize
 }
 
@@ -584,4 +717,38 @@ fn string_repr(s: &str) -> String {
     }
     out.push(quote);
     out
+}
+
+/// Values nest without limit (`a = [a]` in a loop): dropping one takes its containers apart
+/// iteratively, so that a deep one does not overflow the stack as recursive drops would.
+impl Drop for Value {
+    fn drop(&mut self) {
+        let mut orphans = Vec::new();
+        take_children(self, &mut orphans);
+        while let Some(mut orphan) = orphans.pop() {
+            take_children(&mut orphan, &mut orphans);
+        }
+    }
+}
+
+/// Moves the items of a container this value alone holds into `out`.
+fn take_children(v: &mut Value, out: &mut Vec<Value>) {
+    match v {
+        Value::List(items) | Value::Set(items) => {
+            if let Some(cell) = Rc::get_mut(items) {
+                out.append(cell.get_mut());
+            }
+        }
+        Value::Tuple(items) => {
+            if let Some(slice) = Rc::get_mut(items) {
+                out.extend(slice.iter_mut().map(|x| std::mem::replace(x, Value::None)));
+            }
+        }
+        Value::Dict(entries) => {
+            if let Some(cell) = Rc::get_mut(entries) {
+                out.extend(cell.get_mut().drain(..).flat_map(|(k, v)| [k, v]));
+            }
+        }
+        _ => {}
+    }
 }

@@ -19,6 +19,8 @@ pub const FRAGMENTS: &[&str] = &[
     "v, i = torch.max(t, 1); m = t.min(dim=-1, keepdim=True); m.values, m[1], m.nope",
     "t.grad = torch.zeros(2, 3); t.grad = 5; t.requires_grad = 'yes'; t.data = t",
     "torch.maximum(t, 3); torch.minimum(t, t.T)",
+    "a = [1]; a.append(a); d = {'a': a}; d['d'] = d; print(a, d, a == a, d == d, str(d))",
+    "b = []\nfor i in range(3000):\n    b = [b, {'k': (b,)}]\nprint(b == [b], b)",
     "import time; time.sleep(0.001); time.sleep(-1)",
     "torch.save(t, 'f'); torch.load('f', map_location=lambda s, l: 1 / 0)",
     "torch.load('f', map_location=lambda s: s)",
