@@ -38,7 +38,7 @@ fn every_event_points_at_the_statement_that_caused_it() {
             .trace
             .iter()
             .filter(|e| wanted(&e.kind))
-            .map(|e| e.span.map(|s| s.line))
+            .map(|e| e.span.as_ref().map(|s| s.line))
             .collect::<Vec<_>>()
     };
     let steps = line_of(&|k| matches!(k, EventKind::TransferStep { .. }));

@@ -196,7 +196,7 @@ fn step_runs_a_cell_one_top_level_statement_at_a_time() {
             .record
             .trace
             .iter()
-            .all(|e| e.span.is_some_and(|s| s.line == 4))
+            .all(|e| e.span.as_ref().is_some_and(|s| s.line == 4))
     );
     assert_eq!(
         lines[4].record.value.as_deref(),
@@ -243,7 +243,11 @@ fn a_running_cell_streams_its_output_and_events_before_its_record_completes() {
     let events: Vec<_> = reports.iter().flat_map(|p| p.trace.clone()).collect();
     assert!(!events.is_empty());
     assert_eq!(events[..], record.trace[..events.len()]);
-    assert!(events.iter().all(|e| e.span.is_some_and(|s| s.line == 4)));
+    assert!(
+        events
+            .iter()
+            .all(|e| e.span.as_ref().is_some_and(|s| s.line == 4))
+    );
     // `time.sleep` waits for real.
     assert!(record.timings.wall_ms >= 240.0, "{:?}", record.timings);
 }
@@ -267,4 +271,33 @@ fn a_stop_heard_while_a_cell_sleeps_ends_it_with_keyboard_interrupt() {
         "{error}"
     );
     assert!(record.timings.wall_ms < 5_000.0, "{:?}", record.timings);
+}
+
+#[test]
+fn events_name_the_cell_whose_line_caused_them_even_across_cells() {
+    let mut runtime = Runtime::new();
+    let run = |runtime: &mut Runtime, cell: &str, source: &str| {
+        let Reply::Ran(record) = pollster::block_on(runtime.handle(Request::RunCell {
+            cell: cell.into(),
+            source: source.into(),
+        })) else {
+            panic!("a run record")
+        };
+        record
+    };
+    run(
+        &mut runtime,
+        "setup",
+        "import torch\n\ndef move(t):\n    return t.to('cuda')\n",
+    );
+    let record = run(&mut runtime, "use", "x = torch.ones(2)\ny = move(x)\n");
+    let spans: Vec<_> = record
+        .trace
+        .iter()
+        .filter_map(|e| e.span.as_ref().map(|s| (&*s.cell, s.line)))
+        .collect();
+    assert!(spans.contains(&("use", 1)), "{spans:?}");
+    // The copy happens on line 4 of the cell that defined `move`.
+    assert!(spans.contains(&("setup", 4)), "{spans:?}");
+    assert!(!spans.contains(&("use", 4)));
 }

@@ -9,9 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::device::Device;
 
-/// A place in a learner's cell: 1-based line and column, end exclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A place in a learner's cell: the cell's name (as the run request named it: a statement of a
+/// function defined in an earlier cell belongs to that cell), 1-based line and column, end
+/// exclusive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceSpan {
+    pub cell: std::rc::Rc<str>,
     pub line: u32,
     pub column: u32,
     pub end_line: u32,
@@ -201,7 +204,7 @@ impl Tracer {
         let event = TraceEvent {
             seq: self.next_seq,
             device,
-            span: self.span,
+            span: self.span.clone(),
             kind: kind(),
         };
         self.next_seq += 1;
@@ -235,12 +238,13 @@ mod tests {
         let mut tracer = Tracer::default();
         tracer.set_enabled(true);
         let span = SourceSpan {
+            cell: "<cell 1>".into(),
             line: 3,
             column: 1,
             end_line: 3,
             end_column: 12,
         };
-        tracer.set_span(Some(span));
+        tracer.set_span(Some(span.clone()));
         tracer.record(Some(Device::cuda(0)), || EventKind::Warning {
             message: "w".into(),
         });

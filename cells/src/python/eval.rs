@@ -290,6 +290,7 @@ impl Interpreter {
             let (end_line, end_column) = a.cell.position(stmt.range().end());
             let number = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
             self.session.set_span(Some(tolab_engine::trace::SourceSpan {
+                cell: a.cell.name.clone(),
                 line: number(line),
                 column: number(column),
                 end_line: number(end_line),
@@ -1433,7 +1434,7 @@ fn defining_class(class: &Rc<Class>, f: &Rc<Function>) -> Option<Rc<Class>> {
 
 fn frame_of(a: &Activation) -> Frame {
     Frame {
-        file: a.cell.name.clone(),
+        file: a.cell.name.to_string(),
         line: a.line,
         function: a.function.clone(),
         text: a.cell.line(a.line).to_owned(),

@@ -215,7 +215,7 @@ impl Interpreter {
         let current = self
             .stepping
             .take()
-            .filter(|s| s.cell.name == name && s.cell.text == text);
+            .filter(|s| &*s.cell.name == name && s.cell.text == text);
         let mut stepping = match current {
             Some(stepping) => stepping,
             None => {

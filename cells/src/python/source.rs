@@ -9,7 +9,7 @@ use super::exception::PyException;
 
 /// One cell's text.
 pub struct CellSource {
-    pub name: String,
+    pub name: std::rc::Rc<str>,
     pub text: String,
     lines: LineIndex,
 }
@@ -17,7 +17,7 @@ pub struct CellSource {
 impl CellSource {
     pub fn new(name: &str, text: &str) -> CellSource {
         CellSource {
-            name: name.to_owned(),
+            name: name.into(),
             text: text.to_owned(),
             lines: LineIndex::from_source_text(text),
         }
