@@ -39,6 +39,7 @@ const TENSOR_METHODS: &[&str] = &[
     "mean",
     "std",
     "var",
+    "flatten",
     "max",
     "maximum",
     "minimum",
@@ -134,6 +135,7 @@ const STR_METHODS: &[&str] = &[
     "lstrip",
     "rstrip",
     "split",
+    "splitlines",
     "join",
     "replace",
     "startswith",
@@ -592,6 +594,11 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
         "detach" => t.detach(),
         "clone" => t.clone_tensor()?,
         "view" => t.view(&sizes()?)?,
+        "flatten" => tolab_engine::nn::functional::flatten(
+            t,
+            args.get(0, "start_dim").map_or(0.0, as_f64) as i64,
+            args.get(1, "end_dim").map_or(-1.0, as_f64) as i64,
+        )?,
         "reshape" => t.reshape(&sizes()?)?,
         "add" => t.add(operand("add")?)?,
         "sub" => t.sub(operand("sub")?)?,
@@ -890,6 +897,7 @@ fn str_method(s: &str, name: &str, args: &Args) -> Result<Value> {
         "strip" => Value::str(s.trim()),
         "lstrip" => Value::str(s.trim_start()),
         "rstrip" => Value::str(s.trim_end()),
+        "splitlines" => Value::list(s.lines().map(Value::str).collect()),
         "title" => Value::str(
             &s.split(' ')
                 .map(|w| {

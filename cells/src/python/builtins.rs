@@ -274,8 +274,9 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             let sep = args.keyword("sep").map_or(" ".into(), Value::str_text);
             let end = args.keyword("end").map_or("\n".into(), Value::str_text);
             let text: Vec<String> = args.positional.iter().map(Value::str_text).collect();
-            interp.stdout.push_str(&text.join(&sep));
-            interp.stdout.push_str(&end);
+            let mut stdout = interp.stdout.borrow_mut();
+            stdout.push_str(&text.join(&sep));
+            stdout.push_str(&end);
             Value::None
         }
         "len" => {
@@ -580,7 +581,13 @@ fn type_of(v: &Value) -> Value {
         Value::Instance(i) => Value::Class(i.class.clone()),
         Value::NnModule(m) => match NN_CLASSES.iter().find(|c| **c == m.class_name()) {
             Some(name) => Value::NnClass(name),
-            None => Value::Type("torch.nn.Module"),
+            None => Value::Type(match m.class_name().as_str() {
+                "DistributedDataParallel" => {
+                    "torch.nn.parallel.distributed.DistributedDataParallel"
+                }
+                "DataParallel" => "torch.nn.parallel.data_parallel.DataParallel",
+                _ => "torch.nn.Module",
+            }),
         },
         Value::Parameter(_) => Value::NnClass("Parameter"),
         Value::Exception(e) => Value::ExcClass(e.kind.clone()),

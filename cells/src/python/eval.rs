@@ -95,7 +95,8 @@ const MAX_DEPTH: usize = 200;
 pub struct Interpreter {
     pub(crate) session: Session,
     pub(crate) globals: HashMap<String, Value>,
-    pub(crate) stdout: String,
+    /// What the cell printed; shared with the ranks `mp.spawn` starts, whose output interleaves.
+    pub(crate) stdout: Rc<std::cell::RefCell<String>>,
     stack: Vec<Activation>,
     /// The exceptions being handled (`except` blocks running), for a bare `raise`.
     handling: Vec<PyException>,
@@ -119,8 +120,11 @@ pub struct Interpreter {
     /// is time to again.
     last_pause: f64,
     pause_due: bool,
-    /// Set while a call must finish without pausing ([`Interpreter::call_now`]).
-    hold_pauses: bool,
+    /// Set while a call must finish without pausing ([`Interpreter::call_now`]), and in the
+    /// processes `mp.spawn` starts.
+    pub(super) hold_pauses: bool,
+    /// In a process `mp.spawn` started: its rank and process group.
+    pub(super) rank: Option<super::distributed::Rank>,
     /// Who hears of a running cell's output and events as they happen.
     pub(super) progress: Option<super::ProgressSink>,
     /// How much of the running cell's stdout and trace progress reports have already carried.
@@ -145,8 +149,9 @@ impl Interpreter {
     pub fn new(session: Session) -> Interpreter {
         Interpreter {
             session,
-            globals: HashMap::new(),
-            stdout: String::new(),
+            // A notebook runs as the main module (`if __name__ == "__main__":` blocks run).
+            globals: HashMap::from([("__name__".to_owned(), Value::str("__main__"))]),
+            stdout: Rc::default(),
             stack: Vec::new(),
             handling: Vec::new(),
             instances: HashMap::new(),
@@ -161,6 +166,7 @@ impl Interpreter {
             last_pause: 0.0,
             pause_due: false,
             hold_pauses: false,
+            rank: None,
             progress: None,
             reported: super::Reported::default(),
         }
@@ -1231,7 +1237,11 @@ impl Interpreter {
                 Box::pin(self.call_module_function(module, name, args)).await
             }
             Value::Method(owner, name) => {
-                super::attributes::call_method(owner, name, args).map_err(Flow::from)
+                let result = super::attributes::call_method(owner, name, args)?;
+                if &**name == "backward" {
+                    self.after_backward().await?;
+                }
+                Ok(result)
             }
             Value::ExcClass(kind) => {
                 let message = args

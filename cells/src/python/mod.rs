@@ -7,6 +7,7 @@ mod builtins;
 mod context;
 mod convert;
 mod data;
+mod distributed;
 mod eval;
 mod exception;
 mod iteration;
@@ -179,19 +180,21 @@ impl Interpreter {
         let Some(sink) = &self.progress else {
             return;
         };
-        let stdout = self.stdout.get(self.reported.stdout..).unwrap_or_default();
+        let stdout = {
+            let all = self.stdout.borrow();
+            all.get(self.reported.stdout..)
+                .unwrap_or_default()
+                .to_owned()
+        };
         let trace = self.session.trace_since(self.reported.trace);
         if stdout.is_empty() && trace.is_empty() {
             return;
         }
         self.reported = Reported {
-            stdout: self.stdout.len(),
+            stdout: self.reported.stdout + stdout.len(),
             trace: self.reported.trace + trace.len(),
         };
-        sink(Progress {
-            stdout: stdout.to_owned(),
-            trace,
-        });
+        sink(Progress { stdout, trace });
     }
 
     /// Runs one cell (`name` is how tracebacks call it, such as `<cell 1>`).
@@ -304,7 +307,7 @@ impl Interpreter {
         };
         self.session().set_span(None);
         RunRecord {
-            stdout: std::mem::take(&mut self.stdout),
+            stdout: self.stdout.take(),
             value,
             error,
             warnings: self.session().take_warnings(),

@@ -25,6 +25,9 @@ const MODULES: &[&str] = &[
     "torch.optim",
     "torch.utils",
     "torch.utils.data",
+    "torch.distributed",
+    "torch.multiprocessing",
+    "torch.nn.parallel",
     "math",
     "warnings",
     "time",
@@ -90,6 +93,21 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("torch", "optim") => Some(Value::Module("torch.optim")),
         ("torch", "utils") => Some(Value::Module("torch.utils")),
         ("torch", "amp") => Some(Value::Module("torch.amp")),
+        ("torch", "distributed") => Some(Value::Module("torch.distributed")),
+        ("torch", "multiprocessing") => Some(Value::Module("torch.multiprocessing")),
+        ("torch.nn", "parallel") => Some(Value::Module("torch.nn.parallel")),
+        ("torch.distributed", "ReduceOp") => Some(Value::Module("torch.distributed.ReduceOp")),
+        ("torch.distributed.ReduceOp", _) => super::distributed::REDUCE_OPS
+            .contains(&name)
+            .then(|| Value::str(&format!("ReduceOp.{name}"))),
+        ("torch.distributed", _) => super::distributed::FUNCTIONS
+            .contains(&name)
+            .then(|| Value::ModuleFn(module, Rc::from(name))),
+        ("torch.multiprocessing", "spawn")
+        | ("torch.nn.parallel", "DistributedDataParallel" | "DataParallel") => {
+            Some(Value::ModuleFn(module, Rc::from(name)))
+        }
+        ("torch.nn", "DataParallel") => Some(Value::ModuleFn("torch.nn.parallel", Rc::from(name))),
         ("torch.cuda", "amp") => Some(Value::Module("torch.cuda.amp")),
         ("torch.utils", "data") => Some(Value::Module("torch.utils.data")),
         ("torch.utils.data", "Dataset") => Some(Value::Type("torch.utils.data.Dataset")),
@@ -179,6 +197,7 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "mean",
     "std",
     "var",
+    "flatten",
     "max",
     "maximum",
     "minimum",

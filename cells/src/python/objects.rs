@@ -230,10 +230,19 @@ impl Interpreter {
     /// The Python object for an engine module: the cell instance that owns it, or the built-in
     /// layer itself.
     pub(super) fn object_of(&self, module: &Module) -> Value {
-        match self.instances.get(&module.id()) {
-            Some(instance) => Value::Instance(instance.clone()),
-            None => Value::NnModule(module.clone()),
+        if let Some(instance) = self.instances.get(&module.id()) {
+            return Value::Instance(instance.clone());
         }
+        // A `DataParallel` replica of a learner's module: the learner's class, run on the
+        // replica's own parameters (its children are replicas too).
+        if let Some(instance) = module.original().and_then(|o| self.instances.get(&o.id())) {
+            return Value::Instance(Rc::new(Instance {
+                class: instance.class.clone(),
+                attributes: RefCell::new(instance.attributes.borrow().clone()),
+                module: Some(module.clone()),
+            }));
+        }
+        Value::NnModule(module.clone())
     }
 
     /// `module(*inputs)`: a learner's `forward`, a `Sequential` walked child by child, or the
@@ -285,9 +294,43 @@ impl Interpreter {
                         ))),
                     })
                     .collect::<Result<_>>()?;
-                Ok(Value::Tensor(module.forward(&inputs)?))
+                self.forward_with_learner_code(module, &inputs)
             }
         }
+    }
+
+    /// The engine's forward of a built-in module, which calls back into learners' modules it
+    /// holds (`DataParallel` and `DistributedDataParallel` around a learner's `nn.Module`).
+    fn forward_with_learner_code(
+        &mut self,
+        module: &Module,
+        inputs: &[Tensor],
+    ) -> std::result::Result<Value, Flow> {
+        let raised = RefCell::new(None);
+        let me = RefCell::new(&mut *self);
+        let output = module.forward_with(inputs, &mut |inner: &Module, inputs: &[Tensor]| {
+            let mut me = me.borrow_mut();
+            let object = me.object_of(inner);
+            let args = Args::positional(inputs.iter().cloned().map(Value::Tensor).collect());
+            let failure = match me.call_now(&object, args) {
+                Ok(Value::Tensor(ref t)) => return Ok(t.clone()),
+                Ok(other) => Flow::from(type_error(format!(
+                    "{}.forward() returned {}; the lab's parallel wrappers gather tensors",
+                    inner.class_name(),
+                    other.type_name()
+                ))),
+                Err(flow) => flow,
+            };
+            *raised.borrow_mut() = Some(failure);
+            // Stands in for the learner's exception, which replaces it below.
+            Err(tolab_engine::Error::MissingForward {
+                class_name: inner.class_name(),
+            })
+        });
+        if let Some(failure) = raised.into_inner() {
+            return Err(failure);
+        }
+        Ok(Value::Tensor(output?))
     }
 
     /// `obj.name` for objects with behaviour; everything else goes to the engine's attributes.

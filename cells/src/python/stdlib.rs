@@ -34,6 +34,12 @@ impl Interpreter {
             ("torch.utils.data", "TensorDataset") => self.tensor_dataset(&args)?,
             ("torch.utils.data", "DataLoader") => self.data_loader(args).await?,
             ("torch", "Generator") => Value::Generator(GeneratorHandle::default()),
+            ("torch.distributed", _) => self.call_distributed(name, args).await?,
+            ("torch.multiprocessing", "spawn") => self.spawn(args).await?,
+            ("torch.nn.parallel", "DistributedDataParallel") => {
+                self.distributed_data_parallel(args).await?
+            }
+            ("torch.nn.parallel", "DataParallel") => self.data_parallel(&args).await?,
             ("torch", "save") => {
                 let object = args.get(0, "obj").cloned().unwrap_or(Value::None);
                 let path = text(1, "f").unwrap_or_default();

@@ -1,0 +1,311 @@
+//! Several processes in one cell: `torch.multiprocessing.spawn`, `torch.distributed` and
+//! `DistributedDataParallel`. Each rank runs the learner's function in an interpreter of its own
+//! (a process has its own names; the ranks share the cell's output and the engine session, whose
+//! [`World`] gives each rank its own current GPU and generator). [`World::run`] runs the ranks in
+//! turns: one runs until it waits in a collective for the others, so their prints interleave as
+//! the turns go, deterministically.
+
+use std::cell::RefCell;
+
+use tolab_engine::distributed::{RankTask, ReduceOp, World};
+use tolab_engine::nn::Module;
+
+use super::eval::{Args, Flow, Interpreter};
+use super::exception::{ExcType, PyException};
+use super::value::{Value, as_f64};
+
+/// The functions of `torch.distributed` the lab has.
+pub const FUNCTIONS: &[&str] = &[
+    "init_process_group",
+    "destroy_process_group",
+    "is_initialized",
+    "is_available",
+    "get_rank",
+    "get_world_size",
+    "all_reduce",
+    "broadcast",
+    "barrier",
+];
+
+/// What a rank's interpreter knows of its process group.
+pub(crate) struct Rank {
+    world: World,
+    /// The DDP wrappers made on this rank: their gradients are averaged as `backward()` ends.
+    ddp: Vec<Module>,
+}
+
+impl Interpreter {
+    /// `mp.spawn(fn, args=(), nprocs=1)`: `fn(rank, *args)` on every rank, to the end; the first
+    /// rank that raised makes `spawn` raise `ProcessRaisedException` with that rank's traceback.
+    pub(super) async fn spawn(&mut self, args: Args) -> Result<Value, Flow> {
+        if self.rank.is_some() {
+            return Err(PyException::unsupported("mp.spawn inside a spawned process").into());
+        }
+        let Some(function) = args.get(0, "fn").cloned() else {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "spawn() missing 1 required positional argument: 'fn'",
+            )
+            .into());
+        };
+        let extra = match args.get(1, "args") {
+            Some(v) => self.collect(v).await?,
+            None => Vec::new(),
+        };
+        let nprocs = args.get(2, "nprocs").map_or(1.0, as_f64);
+        if !(1.0..=64.0).contains(&nprocs) {
+            return Err(PyException::new(
+                ExcType::ValueError,
+                format!("the lab spawns between 1 and 64 processes, not {nprocs}"),
+            )
+            .into());
+        }
+        let world = World::new(&self.session, nprocs as usize);
+        let mut ranks: Vec<Interpreter> = (0..world.size()).map(|_| self.process(&world)).collect();
+        let raised: Vec<RefCell<Option<PyException>>> =
+            ranks.iter().map(|_| RefCell::new(None)).collect();
+        let tasks: Vec<RankTask<'_>> = ranks
+            .iter_mut()
+            .zip(&raised)
+            .enumerate()
+            .map(|(rank, (process, raised))| {
+                let mut positional = vec![Value::Int(rank as i64)];
+                positional.extend(extra.iter().cloned());
+                let function = function.clone();
+                Box::pin(async move {
+                    // A rank that raised has ended; ranks waiting for it meet the watchdog.
+                    if let Err(Flow::Error(e)) =
+                        process.call(&function, Args::positional(positional)).await
+                    {
+                        *raised.borrow_mut() = Some(e);
+                    }
+                    Ok(())
+                }) as RankTask<'_>
+            })
+            .collect();
+        let ended = world.run(tasks);
+        let used: u64 = ranks
+            .iter()
+            .map(|r| self.steps_left.saturating_sub(r.steps_left))
+            .sum();
+        self.steps_left = self.steps_left.saturating_sub(used);
+        for (rank, (raised, ended)) in raised.into_iter().zip(ended).enumerate() {
+            let error = match (raised.into_inner(), ended) {
+                (Some(e), _) => e,
+                (None, Err(e)) => PyException::from(e),
+                (None, Ok(())) => continue,
+            };
+            // A limit (Stop, the time budget) ends the whole cell, not just the rank.
+            if error.ends_cell {
+                return Err(error.into());
+            }
+            return Err(process_raised(rank, &error).into());
+        }
+        Ok(Value::None)
+    }
+
+    /// A new process for a rank of `world`: the cell's names as they are now, its output, files
+    /// and budgets. It never yields to the event loop: [`World::run`] drives it.
+    fn process(&self, world: &World) -> Interpreter {
+        let mut process = Interpreter::new(self.session.clone());
+        process.globals = self.globals.clone();
+        // A spawned process imports the main module under this name, skipping its
+        // `if __name__ == "__main__":` block.
+        process
+            .globals
+            .insert("__name__".to_owned(), Value::str("__mp_main__"));
+        process.stdout = self.stdout.clone();
+        process.files = self.files.clone();
+        process.instances = self.instances.clone();
+        process.limits = self.limits;
+        process.deadline = self.deadline;
+        process.steps_left = self.steps_left;
+        process.stop = self.stop.clone();
+        process.stack_base = self.stack_base;
+        process.hold_pauses = true;
+        process.rank = Some(Rank {
+            world: world.clone(),
+            ddp: Vec::new(),
+        });
+        process
+    }
+
+    /// The running rank's process group, or the error for code outside `mp.spawn`.
+    fn world(&self) -> Result<World, PyException> {
+        self.rank.as_ref().map(|r| r.world.clone()).ok_or_else(|| {
+            PyException::new(
+                ExcType::RuntimeError,
+                "Default process group has not been initialized, please make sure to call \
+                 init_process_group. (In the lab, ranks are the processes \
+                 torch.multiprocessing.spawn(fn, args=(world_size,), nprocs=world_size) starts.)",
+            )
+        })
+    }
+
+    /// `dist.<name>(...)`.
+    pub(super) async fn call_distributed(&mut self, name: &str, args: Args) -> Result<Value, Flow> {
+        if name == "is_available" {
+            return Ok(Value::Bool(true));
+        }
+        if name == "is_initialized" {
+            return Ok(Value::Bool(
+                self.rank.as_ref().is_some_and(|r| r.world.is_initialized()),
+            ));
+        }
+        let world = self.world()?;
+        let tensor = |args: &Args| match args.get(0, "tensor").map(|v| v.resolved().into_owned()) {
+            Some(Value::Tensor(ref t)) => Ok(t.clone()),
+            _ => Err(PyException::new(
+                ExcType::TypeError,
+                format!("{name}(): argument 'tensor' must be Tensor"),
+            )),
+        };
+        match name {
+            "init_process_group" => {
+                let backend = args
+                    .get(0, "backend")
+                    .map_or_else(|| "gloo".to_owned(), Value::str_text);
+                world.init_process_group(&backend)?;
+            }
+            "destroy_process_group" => {}
+            "get_rank" | "get_world_size" => {
+                let rank = world
+                    .rank()
+                    .filter(|_| world.is_initialized())
+                    .ok_or(tolab_engine::Error::ProcessGroupNotInitialized)?;
+                let answer = if name == "get_rank" {
+                    rank
+                } else {
+                    world.size()
+                };
+                return Ok(Value::Int(answer as i64));
+            }
+            "all_reduce" => {
+                let op = match args.get(1, "op") {
+                    None => ReduceOp::Sum,
+                    Some(op) => reduce_op(&op.str_text())?,
+                };
+                world.all_reduce(&tensor(&args)?, op).await?;
+            }
+            "broadcast" => {
+                let src = args.get(1, "src").map_or(0.0, as_f64);
+                world
+                    .broadcast(&tensor(&args)?, src.max(0.0) as usize)
+                    .await?;
+            }
+            "barrier" => world.barrier().await?,
+            _ => return Err(PyException::unsupported(&format!("torch.distributed.{name}")).into()),
+        }
+        Ok(Value::None)
+    }
+
+    /// `DistributedDataParallel(module, device_ids=None)`: every rank starts from rank 0's
+    /// parameters and buffers, and averages its gradients with the others after `backward()`.
+    pub(super) async fn distributed_data_parallel(&mut self, args: Args) -> Result<Value, Flow> {
+        let world = self.world()?;
+        let module = wrapped_module(&args, "DistributedDataParallel")?;
+        let device_ids = self.device_ids(&args).await?;
+        let wrapper = world.data_parallel(&module, device_ids).await?;
+        if let Some(rank) = &mut self.rank {
+            rank.ddp.push(wrapper.clone());
+        }
+        Ok(Value::NnModule(wrapper))
+    }
+
+    /// `nn.DataParallel(module, device_ids=None, output_device=None, dim=0)`.
+    pub(super) async fn data_parallel(&mut self, args: &Args) -> Result<Value, Flow> {
+        let module = wrapped_module(args, "DataParallel")?;
+        let device_ids = self.device_ids(args).await?;
+        let output_device = match args.get(2, "output_device") {
+            None | Some(Value::None) => None,
+            Some(Value::Int(i)) => Some((*i).max(0) as usize),
+            Some(device) => {
+                let device = super::modules::device_of(device)?;
+                Some(device.index.unwrap_or(0).max(0) as usize)
+            }
+        };
+        let dim = args.get(3, "dim").map_or(0.0, as_f64).max(0.0) as usize;
+        Ok(Value::NnModule(Module::data_parallel(
+            &self.session,
+            &module,
+            device_ids,
+            output_device,
+            dim,
+        )?))
+    }
+
+    /// The `device_ids` argument: GPU indices, or `torch.device`s / strings naming GPUs.
+    async fn device_ids(&mut self, args: &Args) -> Result<Option<Vec<usize>>, Flow> {
+        let ids = match args.get(1, "device_ids") {
+            None | Some(Value::None) => return Ok(None),
+            Some(ids) => self.collect(ids).await?,
+        };
+        let mut indices = Vec::with_capacity(ids.len());
+        for id in &ids {
+            indices.push(match id {
+                Value::Int(i) => (*i).max(0) as usize,
+                device => super::modules::device_of(device)?.index.unwrap_or(0).max(0) as usize,
+            });
+        }
+        Ok(Some(indices))
+    }
+
+    /// What DDP's reducer does as `backward()` ends on a rank: each wrapped module's gradients
+    /// averaged over the ranks.
+    pub(super) async fn after_backward(&mut self) -> Result<(), Flow> {
+        let Some(rank) = &self.rank else {
+            return Ok(());
+        };
+        let (world, wrappers) = (rank.world.clone(), rank.ddp.clone());
+        for wrapper in &wrappers {
+            world.average_gradients(wrapper).await?;
+        }
+        Ok(())
+    }
+}
+
+/// The module a parallel wrapper wraps (its first argument).
+fn wrapped_module(args: &Args, wrapper: &str) -> Result<Module, PyException> {
+    match args.get(0, "module").map(|v| v.resolved().into_owned()) {
+        Some(Value::NnModule(ref m)) => Ok(m.clone()),
+        Some(Value::Instance(ref i)) if i.module.is_some() => {
+            Ok(i.module.clone().unwrap_or_else(|| Module::custom("?")))
+        }
+        _ => Err(PyException::new(
+            ExcType::TypeError,
+            format!("{wrapper}() wraps an nn.Module"),
+        )),
+    }
+}
+
+/// `dist.ReduceOp.<name>`.
+pub const REDUCE_OPS: &[&str] = &["SUM", "AVG", "MAX", "MIN", "PRODUCT"];
+
+fn reduce_op(name: &str) -> Result<ReduceOp, PyException> {
+    Ok(match name.trim_start_matches("ReduceOp.") {
+        "SUM" => ReduceOp::Sum,
+        "AVG" => ReduceOp::Avg,
+        "MAX" => ReduceOp::Max,
+        "MIN" => ReduceOp::Min,
+        "PRODUCT" => ReduceOp::Product,
+        other => {
+            return Err(PyException::new(
+                ExcType::ValueError,
+                format!(
+                    "unknown reduce op {other} (the lab has ReduceOp.SUM, AVG, MAX, MIN, PRODUCT)"
+                ),
+            ));
+        }
+    })
+}
+
+/// `ProcessRaisedException`, as `spawn` raises it for a rank that failed.
+fn process_raised(rank: usize, error: &PyException) -> PyException {
+    PyException::new(
+        ExcType::Other("torch.multiprocessing.spawn.ProcessRaisedException".into()),
+        format!(
+            "\n\n-- Process {rank} terminated with the following error:\n{}",
+            error.traceback()
+        ),
+    )
+}
