@@ -203,6 +203,34 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         {
             method()
         }
+        Value::Optimizer(optimizer) if name == "state" => {
+            // Keyed by the parameters themselves, as PyTorch's is; the tensors are the live ones.
+            let dict = |entries| Value::Dict(Rc::new(RefCell::new(entries)));
+            let state = optimizer
+                .param_groups()
+                .iter()
+                .flat_map(|g| g.params.clone())
+                .filter_map(|p| {
+                    let entries = optimizer.state_of(&p)?;
+                    let entries = entries
+                        .into_iter()
+                        .map(|(k, t)| (Value::str(&k), Value::Tensor(t)))
+                        .collect();
+                    Some((Value::Parameter(p), dict(entries)))
+                })
+                .collect();
+            Ok(dict(state))
+        }
+        Value::Sampler(sampler) => match name {
+            "set_epoch" => method(),
+            "num_replicas" => Ok(Value::Int(sampler.engine.num_replicas as i64)),
+            "rank" => Ok(Value::Int(sampler.engine.rank as i64)),
+            "shuffle" => Ok(Value::Bool(sampler.engine.shuffle)),
+            "seed" => Ok(Value::Int(sampler.engine.seed as i64)),
+            "drop_last" => Ok(Value::Bool(sampler.engine.drop_last)),
+            "num_samples" => Ok(Value::Int(sampler.len() as i64)),
+            _ => Err(no_attribute(owner, name)),
+        },
         Value::Optimizer(optimizer) if name == "param_groups" => Ok(Value::list(
             (0..optimizer.param_groups().len())
                 .map(|i| Value::ParamGroup(optimizer.clone(), i))
@@ -409,6 +437,17 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
             })
         }
         Value::Str(s) => str_method(s, name, &args),
+        Value::Sampler(sampler) => {
+            let epoch = as_f64(&arg(0));
+            if epoch.is_nan() || epoch < 0.0 {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    "set_epoch() expects a non-negative epoch number",
+                ));
+            }
+            sampler.engine.set_epoch(epoch as u64);
+            Ok(Value::None)
+        }
         Value::Generator(g) => Ok(match name {
             "manual_seed" => {
                 g.manual_seed(as_f64(&arg(0)) as u64);

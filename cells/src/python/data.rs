@@ -12,7 +12,7 @@ use tolab_engine::value::Value as EngineValue;
 use super::convert::{from_engine, to_engine};
 use super::eval::{Args, Flow, Interpreter};
 use super::exception::{ExcType, PyException};
-use super::value::Value;
+use super::value::{Sampler, Value, as_f64};
 
 /// A dataset as the engine's loader sees it: its length, read before each epoch. Samples are
 /// fetched by the cell runtime, which can run a learner's `__getitem__`.
@@ -108,7 +108,17 @@ impl Interpreter {
             num_workers,
             pin_memory: args.keyword("pin_memory").is_some_and(Value::truthy),
             generator,
-            sampler: None,
+            sampler: match args.keyword("sampler") {
+                None | Some(Value::None) => None,
+                Some(Value::Sampler(s)) => Some(s.engine.clone()),
+                Some(other) => {
+                    return Err(PyException::unsupported(&format!(
+                        "a sampler of type '{}' (the lab's DataLoader takes a DistributedSampler)",
+                        other.type_name()
+                    ))
+                    .into());
+                }
+            },
         };
         let collate_fn = args
             .keyword("collate_fn")
@@ -127,6 +137,51 @@ impl Interpreter {
             dataset,
             collate_fn,
             batch_size,
+        })))
+    }
+
+    /// `DistributedSampler(dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
+    /// drop_last=False)`: the replicas and rank default to the running rank's process group.
+    pub(super) async fn distributed_sampler(&mut self, args: Args) -> Result<Value, Flow> {
+        let dataset = args.get(0, "dataset").cloned().unwrap_or(Value::None);
+        let dataset_len = self.dataset_len(&dataset).await?;
+        let group = || {
+            self.process_group().ok_or_else(|| {
+                    PyException::new(
+                        ExcType::ValueError,
+                        "Default process group has not been initialized, please make sure to call init_process_group.",
+                    )
+                })
+        };
+        let count = |v: &Value| as_f64(v).max(0.0) as usize;
+        let num_replicas = match args.get(1, "num_replicas") {
+            None | Some(Value::None) => group()?.1,
+            Some(n) => count(n),
+        };
+        let rank = match args.get(2, "rank") {
+            None | Some(Value::None) => group()?.0,
+            Some(r) => count(r),
+        };
+        if rank >= num_replicas {
+            return Err(PyException::new(
+                ExcType::ValueError,
+                format!(
+                    "Invalid rank {rank}, rank should be in the interval [0, {}]",
+                    num_replicas.saturating_sub(1)
+                ),
+            )
+            .into());
+        }
+        let engine = tolab_engine::data::DistributedSampler::new(
+            num_replicas,
+            rank,
+            args.get(3, "shuffle").is_none_or(Value::truthy),
+            args.get(4, "seed").map_or(0.0_f64, as_f64).max(0.0) as u64,
+            args.get(5, "drop_last").is_some_and(Value::truthy),
+        );
+        Ok(Value::Sampler(Rc::new(Sampler {
+            engine: Rc::new(engine),
+            dataset_len,
         })))
     }
 

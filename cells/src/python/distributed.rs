@@ -130,6 +130,13 @@ impl Interpreter {
         process
     }
 
+    /// The running rank and the size of its initialized process group, if any.
+    pub(super) fn process_group(&self) -> Option<(usize, usize)> {
+        let world = &self.rank.as_ref()?.world;
+        let rank = world.rank().filter(|_| world.is_initialized())?;
+        Some((rank, world.size()))
+    }
+
     /// The running rank's process group, or the error for code outside `mp.spawn`.
     fn world(&self) -> Result<World, PyException> {
         self.rank.as_ref().map(|r| r.world.clone()).ok_or_else(|| {
@@ -169,15 +176,10 @@ impl Interpreter {
             }
             "destroy_process_group" => {}
             "get_rank" | "get_world_size" => {
-                let rank = world
-                    .rank()
-                    .filter(|_| world.is_initialized())
+                let (rank, size) = self
+                    .process_group()
                     .ok_or(tolab_engine::Error::ProcessGroupNotInitialized)?;
-                let answer = if name == "get_rank" {
-                    rank
-                } else {
-                    world.size()
-                };
+                let answer = if name == "get_rank" { rank } else { size };
                 return Ok(Value::Int(answer as i64));
             }
             "all_reduce" => {

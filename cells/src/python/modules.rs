@@ -25,6 +25,7 @@ const MODULES: &[&str] = &[
     "torch.optim",
     "torch.utils",
     "torch.utils.data",
+    "torch.utils.data.distributed",
     "torch.distributed",
     "torch.multiprocessing",
     "torch.nn.parallel",
@@ -110,6 +111,10 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("torch.nn", "DataParallel") => Some(Value::ModuleFn("torch.nn.parallel", Rc::from(name))),
         ("torch.cuda", "amp") => Some(Value::Module("torch.cuda.amp")),
         ("torch.utils", "data") => Some(Value::Module("torch.utils.data")),
+        ("torch.utils.data", "distributed") => Some(Value::Module("torch.utils.data.distributed")),
+        ("torch.utils.data" | "torch.utils.data.distributed", "DistributedSampler") => {
+            Some(Value::ModuleFn("torch.utils.data", Rc::from(name)))
+        }
         ("torch.utils.data", "Dataset") => Some(Value::Type("torch.utils.data.Dataset")),
         ("torch.utils.data", "TensorDataset" | "DataLoader")
         | ("torch.amp", "autocast" | "GradScaler")

@@ -417,6 +417,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>> {
         Value::List(items) => items.borrow().clone(),
         Value::Tuple(items) => items.to_vec(),
         Value::StructSeq(s) => s.items(),
+        Value::Sampler(s) => s.indices(),
         Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
         Value::Dict(entries) => entries.borrow().iter().map(|(k, _)| k.clone()).collect(),
         Value::Set(items) => items.borrow().clone(),

@@ -33,6 +33,7 @@ impl Interpreter {
         Ok(match (module, name) {
             ("torch.utils.data", "TensorDataset") => self.tensor_dataset(&args)?,
             ("torch.utils.data", "DataLoader") => self.data_loader(args).await?,
+            ("torch.utils.data", "DistributedSampler") => self.distributed_sampler(args).await?,
             ("torch", "Generator") => Value::Generator(GeneratorHandle::default()),
             ("torch.distributed", _) => self.call_distributed(name, args).await?,
             ("torch.multiprocessing", "spawn") => self.spawn(args).await?,

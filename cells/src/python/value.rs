@@ -91,8 +91,29 @@ pub enum Value {
     ParamGroup(Rc<tolab_engine::optim::Optimizer>, usize),
     /// What a decorator made of a function.
     Wrapped(Rc<Wrapped>),
+    /// `DistributedSampler(dataset, ...)`: one rank's share of a dataset.
+    Sampler(Rc<Sampler>),
     /// A named tuple torch returns (`torch.return_types.max(values=…, indices=…)`).
     StructSeq(Rc<StructSeq>),
+}
+
+/// A `DistributedSampler` and the length of the dataset it samples.
+pub struct Sampler {
+    pub engine: Rc<tolab_engine::data::DistributedSampler>,
+    pub dataset_len: usize,
+}
+
+impl Sampler {
+    /// `len(sampler)`.
+    pub fn len(&self) -> usize {
+        self.engine.num_samples(self.dataset_len)
+    }
+
+    /// `list(sampler)`: this rank's indices for the current epoch.
+    pub fn indices(&self) -> Vec<Value> {
+        let indices = self.engine.indices(self.dataset_len);
+        indices.into_iter().map(|i| Value::Int(i as i64)).collect()
+    }
 }
 
 /// A tuple whose items also have names, as torch's `torch.return_types` are.
@@ -277,6 +298,7 @@ impl Value {
             Value::IncompatibleKeys(_) => "_IncompatibleKeys",
             Value::ParamGroup(..) => "dict",
             Value::StructSeq(s) => s.name.rsplit('.').next().unwrap_or(s.name),
+            Value::Sampler(_) => "DistributedSampler",
             Value::Wrapped(w) => match &**w {
                 Wrapped::GradMode(..) => "function",
                 Wrapped::Property(_) => "property",
@@ -451,6 +473,10 @@ impl Value {
             Value::GradScaler(_) => "<torch.amp.grad_scaler.GradScaler object>".into(),
             Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),
             Value::IncompatibleKeys(keys) => keys.repr(),
+            Value::Sampler(s) => format!(
+                "<torch.utils.data.distributed.DistributedSampler object at {:#x}>",
+                address(s)
+            ),
             Value::StructSeq(s) => {
                 let fields: Vec<String> = s
                     .fields
@@ -597,6 +623,10 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
         (Value::Tensor(x), Value::Tensor(y)) => x.is(y),
         (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
+        (Value::Parameter(x), Value::Parameter(y)) => x.is(y),
+        (Value::Parameter(p), Value::Tensor(t)) | (Value::Tensor(t), Value::Parameter(p)) => {
+            p.tensor().is(t)
+        }
         (Value::Type(x), Value::Type(y)) | (Value::NnClass(x), Value::NnClass(y)) => x == y,
         (Value::ExcClass(x), Value::ExcClass(y)) => x == y,
         (Value::NnModule(x), Value::NnModule(y)) => x.is(y),
