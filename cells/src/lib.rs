@@ -10,6 +10,6 @@ pub mod python;
 mod runtime;
 
 pub use protocol::{BackendReport, Reply, ReplyEnvelope, Request, RequestEnvelope};
-pub use python::{Limits, Progress, ProgressSink, RunRecord, Step, StopHandle, Timings};
+pub use python::{Limits, Position, Progress, ProgressSink, RunRecord, Step, StopHandle, Timings};
 pub use runtime::Runtime;
 pub use tolab_engine::backend::gpu::AdapterReport;

@@ -13,7 +13,9 @@ pub enum Request {
     DescribeBackend,
     /// Runs one cell in the notebook; `cell` names it in tracebacks (`<cell 3>`).
     RunCell { cell: String, source: String },
-    /// Runs the next top-level statement of a cell (the first, for a cell not being stepped).
+    /// Runs the next statement of a cell, at any depth: into loop bodies and the functions it
+    /// calls (the first, for a cell not being stepped). Between Steps the cell waits; a Stop, a
+    /// Reset, a run or a Step of another cell ends it.
     Step { cell: String, source: String },
     /// Starts afresh: a new namespace and a new engine session.
     Reset,

@@ -1,10 +1,18 @@
 //! The runtime: owns the engine's resources and the notebook, and answers [`Request`]s.
 
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::Poll;
+
 use tolab_engine::Session;
 use tolab_engine::backend::gpu::{GpuContext, GpuError};
 
 use crate::protocol::{BackendReport, Reply, Request};
-use crate::python::{Interpreter, ProgressSink, StopHandle};
+use crate::python::{
+    Gate, Interpreter, Position, ProgressSink, RunRecord, Step, StopHandle, Timings,
+};
 
 /// One learner session's runtime. The GPU is opened on first need and kept; the notebook (its
 /// namespace and engine session) is made by the first cell and dropped by Reset.
@@ -12,6 +20,9 @@ use crate::python::{Interpreter, ProgressSink, StopHandle};
 pub struct Runtime {
     gpu: Option<Result<GpuContext, GpuError>>,
     notebook: Option<Interpreter>,
+    /// The cell being stepped through, waiting at its gate between Step requests (it holds the
+    /// notebook meanwhile).
+    stepping: Option<Stepping>,
     /// Shared by every notebook this runtime makes.
     stop: StopHandle,
     progress: Option<ProgressSink>,
@@ -38,17 +49,18 @@ impl Runtime {
         match request {
             Request::DescribeBackend => Reply::Backend(self.backend().await),
             Request::RunCell { cell, source } => {
+                self.cancel_stepping().await;
                 Reply::Ran(self.notebook().run_cell(&cell, &source).await)
             }
-            Request::Step { cell, source } => {
-                Reply::Stepped(self.notebook().step_cell(&cell, &source).await)
-            }
+            Request::Step { cell, source } => Reply::Stepped(self.step(cell, source).await),
             Request::Reset => {
+                self.cancel_stepping().await;
                 self.notebook = None;
                 Reply::Reset
             }
-            // Reaching here, the Stop has found no cell running.
+            // Reaching here, the Stop has found no cell running: it ends a stepped cell, if any.
             Request::Stop => {
+                self.cancel_stepping().await;
                 self.stop.clear();
                 Reply::Stopped
             }
@@ -58,16 +70,70 @@ impl Runtime {
     /// The notebook a cell runs in, made by the first one. A Stop that came after its cell had
     /// finished is dropped here, so that it does not end this one.
     fn notebook(&mut self) -> &mut Interpreter {
+        let notebook = self.take_notebook();
+        self.notebook.insert(notebook)
+    }
+
+    /// [`Runtime::notebook`], handed over (to a stepped cell's run, which gives it back).
+    fn take_notebook(&mut self) -> Interpreter {
         self.stop.clear();
-        let stop = self.stop.clone();
-        let notebook = self.notebook.get_or_insert_with(|| {
+        let mut notebook = self.notebook.take().unwrap_or_else(|| {
             // The UI animates the trace, so a notebook's session always records it.
             let session = Session::default();
             session.set_tracing(true);
-            Interpreter::notebook(session).with_stop_handle(stop)
+            Interpreter::notebook(session).with_stop_handle(self.stop.clone())
         });
         notebook.set_progress(self.progress.clone());
         notebook
+    }
+
+    /// One Step: the next statement of the cell being stepped (the cell's first, for a cell not
+    /// being stepped, which ends any other first).
+    async fn step(&mut self, cell: String, source: String) -> Step {
+        let current = self
+            .stepping
+            .take()
+            .filter(|s| s.cell == cell && s.source == source);
+        let mut stepping = match current {
+            Some(stepping) => stepping,
+            None => {
+                self.cancel_stepping().await;
+                let mut stepping = Stepping::start(self.take_notebook(), cell, source);
+                // Run up to the first statement, so that the Step below runs it.
+                if let Some((notebook, record)) = stepping.advance().await {
+                    self.notebook = Some(notebook);
+                    return stepping.finished(record, None);
+                }
+                stepping
+            }
+        };
+        let ran = stepping.at.clone();
+        stepping.gate.permit();
+        match stepping.advance().await {
+            Some((notebook, record)) => {
+                self.notebook = Some(notebook);
+                stepping.finished(record, ran)
+            }
+            None => {
+                let step = stepping.partial(ran);
+                self.stepping = Some(stepping);
+                step
+            }
+        }
+    }
+
+    /// Ends the stepped cell, if any, at its gate (with `KeyboardInterrupt`, so that its `with`
+    /// blocks and `finally` clauses run).
+    async fn cancel_stepping(&mut self) {
+        if let Some(mut stepping) = self.stepping.take() {
+            loop {
+                stepping.gate.cancel();
+                if let Some((notebook, _)) = stepping.advance().await {
+                    self.notebook = Some(notebook);
+                    return;
+                }
+            }
+        }
     }
 
     async fn backend(&mut self) -> BackendReport {
@@ -99,4 +165,114 @@ fn no_adapter_reason(_detail: &str) -> String {
 #[cfg(not(target_arch = "wasm32"))]
 fn no_adapter_reason(detail: &str) -> String {
     format!("no GPU adapter was found ({detail})")
+}
+
+/// A cell being stepped through: its run, alive between Step requests while it waits at its
+/// gate, and what earlier Steps already reported.
+struct Stepping {
+    cell: String,
+    source: String,
+    gate: Rc<Gate>,
+    /// The cell's run, owning the notebook until it ends.
+    run: Pin<Box<dyn Future<Output = (Interpreter, RunRecord)>>>,
+    /// Where the cell waits.
+    at: Option<Position>,
+    stdout: Rc<RefCell<String>>,
+    session: Session,
+    /// Bytes of stdout and trace events already reported.
+    reported: (usize, usize),
+}
+
+impl Stepping {
+    fn start(mut notebook: Interpreter, cell: String, source: String) -> Stepping {
+        let gate = Rc::new(Gate::default());
+        notebook.set_gate(Some(gate.clone()));
+        let (stdout, session) = (notebook.stdout_handle(), notebook.session().clone());
+        let run = {
+            let (cell, source) = (cell.clone(), source.clone());
+            Box::pin(async move {
+                let record = notebook.run_cell(&cell, &source).await;
+                notebook.set_gate(None);
+                (notebook, record)
+            })
+        };
+        Stepping {
+            cell,
+            source,
+            gate,
+            run,
+            at: None,
+            stdout,
+            session,
+            reported: (0, 0),
+        }
+    }
+
+    /// Runs the cell until it waits at its gate (`None`; [`Stepping::at`] says where) or ends
+    /// (the notebook back, and the cell's record).
+    async fn advance(&mut self) -> Option<(Interpreter, RunRecord)> {
+        let mut parked = self.gate.parked();
+        let outcome = std::future::poll_fn(|cx| {
+            if let Poll::Ready(ended) = self.run.as_mut().poll(cx) {
+                return Poll::Ready(Ok(ended));
+            }
+            Pin::new(&mut parked).poll(cx).map(Err)
+        })
+        .await;
+        match outcome {
+            Ok(ended) => Some(ended),
+            Err(at) => {
+                self.at = Some(at);
+                None
+            }
+        }
+    }
+
+    /// The Step that ran `ran`, with the cell now waiting: what it printed and recorded since the
+    /// last Step.
+    fn partial(&mut self, ran: Option<Position>) -> Step {
+        let stdout = {
+            let all = self.stdout.borrow();
+            all.get(self.reported.0..).unwrap_or_default().to_owned()
+        };
+        let trace = self.session.trace_since(self.reported.1);
+        self.reported = (
+            self.reported.0 + stdout.len(),
+            self.reported.1 + trace.len(),
+        );
+        Step {
+            record: RunRecord {
+                stdout,
+                value: None,
+                error: None,
+                warnings: Vec::new(),
+                trace,
+                timings: Timings {
+                    wall_ms: 0.0,
+                    steps: 0,
+                },
+            },
+            ran,
+            next: self.at.clone(),
+            done: false,
+        }
+    }
+
+    /// The Step that ended the cell: its record, less what earlier Steps reported.
+    fn finished(self, mut record: RunRecord, ran: Option<Position>) -> Step {
+        record.stdout = record
+            .stdout
+            .get(self.reported.0..)
+            .unwrap_or_default()
+            .to_owned();
+        record
+            .trace
+            .drain(..self.reported.1.min(record.trace.len()));
+        Step {
+            record,
+            ran,
+            next: None,
+            done: true,
+        }
+    }
 }

@@ -168,42 +168,111 @@ fn a_stop_that_finds_no_cell_running_does_not_end_the_next_one() {
     assert_eq!(record.value.as_deref(), Some("4999950000"));
 }
 
+fn step(runtime: &mut Runtime, cell: &str, source: &str) -> tolab_cells::Step {
+    let Reply::Stepped(step) = pollster::block_on(runtime.handle(Request::Step {
+        cell: cell.into(),
+        source: source.into(),
+    })) else {
+        panic!("a step")
+    };
+    step
+}
+
+fn lines(steps: &[tolab_cells::Step]) -> Vec<Option<usize>> {
+    steps
+        .iter()
+        .map(|s| s.ran.as_ref().map(|p| p.line))
+        .collect()
+}
+
 #[test]
-fn step_runs_a_cell_one_top_level_statement_at_a_time() {
+fn step_runs_a_cell_one_statement_at_a_time() {
     let mut runtime = Runtime::new();
     let source = "import torch\nx = torch.ones(2)\nprint('moved')\ny = x.to('cuda:1')\ny.device\n";
-    let step = |runtime: &mut Runtime| {
-        let Reply::Stepped(step) = pollster::block_on(runtime.handle(Request::Step {
-            cell: "<cell 1>".into(),
-            source: source.into(),
-        })) else {
-            panic!("a step")
-        };
-        step
-    };
-    let lines: Vec<_> = (0..5).map(|_| step(&mut runtime)).collect();
+    let steps: Vec<_> = (0..5)
+        .map(|_| step(&mut runtime, "<cell 1>", source))
+        .collect();
+    assert_eq!(lines(&steps), [Some(1), Some(2), Some(3), Some(4), Some(5)]);
     assert_eq!(
-        lines.iter().map(|s| s.line).collect::<Vec<_>>(),
-        [Some(1), Some(2), Some(3), Some(4), Some(5)]
-    );
-    assert_eq!(
-        lines.iter().map(|s| s.done).collect::<Vec<_>>(),
+        steps.iter().map(|s| s.done).collect::<Vec<_>>(),
         [false, false, false, false, true]
     );
-    assert_eq!(lines[2].record.stdout, "moved\n");
+    assert_eq!(steps[0].next.as_ref().map(|p| p.line), Some(2));
+    assert_eq!(steps[2].record.stdout, "moved\n");
     assert!(
-        lines[3]
+        steps[3]
             .record
             .trace
             .iter()
             .all(|e| e.span.as_ref().is_some_and(|s| s.line == 4))
     );
+    assert!(!steps[3].record.trace.is_empty());
     assert_eq!(
-        lines[4].record.value.as_deref(),
+        steps[4].record.value.as_deref(),
         Some("device(type='cuda', index=1)")
     );
     // Done: the next Step starts the cell again.
-    assert_eq!(step(&mut runtime).line, Some(1));
+    assert_eq!(lines(&[step(&mut runtime, "<cell 1>", source)]), [Some(1)]);
+}
+
+#[test]
+fn step_goes_into_loop_bodies_and_called_functions() {
+    let mut runtime = Runtime::new();
+    let source = "import torch\ndef move(t):\n    y = t.to('cuda')\n    return y\ntotal = 0\nfor i in range(2):\n    total += i\nx = move(torch.ones(2))\nprint(total, x.device)\n";
+    let mut steps = Vec::new();
+    while steps.len() < 20 {
+        let s = step(&mut runtime, "<cell 1>", source);
+        let done = s.done;
+        steps.push(s);
+        if done {
+            break;
+        }
+    }
+    assert_eq!(
+        lines(&steps),
+        [1, 2, 5, 6, 7, 7, 8, 3, 4, 9].map(Some).to_vec()
+    );
+    // The copy to the GPU happened in the step that ran line 3, inside `move`.
+    assert!(
+        steps[7]
+            .record
+            .trace
+            .iter()
+            .any(|e| e.span.as_ref().is_some_and(|s| s.line == 3))
+    );
+    assert_eq!(steps[9].record.stdout, "1 cuda:0\n");
+    assert!(steps[9].done && steps[9].next.is_none());
+}
+
+#[test]
+fn a_stepped_cell_ended_by_stop_or_another_run_unwinds_its_with_blocks() {
+    let mut runtime = Runtime::new();
+    let source = "import torch\nwith torch.no_grad():\n    a = 1\n    b = 2\n";
+    for _ in 0..3 {
+        assert!(!step(&mut runtime, "<cell 1>", source).done);
+    }
+    assert_eq!(
+        pollster::block_on(runtime.handle(Request::Stop)),
+        Reply::Stopped
+    );
+    let Reply::Ran(record) = pollster::block_on(runtime.handle(Request::RunCell {
+        cell: "<cell 2>".into(),
+        source: "(a, torch.is_grad_enabled())".into(),
+    })) else {
+        panic!("a run record")
+    };
+    assert_eq!(record.value.as_deref(), Some("(1, True)"));
+    // A run while a cell waits ends that cell the same way.
+    for _ in 0..3 {
+        step(&mut runtime, "<cell 1>", source);
+    }
+    let Reply::Ran(record) = pollster::block_on(runtime.handle(Request::RunCell {
+        cell: "<cell 3>".into(),
+        source: "torch.is_grad_enabled()".into(),
+    })) else {
+        panic!("a run record")
+    };
+    assert_eq!(record.value.as_deref(), Some("True"));
 }
 
 /// Runs `source` as one cell in `runtime`, with every progress report kept.

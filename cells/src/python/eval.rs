@@ -114,8 +114,8 @@ pub struct Interpreter {
     pub(super) stop: super::StopHandle,
     /// The machine stack's position when the running cell started.
     pub(super) stack_base: usize,
-    /// The cell being stepped through, statement by statement.
-    pub(super) stepping: Option<super::Stepping>,
+    /// While stepping: the gate each statement waits at.
+    pub(super) gate: Option<Rc<super::Gate>>,
     /// When the cell last paused (let the event loop run, reported progress), and whether it
     /// is time to again.
     last_pause: f64,
@@ -162,7 +162,7 @@ impl Interpreter {
             deadline: f64::INFINITY,
             stop: super::StopHandle::default(),
             stack_base: stack_position(),
-            stepping: None,
+            gate: None,
             last_pause: 0.0,
             pause_due: false,
             hold_pauses: false,
@@ -199,13 +199,15 @@ impl Interpreter {
             self.pause_point().await;
             let last = i + 1 == body.len();
             let outcome = match (stmt, last) {
-                (Stmt::Expr(e), true) => {
-                    self.note_line(stmt)
+                (Stmt::Expr(e), true) => match self.at_gate(stmt).await {
+                    Ok(()) => self
+                        .note_line(stmt)
                         .and(self.expr(&e.value).await)
                         .map(|v| {
                             shown = Some(v);
-                        })
-                }
+                        }),
+                    Err(flow) => Err(flow),
+                },
                 _ => self.exec(stmt).await,
             };
             if let Err(flow) = outcome {
@@ -316,8 +318,28 @@ impl Interpreter {
         })
     }
 
+    /// While stepping, waits for the learner's next Step before `stmt`. The wait does not count
+    /// against the cell's time budget; a cancelled step ends the cell as a Stop would.
+    async fn at_gate(&mut self, stmt: &Stmt) -> Result<(), Flow> {
+        let Some(gate) = self.gate.clone().filter(|_| !self.hold_pauses) else {
+            return Ok(());
+        };
+        let Some(a) = self.stack.last() else {
+            return Ok(());
+        };
+        let at = super::Position {
+            cell: a.cell.name.to_string(),
+            line: a.cell.line_of(stmt.range()),
+        };
+        let waited = super::stdlib::seconds();
+        let passed = gate.pass(at).await;
+        self.deadline += super::stdlib::seconds() - waited;
+        passed.map_err(|_| PyException::ending_cell(ExcType::KeyboardInterrupt, "").into())
+    }
+
     fn exec<'a>(&'a mut self, stmt: &'a Stmt) -> Eval<'a, ()> {
         Box::pin(async move {
+            self.at_gate(stmt).await?;
             self.note_line(stmt)?;
             match stmt {
                 Stmt::Expr(e) => {

@@ -16,6 +16,7 @@ mod objects;
 mod operators;
 mod source;
 mod stdlib;
+mod stepping;
 mod value;
 
 use std::rc::Rc;
@@ -27,6 +28,7 @@ use tolab_engine::trace::{EventKind, TraceEvent};
 pub use eval::Interpreter;
 pub use exception::{ExcType, PyException};
 use source::CellSource;
+pub use stepping::{Gate, Position};
 
 /// What running a cell produced, for the UI to show and animate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -66,20 +68,15 @@ pub(crate) struct Reported {
     trace: usize,
 }
 
-/// What one Step ran: the record of that statement, the line it starts on, and whether the cell
-/// is done (its last statement ran, or one failed).
+/// What one Step did: the record of what ran (its output and events; the trailing value and the
+/// error with the step that ends the cell), the statement it ran, and where the cell waits now
+/// (`None` once it is done: its last statement ran, or one failed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     pub record: RunRecord,
-    pub line: Option<usize>,
+    pub ran: Option<Position>,
+    pub next: Option<Position>,
     pub done: bool,
-}
-
-/// A cell being run one top-level statement at a time.
-pub(crate) struct Stepping {
-    cell: Rc<CellSource>,
-    body: Vec<ruff_python_ast::Stmt>,
-    next: usize,
 }
 
 /// How long a cell took and how much of its budget it used.
@@ -199,7 +196,6 @@ impl Interpreter {
 
     /// Runs one cell (`name` is how tracebacks call it, such as `<cell 1>`).
     pub async fn run_cell(&mut self, name: &str, text: &str) -> RunRecord {
-        self.stepping = None;
         let started = self.begin();
         let cell = Rc::new(CellSource::new(name, text));
         let outcome = match cell.parse() {
@@ -210,62 +206,14 @@ impl Interpreter {
         self.finish(shown, started)
     }
 
-    /// Runs the next top-level statement of a cell: the first, when the cell (or its text) is not
-    /// the one being stepped through. The record covers that statement alone; a trailing
-    /// expression's value shows when it is the cell's last statement, as a run would show it.
-    pub async fn step_cell(&mut self, name: &str, text: &str) -> Step {
-        let started = self.begin();
-        let current = self
-            .stepping
-            .take()
-            .filter(|s| &*s.cell.name == name && s.cell.text == text);
-        let mut stepping = match current {
-            Some(stepping) => stepping,
-            None => {
-                let cell = Rc::new(CellSource::new(name, text));
-                match cell.parse() {
-                    Ok(module) => Stepping {
-                        cell,
-                        body: module.body.into_iter().collect(),
-                        next: 0,
-                    },
-                    Err(e) => {
-                        return Step {
-                            record: self.finish(Err(e), started),
-                            line: None,
-                            done: true,
-                        };
-                    }
-                }
-            }
-        };
-        let at = stepping.next;
-        let Some(statement) = stepping.body.get(at..=at) else {
-            return Step {
-                record: self.finish(Ok(None), started),
-                line: None,
-                done: true,
-            };
-        };
-        let line = stepping
-            .cell
-            .line_of(ruff_text_size::Ranged::range(&statement[0]));
-        let last = at + 1 == stepping.body.len();
-        let outcome = self
-            .run_module(stepping.cell.clone(), statement)
-            .await
-            .map(|value| value.filter(|_| last));
-        let outcome = self.shown(outcome).await;
-        let done = last || outcome.is_err();
-        if !done {
-            stepping.next += 1;
-            self.stepping = Some(stepping);
-        }
-        Step {
-            record: self.finish(outcome, started),
-            line: Some(line),
-            done,
-        }
+    /// Steps through the cells it runs from now on (`None`: runs them straight through).
+    pub fn set_gate(&mut self, gate: Option<Rc<Gate>>) {
+        self.gate = gate;
+    }
+
+    /// The cells' output so far (shared: what a stepped cell printed can be read while it waits).
+    pub fn stdout_handle(&self) -> Rc<std::cell::RefCell<String>> {
+        self.stdout.clone()
     }
 
     /// Fresh budgets for a run; the time it started.
