@@ -17,7 +17,7 @@ use tolab_engine::Session;
 use super::exception::{ExcType, Frame, PyException};
 use super::operators;
 use super::source::CellSource;
-use super::value::{Class, Function, FunctionBody, Instance, Scope, Value};
+use super::value::{Class, Function, FunctionBody, Instance, Names, Scope, Value};
 
 /// Why a block stopped early.
 pub enum Flow {
@@ -94,7 +94,7 @@ const MAX_DEPTH: usize = 200;
 
 pub struct Interpreter {
     pub(crate) session: Session,
-    pub(crate) globals: HashMap<String, Value>,
+    pub(crate) globals: Names,
     /// What the cell printed; shared with the ranks `mp.spawn` starts, whose output interleaves.
     pub(crate) stdout: Rc<std::cell::RefCell<String>>,
     stack: Vec<Activation>,
@@ -150,7 +150,7 @@ impl Interpreter {
         Interpreter {
             session,
             // A notebook runs as the main module (`if __name__ == "__main__":` blocks run).
-            globals: HashMap::from([("__name__".to_owned(), Value::str("__main__"))]),
+            globals: Names::from_iter([("__name__".to_owned(), Value::str("__main__"))]),
             stdout: Rc::default(),
             stack: Vec::new(),
             handling: Vec::new(),
@@ -337,7 +337,63 @@ impl Interpreter {
         passed.map_err(|_| PyException::ending_cell(ExcType::KeyboardInterrupt, "").into())
     }
 
-    fn exec<'a>(&'a mut self, stmt: &'a Stmt) -> Eval<'a, ()> {
+    /// Runs one statement. Plain assignments of simple expressions (`total += i * 3`) take a
+    /// synchronous path: no future is boxed for them, which is most of a scalar loop's cost.
+    async fn exec(&mut self, stmt: &Stmt) -> Result<(), Flow> {
+        if self.gate.is_none() {
+            fn simple_name(target: &Expr) -> Option<&str> {
+                match target {
+                    Expr::Name(n) => Some(n.id.as_str()),
+                    _ => None,
+                }
+            }
+            match stmt {
+                Stmt::Assign(a) if a.targets.len() == 1 && is_simple(&a.value) => {
+                    if let Some(name) = simple_name(&a.targets[0]) {
+                        self.note_line(stmt)?;
+                        let value = self.simple_expr(&a.value)?;
+                        self.set_name(name, value);
+                        return Ok(());
+                    }
+                }
+                Stmt::AugAssign(a) if is_simple(&a.value) => {
+                    if let Some(name) = simple_name(&a.target) {
+                        self.note_line(stmt)?;
+                        let current = self.lookup(name)?;
+                        let operand = self.simple_expr(&a.value)?;
+                        let updated = operators::binary(a.op, &current, &operand, true)?;
+                        self.set_name(name, updated);
+                        return Ok(());
+                    }
+                }
+                Stmt::If(s) => {
+                    self.note_line(stmt)?;
+                    return self.if_stmt(s).await;
+                }
+                _ => {}
+            }
+        }
+        self.exec_boxed(stmt).await
+    }
+
+    /// `if test: ... elif ...: ... else: ...`, its line already noted.
+    async fn if_stmt(&mut self, s: &ruff_python_ast::StmtIf) -> Result<(), Flow> {
+        if self.expr(&s.test).await?.truth()? {
+            return self.block(&s.body).await;
+        }
+        for clause in &s.elif_else_clauses {
+            let taken = match &clause.test {
+                Some(test) => self.expr(test).await?.truth()?,
+                None => true,
+            };
+            if taken {
+                return self.block(&clause.body).await;
+            }
+        }
+        Ok(())
+    }
+
+    fn exec_boxed<'a>(&'a mut self, stmt: &'a Stmt) -> Eval<'a, ()> {
         Box::pin(async move {
             self.at_gate(stmt).await?;
             self.note_line(stmt)?;
@@ -357,22 +413,7 @@ impl Interpreter {
                     let updated = operators::binary(a.op, &current, &operand, true)?;
                     self.assign(&a.target, updated).await?;
                 }
-                Stmt::If(s) => {
-                    if self.expr(&s.test).await?.truth()? {
-                        self.block(&s.body).await?;
-                    } else {
-                        for clause in &s.elif_else_clauses {
-                            let taken = match &clause.test {
-                                Some(test) => self.expr(test).await?.truth()?,
-                                None => true,
-                            };
-                            if taken {
-                                self.block(&clause.body).await?;
-                                break;
-                            }
-                        }
-                    }
-                }
+                Stmt::If(s) => self.if_stmt(s).await?,
                 Stmt::While(s) => {
                     let mut broke = false;
                     while !broke && self.expr(&s.test).await?.truth()? {
@@ -668,13 +709,10 @@ impl Interpreter {
     }
 
     /// A class body run in a namespace of its own: the names it defines.
-    pub(super) async fn run_class_body(
-        &mut self,
-        body: &[Stmt],
-    ) -> Result<HashMap<String, Value>, Flow> {
+    pub(super) async fn run_class_body(&mut self, body: &[Stmt]) -> Result<Names, Flow> {
         let (cell, line) = match self.stack.last() {
             Some(a) => (a.cell.clone(), a.line),
-            None => return Ok(HashMap::new()),
+            None => return Ok(Names::default()),
         };
         let enclosing = self.closure();
         self.stack.push(Activation {
@@ -712,7 +750,7 @@ impl Interpreter {
             }
         });
         // Rebinding a name reuses its key: no allocation on the hot path of a loop.
-        fn bind(names: &mut HashMap<String, Value>, name: &str, value: Value) {
+        fn bind(names: &mut Names, name: &str, value: Value) {
             match names.get_mut(name) {
                 Some(slot) => *slot = value,
                 None => {
@@ -745,7 +783,19 @@ impl Interpreter {
             })
     }
 
-    pub(super) fn assign<'a>(&'a mut self, target: &'a Expr, value: Value) -> Eval<'a, ()> {
+    /// Binds `value` to a target: a name directly (a loop variable, most often), anything else
+    /// (attributes, items, unpacking) through [`Interpreter::assign_boxed`].
+    pub(super) async fn assign(&mut self, target: &Expr, value: Value) -> Result<(), Flow> {
+        match target {
+            Expr::Name(n) => {
+                self.set_name(n.id.as_str(), value);
+                Ok(())
+            }
+            _ => self.assign_boxed(target, value).await,
+        }
+    }
+
+    fn assign_boxed<'a>(&'a mut self, target: &'a Expr, value: Value) -> Eval<'a, ()> {
         Box::pin(async move {
             match target {
                 Expr::Name(n) => self.set_name(n.id.as_str(), value),
@@ -807,25 +857,60 @@ impl Interpreter {
         Ok(())
     }
 
-    pub(crate) fn expr<'a>(&'a mut self, e: &'a Expr) -> Eval<'a, Value> {
+    /// Evaluates an expression; [`is_simple`] ones synchronously, without boxing a future.
+    pub(crate) async fn expr(&mut self, e: &Expr) -> Result<Value, Flow> {
+        if is_simple(e) {
+            return self.simple_expr(e);
+        }
+        self.expr_boxed(e).await
+    }
+
+    /// An [`is_simple`] expression's value: literals, names, and arithmetic and single
+    /// comparisons of those (all synchronous operations).
+    fn simple_expr(&mut self, e: &Expr) -> Result<Value, Flow> {
+        Ok(match e {
+            Expr::NumberLiteral(n) => match &n.value {
+                Number::Int(i) => Value::Int(i.as_i64().ok_or_else(|| {
+                    PyException::new(
+                        ExcType::OverflowError,
+                        "integers beyond 64 bits are not supported in lab cells",
+                    )
+                })?),
+                Number::Float(x) => Value::Float(*x),
+                Number::Complex { .. } => {
+                    return Err(PyException::unsupported("complex numbers").into());
+                }
+            },
+            Expr::StringLiteral(s) => Value::str(s.value.to_str()),
+            Expr::BooleanLiteral(b) => Value::Bool(b.value),
+            Expr::NoneLiteral(_) => Value::None,
+            Expr::Name(n) => self.lookup(n.id.as_str())?,
+            Expr::BinOp(b) => {
+                let left = self.simple_expr(&b.left)?;
+                let right = self.simple_expr(&b.right)?;
+                operators::binary(b.op, &left, &right, false)?
+            }
+            Expr::UnaryOp(u) => operators::unary(u.op, &self.simple_expr(&u.operand)?)?,
+            Expr::Compare(c) => match (c.ops.first(), c.comparators.first()) {
+                (Some(op), Some(right)) => {
+                    let left = self.simple_expr(&c.left)?;
+                    let right = self.simple_expr(right)?;
+                    operators::compare(*op, &left, &right)?
+                }
+                _ => return Err(PyException::unsupported("this comparison").into()),
+            },
+            _ => return Err(PyException::unsupported("this expression").into()),
+        })
+    }
+
+    fn expr_boxed<'a>(&'a mut self, e: &'a Expr) -> Eval<'a, Value> {
         Box::pin(async move {
             Ok(match e {
-                Expr::NumberLiteral(n) => match &n.value {
-                    Number::Int(i) => Value::Int(i.as_i64().ok_or_else(|| {
-                        PyException::new(
-                            ExcType::OverflowError,
-                            "integers beyond 64 bits are not supported in lab cells",
-                        )
-                    })?),
-                    Number::Float(x) => Value::Float(*x),
-                    Number::Complex { .. } => {
-                        return Err(PyException::unsupported("complex numbers").into());
-                    }
-                },
-                Expr::StringLiteral(s) => Value::str(s.value.to_str()),
-                Expr::BooleanLiteral(b) => Value::Bool(b.value),
-                Expr::NoneLiteral(_) => Value::None,
-                Expr::Name(n) => self.lookup(n.id.as_str())?,
+                Expr::NumberLiteral(_)
+                | Expr::StringLiteral(_)
+                | Expr::BooleanLiteral(_)
+                | Expr::NoneLiteral(_)
+                | Expr::Name(_) => self.simple_expr(e)?,
                 Expr::BinOp(b) => {
                     let left = self.expr(&b.left).await?;
                     let right = self.expr(&b.right).await?;
@@ -1343,7 +1428,7 @@ impl Interpreter {
 
 /// A call's arguments bound to a function's parameters, with Python's errors for what does not
 /// fit: positional, then keywords, then defaults; extras into `*args` and `**kwargs`.
-fn bind_arguments(f: &Function, args: Args) -> Result<HashMap<String, Value>, PyException> {
+fn bind_arguments(f: &Function, args: Args) -> Result<Names, PyException> {
     let p = &f.parameters;
     let name = &f.name;
     let positional: Vec<&str> = p
@@ -1352,7 +1437,7 @@ fn bind_arguments(f: &Function, args: Args) -> Result<HashMap<String, Value>, Py
         .chain(p.args.iter())
         .map(|a| a.parameter.name.id.as_str())
         .collect();
-    let mut locals = HashMap::new();
+    let mut locals = Names::default();
     let Args {
         positional: given,
         keywords,
@@ -1481,4 +1566,22 @@ fn statement_name(stmt: &Stmt) -> String {
         _ => "this statement",
     }
     .to_owned()
+}
+
+/// Whether [`Interpreter::simple_expr`] evaluates `e`: it holds only literals, names, arithmetic
+/// and single comparisons, which run synchronously and have no effects on the cell's flow.
+fn is_simple(e: &Expr) -> bool {
+    match e {
+        Expr::NumberLiteral(_)
+        | Expr::StringLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::NoneLiteral(_)
+        | Expr::Name(_) => true,
+        Expr::BinOp(b) => is_simple(&b.left) && is_simple(&b.right),
+        Expr::UnaryOp(u) => is_simple(&u.operand),
+        Expr::Compare(c) => {
+            c.ops.len() == 1 && is_simple(&c.left) && c.comparators.iter().all(is_simple)
+        }
+        _ => false,
+    }
 }

@@ -4,7 +4,6 @@
 //! PyTorch's `Module.__setattr__` would, and calling the instance runs its `forward`.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use ruff_python_ast::StmtClassDef;
@@ -17,7 +16,7 @@ use super::eval::{Args, Flow, Interpreter};
 use super::exception::{ExcType, PyException};
 use super::modules::{device_of, dtype_of};
 use super::operators::iterate;
-use super::value::{Class, Instance, Value, as_f64};
+use super::value::{Class, Instance, Names, Value, as_f64};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -188,7 +187,7 @@ impl Interpreter {
             base,
             is_module,
             builtin_base,
-            namespace: RefCell::new(HashMap::new()),
+            namespace: RefCell::new(Names::default()),
         });
         let namespace = self.run_class_body(&def.body).await?;
         *class.namespace.borrow_mut() = namespace;
@@ -204,7 +203,7 @@ impl Interpreter {
     ) -> std::result::Result<Value, Flow> {
         let instance = Rc::new(Instance {
             class: class.clone(),
-            attributes: RefCell::new(HashMap::new()),
+            attributes: RefCell::new(Names::default()),
             module: class.is_module.then(|| Module::custom(&class.name)),
         });
         if let Some(module) = &instance.module {

@@ -163,7 +163,7 @@ pub struct Class {
     /// The built-in class at the root of its ancestry (`torch.utils.data.Dataset`, `object`).
     pub builtin_base: Option<&'static str>,
     /// Methods and class attributes.
-    pub namespace: RefCell<std::collections::HashMap<String, Value>>,
+    pub namespace: RefCell<Names>,
 }
 
 impl Class {
@@ -193,7 +193,7 @@ impl Class {
 /// An object made by calling a cell's class.
 pub struct Instance {
     pub class: Rc<Class>,
-    pub attributes: RefCell<std::collections::HashMap<String, Value>>,
+    pub attributes: RefCell<Names>,
     /// For an `nn.Module` subclass: the engine module holding its parameters, buffers, children.
     pub module: Option<tolab_engine::nn::Module>,
 }
@@ -216,7 +216,11 @@ pub struct Function {
 
 /// A function call's local names; shared, so that nested functions see (and `nonlocal` changes)
 /// the names of the call they were defined in.
-pub type Scope = Rc<RefCell<std::collections::HashMap<String, Value>>>;
+pub type Scope = Rc<RefCell<Names>>;
+
+/// Names bound to values (a scope, a class's namespace, an object's attributes). Looked up at
+/// every use of a name, so hashed with Fx rather than SipHash: cells cannot choose hostile keys.
+pub type Names = rustc_hash::FxHashMap<String, Value>;
 
 pub enum FunctionBody {
     Statements(Rc<[Stmt]>),
