@@ -221,6 +221,14 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
                 .collect();
             Ok(dict(state))
         }
+        Value::CudaEvent(_)
+            if matches!(
+                name,
+                "record" | "synchronize" | "query" | "wait" | "elapsed_time"
+            ) =>
+        {
+            method()
+        }
         Value::Sampler(sampler) => match name {
             "set_epoch" => method(),
             "num_replicas" => Ok(Value::Int(sampler.engine.num_replicas as i64)),
@@ -437,6 +445,7 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
             })
         }
         Value::Str(s) => str_method(s, name, &args),
+        Value::CudaEvent(event) => cuda_event_method(event, name, &args),
         Value::Sampler(sampler) => {
             let epoch = as_f64(&arg(0));
             if epoch.is_nan() || epoch < 0.0 {
@@ -1016,4 +1025,38 @@ fn format_str(template: &str, args: &Args) -> Result<String> {
         }
     }
     Ok(out)
+}
+
+/// `event.record()`, `event.elapsed_time(end)` (milliseconds, as CUDA gives them) and the waits,
+/// which have nothing to wait for in the lab.
+fn cuda_event_method(event: &super::value::CudaEvent, name: &str, args: &Args) -> Result<Value> {
+    match name {
+        "record" => {
+            event.recorded.set(Some(super::stdlib::seconds()));
+            Ok(Value::None)
+        }
+        "elapsed_time" => {
+            let Some(Value::CudaEvent(end)) = args.get(0, "end_event") else {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    "elapsed_time() expects another torch.cuda.Event",
+                ));
+            };
+            if !event.timing || !end.timing {
+                return Err(PyException::new(
+                    ExcType::RuntimeError,
+                    "Both events must be created with argument 'enable_timing=True'.",
+                ));
+            }
+            match (event.recorded.get(), end.recorded.get()) {
+                (Some(start), Some(stop)) => Ok(Value::Float((stop - start) * 1000.0)),
+                _ => Err(PyException::new(
+                    ExcType::RuntimeError,
+                    "Both events must be recorded before calculating elapsed time.",
+                )),
+            }
+        }
+        "query" => Ok(Value::Bool(true)),
+        _ => Ok(Value::None),
+    }
 }

@@ -123,6 +123,8 @@ pub struct Interpreter {
     /// Set while a call must finish without pausing ([`Interpreter::call_now`]), and in the
     /// processes `mp.spawn` starts.
     pub(super) hold_pauses: bool,
+    /// The `torch.backends` switches a learner set (`torch.backends.cudnn.benchmark = True`).
+    pub(super) backend_flags: Names,
     /// In a process `mp.spawn` started: its rank and process group.
     pub(super) rank: Option<super::distributed::Rank>,
     /// Who hears of a running cell's output and events as they happen.
@@ -167,6 +169,7 @@ impl Interpreter {
             pause_due: false,
             hold_pauses: false,
             rank: None,
+            backend_flags: Names::default(),
             progress: None,
             reported: super::Reported::default(),
         }

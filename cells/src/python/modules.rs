@@ -10,7 +10,7 @@ use tolab_engine::{DType, Device, Scalar, Session, Tensor};
 use super::eval::Args;
 use super::exception::{ExcType, PyException};
 use super::operators::iterate;
-use super::value::{Value, as_f64};
+use super::value::{CudaEvent, Value, as_f64};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -29,6 +29,11 @@ const MODULES: &[&str] = &[
     "torch.distributed",
     "torch.multiprocessing",
     "torch.nn.parallel",
+    "torch.backends",
+    "torch.backends.cudnn",
+    "torch.backends.cuda",
+    "torch.backends.cuda.matmul",
+    "torch.backends.mps",
     "math",
     "warnings",
     "time",
@@ -95,6 +100,14 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("torch", "utils") => Some(Value::Module("torch.utils")),
         ("torch", "amp") => Some(Value::Module("torch.amp")),
         ("torch", "distributed") => Some(Value::Module("torch.distributed")),
+        ("torch", "backends") => Some(Value::Module("torch.backends")),
+        ("torch.backends", "cudnn") => Some(Value::Module("torch.backends.cudnn")),
+        ("torch.backends", "cuda") => Some(Value::Module("torch.backends.cuda")),
+        ("torch.backends", "mps") => Some(Value::Module("torch.backends.mps")),
+        ("torch.backends.cuda", "matmul") => Some(Value::Module("torch.backends.cuda.matmul")),
+        ("torch.backends.mps", "is_available" | "is_built")
+        | ("torch.backends.cudnn", "is_available") => Some(Value::ModuleFn(module, Rc::from(name))),
+        (_, _) if backend_flag(module, name).is_some() => backend_flag(module, name),
         ("torch", "multiprocessing") => Some(Value::Module("torch.multiprocessing")),
         ("torch.nn", "parallel") => Some(Value::Module("torch.nn.parallel")),
         ("torch.distributed", "ReduceOp") => Some(Value::Module("torch.distributed.ReduceOp")),
@@ -146,6 +159,8 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
             Some(Value::ModuleFn("torch.optim", Rc::from(name)))
         }
         ("torch", "Tensor") => Some(Value::Type("torch.Tensor")),
+        // The PyTorch whose behaviour the lab reproduces (its golden files come from it).
+        ("torch", "__version__") => Some(Value::str("2.15.0")),
         ("torch", _) => {
             if let Some((_, dtype)) = TORCH_DTYPES.iter().find(|(n, _)| *n == name) {
                 return Some(Value::DType(*dtype));
@@ -232,8 +247,15 @@ const CUDA_FUNCTIONS: &[&str] = &[
     "memory_allocated",
     "memory_reserved",
     "max_memory_allocated",
+    "max_memory_reserved",
+    "reset_peak_memory_stats",
+    "memory_summary",
     "synchronize",
     "empty_cache",
+    "get_device_name",
+    "manual_seed",
+    "manual_seed_all",
+    "Event",
 ];
 
 const MATH_FUNCTIONS: &[&str] = &["sqrt", "exp", "log", "floor", "ceil"];
@@ -434,8 +456,29 @@ fn tensor_arg(args: &Args, i: usize) -> Result<Tensor> {
     }
 }
 
+/// The switches of `torch.backends` a learner may set, with their defaults. They are kept and read
+/// back; the lab has no cuDNN or TF32 kernels for them to change.
+const BACKEND_FLAGS: &[(&str, &str, bool)] = &[
+    ("torch.backends.cudnn", "benchmark", false),
+    ("torch.backends.cudnn", "deterministic", false),
+    ("torch.backends.cudnn", "enabled", true),
+    ("torch.backends.cudnn", "allow_tf32", true),
+    ("torch.backends.cuda.matmul", "allow_tf32", false),
+];
+
+/// A backend switch's default value, if `module.name` is one.
+pub fn backend_flag(module: &str, name: &str) -> Option<Value> {
+    BACKEND_FLAGS
+        .iter()
+        .find(|(m, n, _)| *m == module && *n == name)
+        .map(|(_, _, default)| Value::Bool(*default))
+}
+
 pub fn call(session: &Session, module: &str, name: &str, args: Args) -> Result<Value> {
     match module {
+        // The lab simulates an MPS device beside the CUDA ones.
+        "torch.backends.mps" => Ok(Value::Bool(true)),
+        "torch.backends.cudnn" => Ok(Value::Bool(session.is_available())),
         "torch" => torch(session, name, args),
         "torch.cuda" => cuda(session, name, args),
         "torch.nn.functional" => super::objects::functional(name, &args),
@@ -672,6 +715,33 @@ fn cuda(session: &Session, name: &str, args: Args) -> Result<Value> {
                 .memory_stats(session.resolve(device()?)?)
                 .max_allocated as i64,
         ),
+        "max_memory_reserved" => Value::Int(
+            session
+                .memory_stats(session.resolve(device()?)?)
+                .max_reserved as i64,
+        ),
+        "reset_peak_memory_stats" => {
+            session.reset_peak_memory_stats(session.resolve(device()?)?);
+            Value::None
+        }
+        "memory_summary" => Value::str(&session.memory_summary(session.resolve(device()?)?)),
+        // The lab's GPUs are simulated; the name says so rather than borrowing a real card's.
+        "get_device_name" => {
+            let index = session.resolve(device()?)?.index.unwrap_or(0);
+            if !session.is_available() {
+                return Err(tolab_engine::Error::NoCudaGpus.into());
+            }
+            Value::str(&format!("to(device) lab simulated GPU {index}"))
+        }
+        // CUDA's generators are seeded with the CPU's by `torch.manual_seed`; these seed them alone.
+        "manual_seed" | "manual_seed_all" => {
+            session.manual_seed(args.positional.first().map_or(0.0, as_f64) as u64);
+            Value::None
+        }
+        "Event" => Value::CudaEvent(Rc::new(CudaEvent {
+            timing: args.keyword("enable_timing").is_some_and(Value::truthy),
+            recorded: std::cell::Cell::new(None),
+        })),
         "synchronize" => {
             session.synchronize(args.positional.first().map(|v| as_f64(v) as usize))?;
             Value::None

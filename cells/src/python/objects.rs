@@ -335,6 +335,14 @@ impl Interpreter {
     /// `obj.name` for objects with behaviour; everything else goes to the engine's attributes.
     pub(super) fn get_attribute(&mut self, owner: &Value, name: &str) -> Result<Value> {
         match owner {
+            Value::Module(module) if super::modules::backend_flag(module, name).is_some() => {
+                Ok(self
+                    .backend_flags
+                    .get(&format!("{module}.{name}"))
+                    .cloned()
+                    .or_else(|| super::modules::backend_flag(module, name))
+                    .unwrap_or(Value::None))
+            }
             Value::Instance(instance) => {
                 if let Some(v) = instance.attributes.borrow().get(name) {
                     return Ok(v.clone());
@@ -418,6 +426,13 @@ impl Interpreter {
 
     /// `obj.name = value`.
     pub(super) fn set_attribute(&mut self, owner: &Value, name: &str, value: Value) -> Result<()> {
+        if let Value::Module(module) = owner
+            && super::modules::backend_flag(module, name).is_some()
+        {
+            self.backend_flags
+                .insert(format!("{module}.{name}"), Value::Bool(value.truthy()));
+            return Ok(());
+        }
         if let Value::Tensor(_) | Value::Parameter(_) = owner
             && let Value::Tensor(tensor) = &*owner.resolved()
         {

@@ -93,8 +93,18 @@ pub enum Value {
     Wrapped(Rc<Wrapped>),
     /// `DistributedSampler(dataset, ...)`: one rank's share of a dataset.
     Sampler(Rc<Sampler>),
+    /// `torch.cuda.Event(enable_timing=...)`.
+    CudaEvent(Rc<CudaEvent>),
     /// A named tuple torch returns (`torch.return_types.max(values=…, indices=…)`).
     StructSeq(Rc<StructSeq>),
+}
+
+/// `torch.cuda.Event`: a point in time recorded on the device's stream. The lab's device work
+/// has finished by the time `record` returns (its kernels run as they are called), so the time
+/// recorded is the host's clock then, in seconds.
+pub struct CudaEvent {
+    pub timing: bool,
+    pub recorded: std::cell::Cell<Option<f64>>,
 }
 
 /// A `DistributedSampler` and the length of the dataset it samples.
@@ -303,6 +313,7 @@ impl Value {
             Value::ParamGroup(..) => "dict",
             Value::StructSeq(s) => s.name.rsplit('.').next().unwrap_or(s.name),
             Value::Sampler(_) => "DistributedSampler",
+            Value::CudaEvent(_) => "Event",
             Value::Wrapped(w) => match &**w {
                 Wrapped::GradMode(..) => "function",
                 Wrapped::Property(_) => "property",
@@ -477,6 +488,7 @@ impl Value {
             Value::GradScaler(_) => "<torch.amp.grad_scaler.GradScaler object>".into(),
             Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),
             Value::IncompatibleKeys(keys) => keys.repr(),
+            Value::CudaEvent(e) => format!("<torch.cuda.Event {:#x}>", address(e)),
             Value::Sampler(s) => format!(
                 "<torch.utils.data.distributed.DistributedSampler object at {:#x}>",
                 address(s)

@@ -25,6 +25,8 @@ pub const FRAGMENTS: &[&str] = &[
     "mp.spawn(print, nprocs=100); mp.spawn(lambda r: mp.spawn(print), nprocs=1); dist.get_rank()",
     "m = torch.nn.DataParallel(torch.nn.Linear(2, 2).cuda()); m(torch.ones(3, 2).cuda()).sum().backward()",
     "if __name__ == '__main__':\n    print(__name__)",
+    "e = torch.cuda.Event(enable_timing=True); e.record(); e.elapsed_time(e); e.elapsed_time(3); torch.cuda.get_device_name(9)",
+    "torch.backends.cudnn.benchmark = 1; torch.backends.nothing = 2; print(torch.backends.cudnn.benchmark, torch.__version__)",
     "from torch.utils.data.distributed import DistributedSampler\ns = DistributedSampler(range(5), num_replicas=2, rank=1); s.set_epoch(-1); print(list(s), len(s))",
     "o = torch.optim.Adam([torch.ones(2, requires_grad=True)]); print(o.state, len(o.state))",
     "a = [1]; a.append(a); d = {'a': a}; d['d'] = d; print(a, d, a == a, d == d, str(d))",
