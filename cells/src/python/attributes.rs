@@ -40,6 +40,15 @@ const TENSOR_METHODS: &[&str] = &[
     "std",
     "var",
     "flatten",
+    "numpy",
+    "get_device",
+    "prod",
+    "masked_fill",
+    "new_zeros",
+    "new_ones",
+    "new_full",
+    "new_empty",
+    "new_tensor",
     "max",
     "maximum",
     "minimum",
@@ -287,6 +296,8 @@ fn tensor_property(t: &Tensor, name: &str) -> Result<Option<Value>> {
         "data" => Value::Tensor(t.data()),
         "is_cuda" => Value::Bool(t.device().kind == tolab_engine::DeviceType::Cuda),
         "ndim" => Value::Int(t.dim() as i64),
+        "itemsize" => Value::Int(t.element_size() as i64),
+        "nbytes" => Value::Int((t.element_size() * t.numel()) as i64),
         "T" => Value::Tensor(t.t()?),
         "_version" => Value::Int(t.version() as i64),
         _ => return Ok(None),
@@ -596,6 +607,30 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
                 ));
             }
         },
+        "numpy" => {
+            // Always an error in the lab; PyTorch's own checks (grad, device) come first.
+            t.numpy()?;
+            return Ok(Value::None);
+        }
+        // `get_device()`: the GPU index, -1 on the CPU.
+        "get_device" => {
+            let index = match t.device().kind {
+                tolab_engine::DeviceType::Cpu => -1,
+                _ => i64::from(t.device().index.unwrap_or(0)),
+            };
+            return Ok(Value::Int(index));
+        }
+        "prod" => t.prod()?,
+        "masked_fill" => {
+            let mask = tensor(&arg(0), "masked_fill")?;
+            let value = scalar(&arg(1)).ok_or_else(|| {
+                PyException::new(ExcType::TypeError, "masked_fill(): value must be a number")
+            })?;
+            t.masked_fill(&mask, value)?
+        }
+        "new_zeros" | "new_ones" | "new_full" | "new_empty" | "new_tensor" => {
+            return new_like(t, name, args);
+        }
         "std" | "var" => {
             let (dims, correction, keepdim) = spread_args(&args);
             if name == "std" {
@@ -1059,4 +1094,24 @@ fn cuda_event_method(event: &super::value::CudaEvent, name: &str, args: &Args) -
         "query" => Ok(Value::Bool(true)),
         _ => Ok(Value::None),
     }
+}
+
+/// `t.new_zeros(size)` and the other `new_*`: `torch.zeros(size)` and company with `t`'s dtype
+/// and device unless the call names its own.
+fn new_like(t: &Tensor, name: &str, mut args: Args) -> Result<Value> {
+    for (key, value) in [
+        ("dtype", Value::DType(t.dtype())),
+        ("device", Value::Device(t.device())),
+    ] {
+        if args.keyword(key).is_none() {
+            args.keywords.push((key.to_owned(), value));
+        }
+    }
+    let function = name.trim_start_matches("new_");
+    let function = if function == "tensor" {
+        "tensor"
+    } else {
+        function
+    };
+    modules::torch_function(t.session(), function, args)
 }

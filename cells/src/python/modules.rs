@@ -200,6 +200,12 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "stack",
     "is_tensor",
     "randint",
+    "linspace",
+    "eye",
+    "as_tensor",
+    "isnan",
+    "isinf",
+    "isfinite",
     "randperm",
     "zeros_like",
     "ones_like",
@@ -218,6 +224,8 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "std",
     "var",
     "flatten",
+    "prod",
+    "masked_fill",
     "max",
     "maximum",
     "minimum",
@@ -488,6 +496,11 @@ pub fn call(session: &Session, module: &str, name: &str, args: Args) -> Result<V
     }
 }
 
+/// `torch.name(...)`, for the bindings that build on it.
+pub fn torch_function(session: &Session, name: &str, args: Args) -> Result<Value> {
+    torch(session, name, args)
+}
+
 fn torch(session: &Session, name: &str, args: Args) -> Result<Value> {
     let f = factory(&args)?;
     let dtype = f.dtype.unwrap_or(DType::Float32);
@@ -526,6 +539,58 @@ fn torch(session: &Session, name: &str, args: Args) -> Result<Value> {
                 Tensor::full(session, &shape, value, inferred, f.device)?,
                 &f,
             )?
+        }
+        "linspace" => {
+            let number = |i: usize, key: &str| args.get(i, key).map(as_f64);
+            let (Some(start), Some(end), Some(steps)) =
+                (number(0, "start"), number(1, "end"), number(2, "steps"))
+            else {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    "linspace() missing required arguments: start, end, steps",
+                ));
+            };
+            finish(
+                Tensor::linspace(session, start, end, steps as i64, dtype, f.device)?,
+                &f,
+            )?
+        }
+        "eye" => {
+            let n = args.get(0, "n").map_or(0.0, as_f64) as i64;
+            let m = args.get(1, "m").map(|v| as_f64(v) as i64);
+            finish(Tensor::eye(session, n, m, dtype, f.device)?, &f)?
+        }
+        // A tensor stays itself where it can (same dtype and device); anything else is copied.
+        "as_tensor" => match args.positional.first().map(Value::resolved).as_deref() {
+            Some(Value::Tensor(t)) => Value::Tensor(
+                t.to(tolab_engine::To {
+                    device: args
+                        .keyword("device")
+                        .map(device_of)
+                        .transpose()?
+                        .map(tolab_engine::transfer::Target::Device),
+                    dtype: f.dtype,
+                    ..tolab_engine::To::default()
+                })?,
+            ),
+            _ => torch(session, "tensor", args)?,
+        },
+        "isnan" | "isinf" | "isfinite" => {
+            let t = tensor_arg(&args, 0)?;
+            let nan = t.compare(tolab_engine::backend::cpu::elementwise::Binary::Ne, &t)?;
+            let infinite = t.abs()?.compare(
+                tolab_engine::backend::cpu::elementwise::Binary::Eq,
+                Scalar::Float(f64::INFINITY),
+            )?;
+            Value::Tensor(match name {
+                "isnan" => nan,
+                "isinf" => infinite,
+                // x - x is 0 exactly for finite x, NaN for infinities and NaN.
+                _ => session.no_grad(|| t.sub(&t))?.compare(
+                    tolab_engine::backend::cpu::elementwise::Binary::Eq,
+                    Scalar::Int(0),
+                )?,
+            })
         }
         "rand" | "randn" => {
             let size: Vec<usize> = size_of(&args.positional)?

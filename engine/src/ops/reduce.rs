@@ -44,7 +44,7 @@ impl Tensor {
             });
         }
         let reduced = self.reduced_dims(dims)?;
-        let count: usize = reduced.iter().map(|&d| self.shape()[d]).product();
+        let count = self.reduced_count(&reduced);
         let total = self.reduce_values(Reduction::Sum, dims, keepdim)?;
         let out = total.div_values_by(count as f64)?;
         let shape = self.shape().to_vec();
@@ -85,7 +85,7 @@ impl Tensor {
             return Err(Error::SpreadNeedsFloat);
         }
         let reduced = self.reduced_dims(dims)?;
-        let count: usize = reduced.iter().map(|&d| self.shape()[d]).product();
+        let count = self.reduced_count(&reduced);
         let freedom = count as f64 - correction;
         if freedom <= 0.0 {
             self.session().warn(&format!(
@@ -141,6 +141,15 @@ impl Tensor {
         let summed = self.reduce_values(Reduction::Sum, &dims, true)?;
         let target: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
         summed.view(&target)
+    }
+
+    /// How many elements each result of a reduction over `reduced` combines (a 0-dim tensor's
+    /// one dimension, which `dim=0` names, counts as size 1).
+    fn reduced_count(&self, reduced: &[usize]) -> usize {
+        reduced
+            .iter()
+            .map(|&d| self.shape().get(d).copied().unwrap_or(1))
+            .product()
     }
 
     /// The dimensions `dims` names (all of them when empty), wrapped and deduplicated.
