@@ -41,6 +41,8 @@ const TENSOR_METHODS: &[&str] = &[
     "var",
     "flatten",
     "numpy",
+    "any",
+    "all",
     "get_device",
     "prod",
     "masked_fill",
@@ -570,7 +572,7 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
                 t.stride().iter().map(|&s| Value::Int(s as i64)).collect(),
             ));
         }
-        "type" => return Ok(Value::str(&t.type_name())),
+        "type" => return tensor_type(t, args.get(0, "dtype")),
         "backward" => {
             let gradient = match &arg(0) {
                 Value::Tensor(g) => Some(g.clone()),
@@ -607,6 +609,19 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
                 ));
             }
         },
+        "any" | "all" => {
+            // any: some element is nonzero; all: no element is zero (over `dim` if given).
+            use tolab_engine::backend::cpu::elementwise::Binary;
+            let (dims, keepdim) = dims(&args);
+            let (test, verdict) = if name == "any" {
+                (Binary::Ne, Binary::Gt)
+            } else {
+                (Binary::Eq, Binary::Eq)
+            };
+            t.compare(test, Scalar::Int(0))?
+                .sum(&dims, keepdim)?
+                .compare(verdict, Scalar::Int(0))?
+        }
         "numpy" => {
             // Always an error in the lab; PyTorch's own checks (grad, device) come first.
             t.numpy()?;
@@ -1114,4 +1129,58 @@ fn new_like(t: &Tensor, name: &str, mut args: Args) -> Result<Value> {
         function
     };
     modules::torch_function(t.session(), function, args)
+}
+
+/// `t.type()` (the type's name, `torch.cuda.FloatTensor`), `t.type(torch.float64)`, or
+/// `t.type('torch.cuda.LongTensor')` (a cast, and a move when the name says `cuda`).
+fn tensor_type(t: &Tensor, target: Option<&Value>) -> Result<Value> {
+    let (device, dtype) = match target {
+        None | Some(Value::None) => return Ok(Value::str(&t.type_name())),
+        Some(Value::DType(dtype)) => (None, *dtype),
+        Some(Value::Str(name)) => {
+            let rest = name.strip_prefix("torch.").unwrap_or(name);
+            let (cuda, rest) = match rest.strip_prefix("cuda.") {
+                Some(rest) => (true, rest),
+                None => (false, rest),
+            };
+            let kind = rest.strip_suffix("Tensor").unwrap_or(rest);
+            let dtype = [
+                tolab_engine::DType::Float32,
+                tolab_engine::DType::Float64,
+                tolab_engine::DType::Float16,
+                tolab_engine::DType::BFloat16,
+                tolab_engine::DType::Int64,
+                tolab_engine::DType::Int32,
+                tolab_engine::DType::UInt8,
+                tolab_engine::DType::Bool,
+            ]
+            .into_iter()
+            .find(|d| d.scalar_type_name() == kind)
+            .ok_or_else(|| {
+                PyException::new(ExcType::ValueError, format!("invalid type: '{name}'"))
+            })?;
+            let device = match (cuda, t.device().kind) {
+                (true, tolab_engine::DeviceType::Cuda) | (false, tolab_engine::DeviceType::Cpu) => {
+                    None
+                }
+                (true, _) => Some(tolab_engine::Device::cuda(0)),
+                (false, _) => Some(tolab_engine::Device::CPU),
+            };
+            (device, dtype)
+        }
+        Some(other) => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "type() expects a dtype or a type name, not {}",
+                    other.type_name()
+                ),
+            ));
+        }
+    };
+    Ok(Value::Tensor(t.to(tolab_engine::To {
+        device: device.map(tolab_engine::Target::Device),
+        dtype: Some(dtype),
+        ..tolab_engine::To::default()
+    })?))
 }

@@ -9,7 +9,7 @@ use tolab_engine::{DType, Device, Scalar, Session, Tensor};
 
 use super::eval::Args;
 use super::exception::{ExcType, PyException};
-use super::operators::iterate;
+use super::operators::{iterate, scalar};
 use super::value::{CudaEvent, Value, as_f64};
 
 type Result<T> = std::result::Result<T, PyException>;
@@ -209,6 +209,10 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "randperm",
     "zeros_like",
     "ones_like",
+    "empty_like",
+    "full_like",
+    "rand_like",
+    "randn_like",
     "equal",
     "allclose",
     "where",
@@ -703,17 +707,27 @@ fn torch(session: &Session, name: &str, args: Args) -> Result<Value> {
             let dtype = f.dtype.unwrap_or(DType::Int64);
             finish(Tensor::randperm(session, n, dtype, f.device)?, &f)?
         }
-        "zeros_like" | "ones_like" => {
+        "zeros_like" | "ones_like" | "empty_like" | "full_like" | "rand_like" | "randn_like" => {
             let like = tensor_arg(&args, 0)?;
             let dtype = f.dtype.unwrap_or(like.dtype());
             let device = args
                 .keyword("device")
                 .map_or(Ok(like.device()), device_of)?;
             let shape: Vec<i64> = like.shape().iter().map(|&d| d as i64).collect();
-            let t = if name == "zeros_like" {
-                Tensor::zeros(session, &shape, dtype, device)?
-            } else {
-                Tensor::ones(session, &shape, dtype, device)?
+            let t = match name {
+                "ones_like" => Tensor::ones(session, &shape, dtype, device)?,
+                "full_like" => {
+                    let fill = args.get(1, "fill_value").and_then(scalar).ok_or_else(|| {
+                        PyException::new(
+                            ExcType::TypeError,
+                            "full_like(): fill_value must be a number",
+                        )
+                    })?;
+                    Tensor::full(session, like.shape(), fill, dtype, device)?
+                }
+                "rand_like" => Tensor::rand(session, like.shape(), dtype, device)?,
+                "randn_like" => Tensor::normal(session, like.shape(), dtype, device, 0.0, 1.0)?,
+                _ => Tensor::zeros(session, &shape, dtype, device)?,
             };
             finish(t, &f)?
         }
