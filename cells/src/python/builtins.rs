@@ -87,10 +87,10 @@ impl Interpreter {
                             let loader = loader.clone();
                             return Ok(Value::Int(self.loader_len(&loader).await? as i64));
                         }
-                        Value::NnModule(m)
-                            if matches!(m.layer(), tolab_engine::nn::Layer::Sequential) =>
-                        {
-                            return Ok(Value::Int(m.children().len() as i64));
+                        Value::NnModule(m) => {
+                            if let Some(children) = super::objects::listed_children(m) {
+                                return Ok(Value::Int(children.len() as i64));
+                            }
                         }
                         _ => {}
                     }

@@ -30,6 +30,7 @@ pub const NN_CLASSES: &[&str] = &[
     "Dropout",
     "Flatten",
     "Sequential",
+    "ModuleList",
     "MSELoss",
     "CrossEntropyLoss",
     "NLLLoss",
@@ -65,7 +66,33 @@ const MODULE_METHODS: &[&str] = &[
     "zero_grad",
     "state_dict",
     "requires_grad_",
+    "append",
+    "extend",
 ];
+
+/// The children of a module that holds a list of them (`Sequential`, `ModuleList`): what
+/// `len`, indexing, iteration and `append` work on.
+pub(super) fn listed_children(module: &Module) -> Option<Vec<Module>> {
+    (matches!(module.layer(), Layer::Sequential) || module.class_name() == "ModuleList")
+        .then(|| module.children())
+}
+
+/// The modules among `values`, or the error for one that is not.
+fn modules_of(values: &[Value]) -> Result<Vec<Module>> {
+    values
+        .iter()
+        .map(|v| match v {
+            Value::NnModule(m) => Ok(m.clone()),
+            Value::Instance(i) if i.module.is_some() => {
+                Ok(i.module.clone().unwrap_or_else(|| Module::custom("?")))
+            }
+            other => Err(type_error(format!(
+                "{} is not a Module subclass",
+                other.type_name()
+            ))),
+        })
+        .collect()
+}
 
 /// A generator over `values`, as `parameters()` and its siblings return.
 fn items(values: Vec<Value>) -> Value {
@@ -497,21 +524,19 @@ impl Interpreter {
             }
             "Module" => return Ok(Value::NnModule(Module::custom("Module"))),
             "Sequential" => {
-                let children: Vec<Module> = args
-                    .positional
-                    .iter()
-                    .map(|v| match v {
-                        Value::NnModule(m) => Ok(m.clone()),
-                        Value::Instance(i) if i.module.is_some() => {
-                            Ok(i.module.clone().unwrap_or_else(|| Module::custom("?")))
-                        }
-                        other => Err(type_error(format!(
-                            "{} is not a Module subclass",
-                            other.type_name()
-                        ))),
-                    })
-                    .collect::<Result<_>>()?;
+                let children = modules_of(&args.positional)?;
                 return Ok(Value::NnModule(Module::sequential(&children)));
+            }
+            "ModuleList" => {
+                let list = Module::custom("ModuleList");
+                let children = match args.get(0, "modules") {
+                    None | Some(Value::None) => Vec::new(),
+                    Some(iterable) => modules_of(&iterate(iterable)?)?,
+                };
+                for (i, child) in children.into_iter().enumerate() {
+                    list.add_module(&i.to_string(), Some(child));
+                }
+                return Ok(Value::NnModule(list));
             }
             "Linear" => Layer::Linear {
                 in_features: count(&args, 0, "in_features")?,
@@ -597,6 +622,17 @@ impl Interpreter {
     ) -> Result<Value> {
         let this = self.object_of(module);
         Ok(match name {
+            "append" | "extend" if listed_children(module).is_some() => {
+                let added = match name {
+                    "append" => modules_of(&args.positional[..args.positional.len().min(1)])?,
+                    _ => modules_of(&iterate(args.positional.first().unwrap_or(&Value::None))?)?,
+                };
+                for child in added {
+                    let next = module.children().len();
+                    module.add_module(&next.to_string(), Some(child));
+                }
+                this
+            }
             // A generator in PyTorch: `next(model.parameters())` works, and it is used up once.
             "parameters" => items(
                 module

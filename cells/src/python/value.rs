@@ -701,7 +701,7 @@ fn nn_module_of(class: &str) -> &'static str {
         "ReLU" | "Sigmoid" | "Tanh" => "modules.activation",
         "Dropout" => "modules.dropout",
         "Flatten" => "modules.flatten",
-        "Sequential" => "modules.container",
+        "Sequential" | "ModuleList" => "modules.container",
         "Conv2d" => "modules.conv",
         "Embedding" => "modules.sparse",
         "LayerNorm" => "modules.normalization",
