@@ -59,3 +59,20 @@ async fn a_stepped_loop_waits_between_steps_and_progress_streams_while_a_cell_ru
     assert!(reports.len() >= 3, "{reports:?}");
     assert_eq!(reports[0].stdout, "0\n");
 }
+
+#[wasm_bindgen_test]
+async fn spawned_ranks_sleep_and_meet_in_collectives_without_the_event_loop() {
+    let mut runtime = Runtime::new();
+    let source = "import time, torch\nimport torch.distributed as dist\nimport torch.multiprocessing as mp\ndef work(rank):\n    dist.init_process_group('gloo')\n    time.sleep(0.05 * rank)\n    t = torch.ones(1) * (rank + 1)\n    dist.all_reduce(t)\n    if rank == 0:\n        print(t.item())\nmp.spawn(work, nprocs=2)\n";
+    let Reply::Ran(record) = runtime
+        .handle(Request::RunCell {
+            cell: "<cell 1>".into(),
+            source: source.into(),
+        })
+        .await
+    else {
+        panic!("a run record")
+    };
+    assert_eq!(record.error, None);
+    assert_eq!(record.stdout, "3.0\n");
+}

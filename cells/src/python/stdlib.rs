@@ -291,7 +291,7 @@ impl Interpreter {
             if left <= 0.0 {
                 return Ok(());
             }
-            wait(left.min(super::eval::PAUSE_EVERY)).await;
+            wait(left.min(super::eval::PAUSE_EVERY), !self.hold_pauses).await;
             self.check_clock()?;
             self.pause_point().await;
         }
@@ -304,11 +304,18 @@ pub async fn yield_to_event_loop() {
     timeout(0.0).await;
 }
 
-/// Waits `seconds`: in the browser on a timer, letting the event loop run; natively by sleeping
-/// the thread (the native runtime owns its thread).
-async fn wait(seconds: f64) {
+/// Waits `seconds`: in the browser on a timer, letting the event loop run, or where the cell may
+/// not yield (a spawned rank, which `World::run` polls without an event loop) by watching the
+/// clock; natively by sleeping the thread (the native runtime owns its thread).
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_variables))]
+async fn wait(seconds: f64, may_yield: bool) {
     #[cfg(target_arch = "wasm32")]
-    timeout(seconds * 1000.0).await;
+    if may_yield {
+        timeout(seconds * 1000.0).await;
+    } else {
+        let until = self::seconds() + seconds;
+        while self::seconds() < until {}
+    }
     #[cfg(not(target_arch = "wasm32"))]
     std::thread::sleep(std::time::Duration::from_secs_f64(seconds.max(0.0)));
 }
