@@ -31,6 +31,9 @@ pub const NN_CLASSES: &[&str] = &[
     "Flatten",
     "Sequential",
     "ModuleList",
+    "Identity",
+    "Softmax",
+    "LogSoftmax",
     "MSELoss",
     "CrossEntropyLoss",
     "NLLLoss",
@@ -545,6 +548,14 @@ impl Interpreter {
             "ReLU" => Layer::ReLU,
             "Sigmoid" => Layer::Sigmoid,
             "Tanh" => Layer::Tanh,
+            "Identity" => Layer::Identity,
+            "Softmax" | "LogSoftmax" => Layer::Softmax {
+                dim: match args.get(0, "dim") {
+                    None | Some(Value::None) => None,
+                    Some(d) => Some(as_f64(d) as i64),
+                },
+                log: name == "LogSoftmax",
+            },
             "Dropout" => Layer::Dropout {
                 p: args.get(0, "p").map_or(0.5, as_f64),
             },

@@ -697,8 +697,8 @@ pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
 /// The file of `torch.nn` that defines a class, as its `repr` names it.
 fn nn_module_of(class: &str) -> &'static str {
     match class {
-        "Linear" => "modules.linear",
-        "ReLU" | "Sigmoid" | "Tanh" => "modules.activation",
+        "Linear" | "Identity" => "modules.linear",
+        "ReLU" | "Sigmoid" | "Tanh" | "Softmax" | "LogSoftmax" => "modules.activation",
         "Dropout" => "modules.dropout",
         "Flatten" => "modules.flatten",
         "Sequential" | "ModuleList" => "modules.container",

@@ -27,6 +27,13 @@ pub enum Layer {
     ReLU,
     Sigmoid,
     Tanh,
+    /// `nn.Softmax(dim)` / `nn.LogSoftmax(dim)`; without a dim, PyTorch's legacy choice (with
+    /// its deprecation warning).
+    Softmax {
+        dim: Option<i64>,
+        log: bool,
+    },
+    Identity,
     Dropout {
         p: f64,
     },
@@ -87,7 +94,10 @@ impl Layer {
         let module = match self {
             Layer::Custom { .. } => "__main__",
             Layer::Linear { .. } => "torch.nn.modules.linear",
-            Layer::ReLU | Layer::Sigmoid | Layer::Tanh => "torch.nn.modules.activation",
+            Layer::ReLU | Layer::Sigmoid | Layer::Tanh | Layer::Softmax { .. } => {
+                "torch.nn.modules.activation"
+            }
+            Layer::Identity => "torch.nn.modules.linear",
             Layer::Dropout { .. } => "torch.nn.modules.dropout",
             Layer::Flatten { .. } => "torch.nn.modules.flatten",
             Layer::Sequential => "torch.nn.modules.container",
@@ -111,6 +121,9 @@ impl Layer {
             Layer::ReLU => "ReLU",
             Layer::Sigmoid => "Sigmoid",
             Layer::Tanh => "Tanh",
+            Layer::Softmax { log: false, .. } => "Softmax",
+            Layer::Softmax { log: true, .. } => "LogSoftmax",
+            Layer::Identity => "Identity",
             Layer::Dropout { .. } => "Dropout",
             Layer::Flatten { .. } => "Flatten",
             Layer::Sequential => "Sequential",
@@ -142,6 +155,12 @@ impl Layer {
                 }
             ),
             Layer::Dropout { p } => format!("p={}, inplace=False", python_float(*p)),
+            Layer::Softmax { dim, .. } => {
+                format!(
+                    "dim={}",
+                    dim.map_or_else(|| "None".to_owned(), |d| d.to_string())
+                )
+            }
             Layer::Flatten { start_dim, end_dim } => {
                 format!("start_dim={start_dim}, end_dim={end_dim}")
             }
@@ -320,6 +339,25 @@ impl Layer {
             Layer::ReLU => x.relu(),
             Layer::Sigmoid => x.sigmoid(),
             Layer::Tanh => x.tanh(),
+            Layer::Identity => Ok(x.clone()),
+            Layer::Softmax { dim, log } => {
+                let dim = match dim {
+                    Some(d) => *d,
+                    None => {
+                        let function = if *log { "log_softmax" } else { "softmax" };
+                        x.session().warn(&format!(
+                            "Implicit dimension choice for {function} has been deprecated. Change the call to include dim=X as an argument."
+                        ));
+                        // torch.nn.functional._get_softmax_dim
+                        if matches!(x.dim(), 0 | 1 | 3) { 0 } else { 1 }
+                    }
+                };
+                if *log {
+                    x.log_softmax(dim)
+                } else {
+                    x.softmax(dim)
+                }
+            }
             Layer::Dropout { p } => functional::dropout(x, *p, module.training()),
             Layer::Flatten { start_dim, end_dim } => functional::flatten(x, *start_dim, *end_dim),
             Layer::MSELoss { reduction } => functional::mse_loss(x, &inputs[1], *reduction),
