@@ -194,6 +194,7 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "device",
     "no_grad",
     "enable_grad",
+    "inference_mode",
     "is_grad_enabled",
     "matmul",
     "cat",
@@ -651,6 +652,8 @@ fn torch(session: &Session, name: &str, args: Args) -> Result<Value> {
         },
         "no_grad" => Value::GradMode(false),
         "enable_grad" => Value::GradMode(true),
+        // Gradients off, as in `no_grad` (the lab does not mark inference tensors: see README).
+        "inference_mode" => Value::GradMode(!args.get(0, "mode").is_none_or(Value::truthy)),
         "is_grad_enabled" => Value::Bool(session.is_grad_enabled()),
         "matmul" => Value::Tensor(tensor_arg(&args, 0)?.matmul(&tensor_arg(&args, 1)?)?),
         "cat" | "stack" => {
