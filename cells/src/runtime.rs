@@ -11,7 +11,8 @@ use tolab_engine::backend::gpu::{GpuContext, GpuError};
 
 use crate::protocol::{BackendReport, Reply, Request};
 use crate::python::{
-    Gate, Interpreter, Position, ProgressSink, RunRecord, Step, StopHandle, Timings,
+    Gate, Interpreter, Position, Progress, ProgressSink, Reported, RunRecord, Step, StopHandle,
+    Timings,
 };
 
 /// One learner session's runtime. The GPU is opened on first need and kept; the notebook (its
@@ -179,8 +180,8 @@ struct Stepping {
     at: Option<Position>,
     stdout: Rc<RefCell<String>>,
     session: Session,
-    /// Bytes of stdout and trace events already reported.
-    reported: (usize, usize),
+    /// What earlier Steps already reported.
+    reported: Reported,
 }
 
 impl Stepping {
@@ -204,7 +205,7 @@ impl Stepping {
             at: None,
             stdout,
             session,
-            reported: (0, 0),
+            reported: Reported::default(),
         }
     }
 
@@ -231,15 +232,7 @@ impl Stepping {
     /// The Step that ran `ran`, with the cell now waiting: what it printed and recorded since the
     /// last Step.
     fn partial(&mut self, ran: Option<Position>) -> Step {
-        let stdout = {
-            let all = self.stdout.borrow();
-            all.get(self.reported.0..).unwrap_or_default().to_owned()
-        };
-        let trace = self.session.trace_since(self.reported.1);
-        self.reported = (
-            self.reported.0 + stdout.len(),
-            self.reported.1 + trace.len(),
-        );
+        let Progress { stdout, trace } = self.reported.take_new(&self.stdout, &self.session);
         Step {
             record: RunRecord {
                 stdout,
@@ -260,14 +253,7 @@ impl Stepping {
 
     /// The Step that ended the cell: its record, less what earlier Steps reported.
     fn finished(self, mut record: RunRecord, ran: Option<Position>) -> Step {
-        record.stdout = record
-            .stdout
-            .get(self.reported.0..)
-            .unwrap_or_default()
-            .to_owned();
-        record
-            .trace
-            .drain(..self.reported.1.min(record.trace.len()));
+        self.reported.remove_from(&mut record);
         Step {
             record,
             ran,

@@ -390,24 +390,22 @@ impl Tensor {
     /// `.data`: the same data with a version counter of its own (in-place changes through it are
     /// invisible to autograd's checks).
     pub fn data(&self) -> Tensor {
-        Tensor::from_parts(
-            self.0.storage.clone(),
-            self.layout().clone(),
-            AutogradMeta::default(),
-            Rc::default(),
-            false,
-            None,
-        )
+        self.alias(Rc::default())
     }
 
     /// The same data and version counter with no autograd state: how a backward function keeps
     /// its op's result without the result holding its own node.
     pub(crate) fn alias_without_history(&self) -> Tensor {
+        self.alias(self.0.version.clone())
+    }
+
+    /// The same data and layout, no autograd state, counting versions in `version`.
+    fn alias(&self, version: Rc<Cell<u64>>) -> Tensor {
         Tensor::from_parts(
             self.0.storage.clone(),
             self.layout().clone(),
             AutogradMeta::default(),
-            self.0.version.clone(),
+            version,
             false,
             None,
         )

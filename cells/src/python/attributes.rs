@@ -1144,21 +1144,12 @@ fn tensor_type(t: &Tensor, target: Option<&Value>) -> Result<Value> {
                 None => (false, rest),
             };
             let kind = rest.strip_suffix("Tensor").unwrap_or(rest);
-            let dtype = [
-                tolab_engine::DType::Float32,
-                tolab_engine::DType::Float64,
-                tolab_engine::DType::Float16,
-                tolab_engine::DType::BFloat16,
-                tolab_engine::DType::Int64,
-                tolab_engine::DType::Int32,
-                tolab_engine::DType::UInt8,
-                tolab_engine::DType::Bool,
-            ]
-            .into_iter()
-            .find(|d| d.scalar_type_name() == kind)
-            .ok_or_else(|| {
-                PyException::new(ExcType::ValueError, format!("invalid type: '{name}'"))
-            })?;
+            let dtype = tolab_engine::DType::ALL
+                .into_iter()
+                .find(|d| d.scalar_type_name() == kind)
+                .ok_or_else(|| {
+                    PyException::new(ExcType::ValueError, format!("invalid type: '{name}'"))
+                })?;
             let device = match (cuda, t.device().kind) {
                 (true, tolab_engine::DeviceType::Cuda) | (false, tolab_engine::DeviceType::Cpu) => {
                     None

@@ -87,10 +87,8 @@ impl Interpreter {
                             let loader = loader.clone();
                             return Ok(Value::Int(self.loader_len(&loader).await? as i64));
                         }
-                        Value::NnModule(m) => {
-                            if let Some(children) = super::objects::listed_children(m) {
-                                return Ok(Value::Int(children.len() as i64));
-                            }
+                        Value::NnModule(m) if super::objects::holds_module_list(m) => {
+                            return Ok(Value::Int(m.children().len() as i64));
                         }
                         _ => {}
                     }
@@ -704,9 +702,7 @@ fn learner_objects(v: &Value) -> Vec<Value> {
             }
             Value::List(items) if seen.insert(address(items)) => items.borrow().clone(),
             Value::Set(items) if seen.insert(address(items)) => items.borrow().clone(),
-            Value::Tuple(items) if seen.insert(Rc::as_ptr(items) as *const u8 as usize) => {
-                items.to_vec()
-            }
+            Value::Tuple(items) if seen.insert(address(items)) => items.to_vec(),
             Value::Dict(entries) if seen.insert(address(entries)) => entries
                 .borrow()
                 .iter()

@@ -996,12 +996,9 @@ impl Interpreter {
                             self.call_dunder(&container, "__getitem__", vec![index])
                                 .await?
                         }
-                        Value::NnModule(m) if super::objects::listed_children(m).is_some() => {
-                            let children: Vec<Value> = super::objects::listed_children(m)
-                                .unwrap_or_default()
-                                .iter()
-                                .map(|c| self.object_of(c))
-                                .collect();
+                        Value::NnModule(m) if super::objects::holds_module_list(m) => {
+                            let children: Vec<Value> =
+                                m.children().iter().map(|c| self.object_of(c)).collect();
                             operators::get_item(&Value::list(children), &index)?
                         }
                         _ => operators::get_item(&container, &index)?,

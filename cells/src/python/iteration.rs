@@ -95,9 +95,9 @@ impl Interpreter {
                     }
                 }
                 Value::Iterator(shared) => Iter::Shared(shared.clone()),
-                Value::NnModule(m) if super::objects::listed_children(m).is_some() => {
-                    let children = super::objects::listed_children(m).unwrap_or_default();
-                    let objects: Vec<Value> = children.iter().map(|c| self.object_of(c)).collect();
+                Value::NnModule(m) if super::objects::holds_module_list(m) => {
+                    let objects: Vec<Value> =
+                        m.children().iter().map(|c| self.object_of(c)).collect();
                     Iter::Items(objects.into_iter())
                 }
                 Value::DataLoader(loader) => Iter::Loader(self.epoch(loader).await?),

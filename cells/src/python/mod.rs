@@ -61,11 +61,41 @@ pub struct Progress {
 /// Who hears a running cell's [`Progress`] (the worker posts it to the page; the CLI prints it).
 pub type ProgressSink = Rc<dyn Fn(Progress)>;
 
-/// How much of the running cell's stdout (bytes) and trace (events) has been reported.
+/// How much of the running cell's stdout (bytes) and trace (events) has been reported: by
+/// progress reports, or by the Steps of a stepped cell.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Reported {
     stdout: usize,
     trace: usize,
+}
+
+impl Reported {
+    /// What the cell printed and recorded since the last call, now counted as reported.
+    pub(crate) fn take_new(
+        &mut self,
+        stdout: &std::cell::RefCell<String>,
+        session: &Session,
+    ) -> Progress {
+        let stdout = stdout
+            .borrow()
+            .get(self.stdout..)
+            .unwrap_or_default()
+            .to_owned();
+        let trace = session.trace_since(self.trace);
+        self.stdout += stdout.len();
+        self.trace += trace.len();
+        Progress { stdout, trace }
+    }
+
+    /// `record` less what was already reported (the last Step of a stepped cell).
+    pub(crate) fn remove_from(&self, record: &mut RunRecord) {
+        record.stdout = record
+            .stdout
+            .get(self.stdout..)
+            .unwrap_or_default()
+            .to_owned();
+        record.trace.drain(..self.trace.min(record.trace.len()));
+    }
 }
 
 /// What one Step did: the record of what ran (its output and events; the trailing value and the
@@ -177,21 +207,10 @@ impl Interpreter {
         let Some(sink) = &self.progress else {
             return;
         };
-        let stdout = {
-            let all = self.stdout.borrow();
-            all.get(self.reported.stdout..)
-                .unwrap_or_default()
-                .to_owned()
-        };
-        let trace = self.session.trace_since(self.reported.trace);
-        if stdout.is_empty() && trace.is_empty() {
-            return;
+        let progress = self.reported.take_new(&self.stdout, &self.session);
+        if !progress.stdout.is_empty() || !progress.trace.is_empty() {
+            sink(progress);
         }
-        self.reported = Reported {
-            stdout: self.reported.stdout + stdout.len(),
-            trace: self.reported.trace + trace.len(),
-        };
-        sink(Progress { stdout, trace });
     }
 
     /// Runs one cell (`name` is how tracebacks call it, such as `<cell 1>`).

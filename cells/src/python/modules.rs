@@ -107,7 +107,6 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("torch.backends.cuda", "matmul") => Some(Value::Module("torch.backends.cuda.matmul")),
         ("torch.backends.mps", "is_available" | "is_built")
         | ("torch.backends.cudnn", "is_available") => Some(Value::ModuleFn(module, Rc::from(name))),
-        (_, _) if backend_flag(module, name).is_some() => backend_flag(module, name),
         ("torch", "multiprocessing") => Some(Value::Module("torch.multiprocessing")),
         ("torch.nn", "parallel") => Some(Value::Module("torch.nn.parallel")),
         ("torch.distributed", "ReduceOp") => Some(Value::Module("torch.distributed.ReduceOp")),
@@ -177,7 +176,7 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("math", _) => MATH_FUNCTIONS
             .contains(&name)
             .then(|| Value::ModuleFn("math", Rc::from(name))),
-        _ => None,
+        _ => backend_flag(module, name),
     }
 }
 

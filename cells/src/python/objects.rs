@@ -73,11 +73,10 @@ const MODULE_METHODS: &[&str] = &[
     "extend",
 ];
 
-/// The children of a module that holds a list of them (`Sequential`, `ModuleList`): what
-/// `len`, indexing, iteration and `append` work on.
-pub(super) fn listed_children(module: &Module) -> Option<Vec<Module>> {
-    (matches!(module.layer(), Layer::Sequential) || module.class_name() == "ModuleList")
-        .then(|| module.children())
+/// Whether a module holds a list of children (`Sequential`, `ModuleList`), which `len`,
+/// indexing, iteration and `append` work on.
+pub(super) fn holds_module_list(module: &Module) -> bool {
+    matches!(module.layer(), Layer::Sequential) || module.class_name() == "ModuleList"
 }
 
 /// The modules among `values`, or the error for one that is not.
@@ -364,15 +363,13 @@ impl Interpreter {
 
     /// `obj.name` for objects with behaviour; everything else goes to the engine's attributes.
     pub(super) fn get_attribute(&mut self, owner: &Value, name: &str) -> Result<Value> {
+        if let Value::Module(module) = owner
+            && let Some(default) = super::modules::backend_flag(module, name)
+        {
+            let set = self.backend_flags.get(&format!("{module}.{name}")).cloned();
+            return Ok(set.unwrap_or(default));
+        }
         match owner {
-            Value::Module(module) if super::modules::backend_flag(module, name).is_some() => {
-                Ok(self
-                    .backend_flags
-                    .get(&format!("{module}.{name}"))
-                    .cloned()
-                    .or_else(|| super::modules::backend_flag(module, name))
-                    .unwrap_or(Value::None))
-            }
             Value::Instance(instance) => {
                 if let Some(v) = instance.attributes.borrow().get(name) {
                     return Ok(v.clone());
@@ -633,7 +630,7 @@ impl Interpreter {
     ) -> Result<Value> {
         let this = self.object_of(module);
         Ok(match name {
-            "append" | "extend" if listed_children(module).is_some() => {
+            "append" | "extend" if holds_module_list(module) => {
                 let added = match name {
                     "append" => modules_of(&args.positional[..args.positional.len().min(1)])?,
                     _ => modules_of(&iterate(args.positional.first().unwrap_or(&Value::None))?)?,

@@ -369,7 +369,7 @@ impl Value {
     pub fn repr_in(&self, cx: &mut ReprContext) -> String {
         let container = match self {
             Value::List(items) => Some((address(items), "[...]")),
-            Value::Tuple(items) => Some((Rc::as_ptr(items) as *const u8 as usize, "(...)")),
+            Value::Tuple(items) => Some((address(items), "(...)")),
             Value::Dict(entries) => Some((address(entries), "{...}")),
             Value::Set(items) => Some((address(items), "{...}")),
             _ => None,
@@ -736,7 +736,7 @@ pub struct ReprContext {
     pub cut: Option<Cut>,
 }
 
-pub(crate) fn address<T>(rc: &Rc<T>) -> usize {
+pub(crate) fn address<T: ?Sized>(rc: &Rc<T>) -> usize {
     Rc::as_ptr(rc) as *const u8 as usize
 }
 
