@@ -160,6 +160,9 @@ pub enum Error {
         Size(oom.tried), Size(oom.capacity), Size(oom.free), Size(oom.reserved), Size(oom.allocated), Size(oom.reserved - oom.allocated)
     )]
     CudaOutOfMemory { index: i8, oom: OutOfMemory },
+    /// The wgpu backend itself failed (a real allocation refused, a lost device, a readback).
+    #[error("{0}")]
+    Gpu(#[from] crate::backend::gpu::GpuError),
     /// aten/src/ATen/mps/MPSAllocator.mm.
     #[error(
         "MPS backend out of memory (MPS allocated: {}, other allocations: 0 bytes, max allowed: {}). Tried to allocate {} on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).",
@@ -920,6 +923,10 @@ impl Error {
             | Error::LinspaceNegativeSteps
             | Error::EyeNegative { .. }
             | Error::NegativeDimension { .. } => PythonType::RuntimeError,
+            Error::Gpu(crate::backend::gpu::GpuError::OutOfMemory { .. }) => {
+                PythonType::OutOfMemoryError
+            }
+            Error::Gpu(_) => PythonType::RuntimeError,
             Error::CudaOutOfMemory { .. } | Error::MpsOutOfMemory { .. } => {
                 PythonType::OutOfMemoryError
             }

@@ -33,6 +33,9 @@ pub struct Allocation {
     pub block: BlockId,
     /// Where the block starts: a simulated device address, the same for a reused cached block.
     pub address: u64,
+    /// Where the block's segment starts: the key of the real buffer behind it on a GPU backend
+    /// (the block lives `address - segment_base` bytes into that buffer).
+    pub segment_base: u64,
     /// The request rounded up to the allocator's block size: what `memory_allocated` counts.
     pub size: u64,
     /// Bytes of a new segment reserved for it; 0 when a cached block was reused.
@@ -288,6 +291,7 @@ impl DeviceAllocator {
         Ok(Allocation {
             block,
             address,
+            segment_base: address - offset,
             size,
             new_segment,
             released_for_retry,
@@ -305,6 +309,7 @@ impl DeviceAllocator {
         Ok(Allocation {
             block,
             address,
+            segment_base: address,
             size: bytes,
             new_segment: bytes,
             released_for_retry: 0,
@@ -337,6 +342,11 @@ impl DeviceAllocator {
         }
         self.update_inactive_split();
         Some(size)
+    }
+
+    /// The bases of the segments reserved now: a GPU backend keeps one buffer for each.
+    pub fn segment_bases(&self) -> impl Iterator<Item = u64> + '_ {
+        self.segments.iter().flatten().map(|s| s.base)
     }
 
     /// `torch.cuda.empty_cache`: gives every entirely free segment back. Returns the bytes released.

@@ -9,6 +9,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::backend::gpu::{GpuBuffer, GpuContext, SegmentBuffers};
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::error::Error;
@@ -89,6 +90,19 @@ struct State {
     /// The autocast dtype of each device type inside an enabled `torch.autocast` region.
     autocast: RefCell<HashMap<DeviceType, DType>>,
     device_asserts: RefCell<HashMap<Device, DeviceAssert>>,
+    /// The wgpu backend behind `cuda:N` and `mps`, when the runtime found an adapter: every
+    /// logical GPU is a set of buffers on it, with its own allocator and cap.
+    gpu: Option<Rc<GpuContext>>,
+    /// Per logical GPU, the real buffers behind its allocator's segments.
+    segments: RefCell<HashMap<Device, SegmentBuffers>>,
+}
+
+/// Where a new storage lives: its allocator block, its (simulated) address, and on a GPU backed
+/// by an adapter, the real buffer range.
+pub(crate) struct Allocated {
+    pub block: BlockId,
+    pub address: u64,
+    pub gpu: Option<GpuBuffer>,
 }
 
 /// A simulated DataLoader worker process, while it runs.
@@ -115,7 +129,17 @@ impl Default for Session {
 }
 
 impl Session {
+    /// A session whose GPU devices run on the CPU backend (marked as a stand-in in the trace).
     pub fn new(config: SessionConfig) -> Self {
+        Session::build(config, None)
+    }
+
+    /// A session whose GPU devices live on `gpu`.
+    pub fn with_gpu(config: SessionConfig, gpu: Rc<GpuContext>) -> Self {
+        Session::build(config, Some(gpu))
+    }
+
+    fn build(config: SessionConfig, gpu: Option<Rc<GpuContext>>) -> Self {
         Session(Rc::new(State {
             config,
             env: RefCell::default(),
@@ -130,7 +154,31 @@ impl Session {
             worker: Cell::new(None),
             autocast: RefCell::default(),
             device_asserts: RefCell::default(),
+            gpu,
+            segments: RefCell::default(),
         }))
+    }
+
+    /// The GPU backing `device`, if it is a GPU device and the session has one.
+    pub fn gpu(&self, device: Device) -> Option<&Rc<GpuContext>> {
+        match device.kind {
+            DeviceType::Cuda | DeviceType::Mps => self.0.gpu.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The adapter every GPU device of this session runs on, if any.
+    pub fn adapter(&self) -> Option<&Rc<GpuContext>> {
+        self.0.gpu.as_ref()
+    }
+
+    /// Bytes of real GPU buffers behind `device`'s reserved segments.
+    pub fn gpu_buffer_bytes(&self, device: Device) -> u64 {
+        self.0
+            .segments
+            .borrow()
+            .get(&device)
+            .map_or(0, SegmentBuffers::bytes)
     }
 
     pub fn config(&self) -> &SessionConfig {
@@ -371,12 +419,16 @@ impl Session {
     /// `torch.cuda.synchronize()`): recorded in the trace, and where a device-side assert is
     /// pending or was raised, it is raised now.
     pub(crate) fn sync(&self, device: Device, reason: &str) -> Result<(), Error> {
+        let waited_us = match self.gpu(device) {
+            Some(gpu) => gpu.wait()?,
+            None => 0,
+        };
         if device.kind != DeviceType::Cuda {
             return Ok(());
         }
         self.record(Some(device), || EventKind::Sync {
             reason: reason.to_owned(),
-            waited_us: 0,
+            waited_us,
         });
         let mut asserts = self.0.device_asserts.borrow_mut();
         if let Some(state) = asserts.get_mut(&device) {
@@ -438,12 +490,9 @@ impl Session {
 
     // ---- memory ----
 
-    /// Charges `bytes` to `device`'s allocator; `None` for `meta`, which holds no data.
-    pub(crate) fn allocate(
-        &self,
-        device: Device,
-        bytes: u64,
-    ) -> Result<Option<(BlockId, u64)>, Error> {
+    /// Charges `bytes` to `device`'s allocator; `None` for `meta`, which holds no data. On a GPU
+    /// device backed by an adapter the block is a range of a real buffer.
+    pub(crate) fn allocate(&self, device: Device, bytes: u64) -> Result<Option<Allocated>, Error> {
         if device.kind == DeviceType::Meta {
             return Ok(None);
         }
@@ -455,31 +504,63 @@ impl Session {
         let allocation = allocator.allocate(bytes);
         let stats = allocator.stats();
         let mut tracer = self.0.tracer.borrow_mut();
-        match allocation {
-            Ok(a) => {
-                if a.released_for_retry > 0 {
-                    tracer.record(Some(device), || EventKind::Release {
-                        bytes: a.released_for_retry,
-                        reserved: stats.reserved,
-                    });
-                }
-                tracer.record(Some(device), || EventKind::Alloc {
-                    bytes,
-                    block_size: a.size,
-                    new_segment: a.new_segment,
-                    allocated: stats.allocated,
-                    reserved: stats.reserved,
-                });
-                Ok(Some((a.block, a.address)))
-            }
+        let a = match allocation {
+            Ok(a) => a,
             Err(oom) => {
                 let error = Error::out_of_memory(device, oom);
                 tracer.record(Some(device), || EventKind::Error {
                     message: error.to_string(),
                 });
-                Err(error)
+                return Err(error);
             }
+        };
+        let gpu = match self.gpu(device) {
+            Some(gpu) => {
+                let mut segments = self.0.segments.borrow_mut();
+                let buffers = segments.entry(device).or_default();
+                buffers.retain(allocator.segment_bases());
+                let block = buffers.block(
+                    gpu,
+                    a.segment_base,
+                    a.new_segment,
+                    a.address - a.segment_base,
+                    bytes,
+                );
+                match block {
+                    Ok(block) => Some(block),
+                    Err(e) => {
+                        // The real allocation failed: the allocator's bookkeeping is undone.
+                        allocator.free(a.block);
+                        allocator.empty_cache();
+                        buffers.retain(allocator.segment_bases());
+                        let error = Error::Gpu(e);
+                        tracer.record(Some(device), || EventKind::Error {
+                            message: error.to_string(),
+                        });
+                        return Err(error);
+                    }
+                }
+            }
+            None => None,
+        };
+        if a.released_for_retry > 0 {
+            tracer.record(Some(device), || EventKind::Release {
+                bytes: a.released_for_retry,
+                reserved: stats.reserved,
+            });
         }
+        tracer.record(Some(device), || EventKind::Alloc {
+            bytes,
+            block_size: a.size,
+            new_segment: a.new_segment,
+            allocated: stats.allocated,
+            reserved: stats.reserved,
+        });
+        Ok(Some(Allocated {
+            block: a.block,
+            address: a.address,
+            gpu,
+        }))
     }
 
     /// Refuses, with the device's out-of-memory error, a result of `shape` × `element_size` bytes
@@ -561,6 +642,9 @@ impl Session {
             return 0;
         };
         let released = allocator.empty_cache();
+        if let Some(buffers) = self.0.segments.borrow_mut().get_mut(&device) {
+            buffers.retain(allocator.segment_bases());
+        }
         let reserved = allocator.stats().reserved;
         if released > 0 {
             self.0

@@ -1,19 +1,23 @@
 //! Storage: the memory behind one or more tensors (views share it), on one device, taken from that
 //! device's allocator and given back when the last tensor using it is gone.
 //!
-//! The CPU backend keeps elements in a typed vector ([`CpuStorage`], one variant per dtype). GPU
-//! devices use the same vectors until the wgpu backend takes them over (the trace says so).
+//! The CPU backend keeps elements in a typed vector ([`CpuStorage`], one variant per dtype). A GPU
+//! device backed by an adapter keeps them in a range of a real wgpu buffer ([`GpuBuffer`], the same
+//! bytes); without an adapter GPU devices use host vectors, and the trace says so.
 
 use std::cell::{Ref, RefCell, RefMut};
 
 use half::{bf16, f16};
 
+use std::rc::Rc;
+
+use crate::backend::gpu::{GpuBuffer, GpuContext};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::element::{Element, Scalar};
 use crate::layout::Layout;
 use crate::memory::BlockId;
-use crate::session::Session;
+use crate::session::{Allocated, Session};
 
 /// Elements in host memory, one variant per dtype.
 #[derive(Debug, Clone, PartialEq)]
@@ -215,6 +219,7 @@ fn cast<A: Element, B: Element>(a: A) -> B {
 #[derive(Debug)]
 pub enum StorageData {
     Cpu(CpuStorage),
+    Gpu(GpuBuffer),
     /// `meta` tensors: shape and dtype only, no elements.
     Meta,
 }
@@ -233,20 +238,39 @@ pub struct Storage {
 }
 
 impl Storage {
-    /// Takes `data` onto `device`, charging the device's allocator (which may fail with its
-    /// out-of-memory error before any element exists).
+    /// Takes `contents` onto `device`, charging the device's allocator (which may fail with its
+    /// out-of-memory error before any element exists). `None` leaves the elements to be written
+    /// next (a kernel's output, a copy's destination).
     pub fn new(
         session: &Session,
         device: Device,
         dtype: DType,
         numel: usize,
-        data: impl FnOnce() -> StorageData,
+        contents: impl FnOnce() -> Option<CpuStorage>,
         pinned: bool,
     ) -> Result<Storage, crate::Error> {
         let nbytes = (numel * dtype.size()) as u64;
-        let (block, address) = match session.allocate(device, nbytes)? {
-            Some((block, address)) => (Some(block), address),
-            None => (None, 0),
+        let (block, address, data) = match session.allocate(device, nbytes)? {
+            None => (None, 0, StorageData::Meta),
+            Some(Allocated {
+                block,
+                address,
+                gpu: Some(buffer),
+            }) => {
+                if let (Some(gpu), Some(cpu)) = (session.gpu(device), contents()) {
+                    gpu.upload(&buffer, &cpu.to_bytes());
+                }
+                (Some(block), address, StorageData::Gpu(buffer))
+            }
+            Some(Allocated {
+                block,
+                address,
+                gpu: None,
+            }) => {
+                let cpu =
+                    contents().unwrap_or_else(|| CpuStorage::filled(dtype, 0, Scalar::Int(0)));
+                (Some(block), address, StorageData::Cpu(cpu))
+            }
         };
         Ok(Storage {
             session: session.clone(),
@@ -256,7 +280,7 @@ impl Storage {
             block,
             address,
             pinned,
-            data: RefCell::new(data()),
+            data: RefCell::new(data),
         })
     }
 
@@ -288,6 +312,51 @@ impl Storage {
     /// The elements, for writing. Version counters live on tensors (see `Tensor::version`).
     pub fn data_mut(&self) -> RefMut<'_, StorageData> {
         self.data.borrow_mut()
+    }
+
+    /// The buffer of a GPU storage, with the adapter it lives on.
+    pub(crate) fn gpu(&self) -> Option<(&Rc<GpuContext>, GpuBuffer)> {
+        match &*self.data.borrow() {
+            StorageData::Gpu(buffer) => Some((self.session.gpu(self.device)?, buffer.clone())),
+            _ => None,
+        }
+    }
+
+    /// Runs `f` on the elements in host memory. A GPU storage's bytes are read back first (the
+    /// host waits for the device).
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&CpuStorage) -> T) -> Result<T, crate::Error> {
+        if let Some((gpu, buffer)) = self.gpu() {
+            let bytes = gpu.download(&buffer)?;
+            let cpu = CpuStorage::from_bytes(self.dtype, &bytes).ok_or(
+                crate::backend::gpu::GpuError::Readback {
+                    reason: format!(
+                        "{} bytes are not whole {} elements",
+                        bytes.len(),
+                        self.dtype
+                    ),
+                },
+            )?;
+            return Ok(f(&cpu));
+        }
+        match &*self.data.borrow() {
+            StorageData::Cpu(cpu) => Ok(f(cpu)),
+            _ => Err(crate::Error::MetaHasNoData),
+        }
+    }
+
+    /// Replaces every element with `values` (of this storage's dtype and length).
+    pub(crate) fn write(&self, values: CpuStorage) -> Result<(), crate::Error> {
+        if let Some((gpu, buffer)) = self.gpu() {
+            gpu.upload(&buffer, &values.to_bytes());
+            return Ok(());
+        }
+        match &mut *self.data.borrow_mut() {
+            StorageData::Cpu(cpu) => {
+                *cpu = values;
+                Ok(())
+            }
+            _ => Err(crate::Error::MetaHasNoData),
+        }
     }
 
     pub fn session(&self) -> &Session {

@@ -146,17 +146,7 @@ impl Tensor {
         let device = session.resolve(device)?;
         check_device_dtype(device, dtype)?;
         let numel = crate::layout::checked_storage_size(shape, dtype.size())? / dtype.size();
-        let storage = Storage::new(
-            session,
-            device,
-            dtype,
-            numel,
-            || match device.kind {
-                DeviceType::Meta => StorageData::Meta,
-                _ => StorageData::Cpu(make(numel)),
-            },
-            false,
-        )?;
+        let storage = Storage::new(session, device, dtype, numel, || Some(make(numel)), false)?;
         Ok(Tensor::from_storage(
             Rc::new(storage),
             Layout::contiguous(shape),
@@ -680,13 +670,18 @@ impl Tensor {
     /// Writes row-major `values` at the storage positions `layout` selects (a fresh tensor's
     /// first write, used by backward passes).
     pub(crate) fn write_at(&self, layout: &Layout, values: &CpuStorage) -> Result<(), Error> {
-        let mut data = self.0.storage.data_mut();
-        match &mut *data {
+        let storage = &self.0.storage;
+        if storage.gpu().is_some() {
+            let mut all = storage.read(CpuStorage::clone)?;
+            all.scatter(layout, values);
+            return storage.write(all);
+        }
+        match &mut *storage.data_mut() {
             StorageData::Cpu(cpu) => {
                 cpu.scatter(layout, values);
                 Ok(())
             }
-            StorageData::Meta => Err(Error::MetaHasNoData),
+            _ => Err(Error::MetaHasNoData),
         }
     }
 
@@ -797,10 +792,7 @@ impl Tensor {
 
     /// Runs `f` on the elements in host memory, or fails for `meta` tensors, which have none.
     pub(crate) fn read<T>(&self, f: impl FnOnce(&CpuStorage) -> T) -> Result<T, Error> {
-        match &*self.0.storage.data() {
-            StorageData::Cpu(cpu) => Ok(f(cpu)),
-            StorageData::Meta => Err(Error::MetaHasNoData),
-        }
+        self.0.storage.read(f)
     }
 
     /// The elements in row-major order, as Python numbers (`tolist()` flattened).

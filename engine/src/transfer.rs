@@ -13,7 +13,7 @@ use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::layout::Layout;
-use crate::storage::{CpuStorage, Storage, StorageData};
+use crate::storage::Storage;
 use crate::tensor::{Tensor, check_device_dtype};
 use crate::trace::{Backend, EventKind, TransferStep};
 
@@ -125,7 +125,7 @@ impl Tensor {
             Device::CPU,
             self.dtype(),
             self.numel(),
-            || StorageData::Cpu(data),
+            || Some(data),
             true,
         )?;
         Ok(Tensor::from_storage(
@@ -238,11 +238,7 @@ impl Transfer<'_> {
         let numel = self.source.numel();
         let session = self.source.session();
         let before = session.memory_stats(plan.device);
-        let empty = || match plan.device.kind {
-            DeviceType::Meta => StorageData::Meta,
-            _ => StorageData::Cpu(CpuStorage::filled(plan.dtype, 0, crate::Scalar::Int(0))),
-        };
-        let storage = Storage::new(session, plan.device, plan.dtype, numel, empty, false)
+        let storage = Storage::new(session, plan.device, plan.dtype, numel, || None, false)
             .map_err(|e| self.fail(step, e))?;
         let after = session.memory_stats(plan.device);
         let detail = match plan.device.kind {
@@ -371,15 +367,7 @@ impl Transfer<'_> {
                     .check_usable(source.device())
                     .map_err(|e| self.fail(step, e))?;
             }
-            let data = source
-                .read(|cpu| cpu.copy_into_layout(source.layout(), plan.dtype, result.layout()))
-                .map_err(|e| self.fail(step, e))?;
-            *result.storage().data_mut() = StorageData::Cpu(data);
-            let backend = if gpu_involved {
-                Backend::CpuStandIn
-            } else {
-                Backend::Cpu
-            };
+            let backend = copy_elements(source, result).map_err(|e| self.fail(step, e))?;
             let bytes = result.storage().nbytes();
             session.record(Some(plan.device), || EventKind::Copy {
                 from: source.device(),
@@ -442,6 +430,30 @@ enum Outcome {
 }
 
 /// `ToCopyBackward0`: the gradient goes back to the source's device and dtype.
+/// Copies `source`'s elements into `result`'s fresh storage, converting the dtype; returns which
+/// backend moved them. Between two GPU buffers a copy kernel runs; to or from the host the bytes
+/// cross through staging buffers.
+pub(crate) fn copy_elements(source: &Tensor, result: &Tensor) -> Result<Backend, Error> {
+    let (to, from) = (result.storage(), source.storage());
+    if let (Some((gpu, out)), Some((_, input))) = (to.gpu(), from.gpu()) {
+        let ran = crate::ops::gpu::copy(gpu, source, &input, result.layout(), result.dtype(), &out);
+        if ran.is_ok() {
+            return Ok(Backend::Gpu);
+        }
+    }
+    let data = source
+        .read(|cpu| cpu.copy_into_layout(source.layout(), result.dtype(), result.layout()))?;
+    to.write(data)?;
+    let gpu_involved = !(source.device().is_cpu() && result.device().is_cpu());
+    Ok(
+        match (gpu_involved, to.gpu().is_some() || from.gpu().is_some()) {
+            (false, _) => Backend::Cpu,
+            (true, true) => Backend::Gpu,
+            (true, false) => Backend::CpuStandIn,
+        },
+    )
+}
+
 fn to_copy_backward(source: &Tensor) -> AutogradMeta {
     let (device, dtype) = (source.device(), source.dtype());
     autograd::record(&[source], || {

@@ -1,7 +1,9 @@
 //! Elementwise arithmetic, comparisons and unary math.
 
+use super::gpu::{Input, Launch};
 use crate::autograd::{self, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::{self as kernel, Binary, LaneKind, Lanes, LanesRef, Unary};
+use crate::backend::gpu::Elementwise;
 use crate::device::{Device, DeviceType};
 use crate::dtype::{self, DType, Operand as PromotionOperand, ScalarKind};
 use crate::element::Scalar;
@@ -30,7 +32,7 @@ impl From<Scalar> for Operand<'_> {
     }
 }
 
-impl Operand<'_> {
+impl<'a> Operand<'a> {
     fn promotion(&self) -> PromotionOperand {
         match self {
             Operand::Tensor(t) => PromotionOperand::Tensor {
@@ -49,6 +51,13 @@ impl Operand<'_> {
             Operand::Scalar(s) => s.as_f64() == 0.0,
             Operand::Tensor(t) => t.kernel_scalars()?.iter().any(|s| s.as_f64() == 0.0),
         })
+    }
+
+    fn input(&self) -> Input<'a> {
+        match *self {
+            Operand::Tensor(t) => Input::Tensor(t),
+            Operand::Scalar(s) => Input::Scalar(s),
+        }
     }
 
     fn tensor(&self) -> Option<&Tensor> {
@@ -111,6 +120,18 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
     {
         return Err(Error::ZeroDivision);
     }
+    let launch = Launch {
+        op: Elementwise::Binary(op),
+        compute: kind,
+        kinds: &[kind, kind],
+        shape: &shape,
+        out_dtype,
+    };
+    if let Some(result) = super::gpu::elementwise(&session, device, launch, &[a.input(), b.input()])
+    {
+        record_gpu_kernel(&session, device, op_name(op));
+        return result;
+    }
     let gathered = || -> Result<Lanes, Error> {
         Ok(kernel::binary(
             op,
@@ -165,8 +186,23 @@ pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
     if x.device().kind == DeviceType::Meta {
         return meta_result(x.session(), x.shape(), dtype);
     }
-    let lanes = x.read(|cpu| Lanes::gather(cpu, x.layout(), LaneKind::of(dtype)))?;
-    record_kernel(x.session(), x.device(), &format!("{op:?}").to_lowercase());
+    let kind = LaneKind::of(dtype);
+    let name = format!("{op:?}").to_lowercase();
+    let launch = Launch {
+        op: Elementwise::Unary(op),
+        compute: kind,
+        kinds: &[kind],
+        shape: x.shape(),
+        out_dtype: dtype,
+    };
+    if let Some(result) =
+        super::gpu::elementwise(x.session(), x.device(), launch, &[Input::Tensor(x)])
+    {
+        record_gpu_kernel(x.session(), x.device(), &name);
+        return result;
+    }
+    let lanes = x.read(|cpu| Lanes::gather(cpu, x.layout(), kind))?;
+    record_kernel(x.session(), x.device(), &name);
     Tensor::from_cpu_data(
         x.session(),
         kernel::unary(op, &lanes).into_storage(dtype),
@@ -184,8 +220,16 @@ pub(crate) fn meta_result(
     Tensor::full(session, shape, Scalar::Int(0), dtype, Device::META)
 }
 
-/// Records that a kernel ran, and on what: GPU devices have no GPU kernels yet, so the CPU backend
-/// stands in for them and the trace says so.
+/// Records that a kernel ran on the GPU behind `device`.
+pub(crate) fn record_gpu_kernel(session: &Session, device: Device, op: &str) {
+    session.record(Some(device), || EventKind::Kernel {
+        op: op.to_owned(),
+        backend: Backend::Gpu,
+    });
+}
+
+/// Records that an op was computed on the host: on the CPU, or for a GPU device that has no GPU
+/// kernel for it, with the CPU standing in (the trace says so).
 pub(crate) fn record_kernel(session: &Session, device: Device, op: &str) {
     let backend = if device.is_cpu() {
         Backend::Cpu

@@ -17,4 +17,10 @@ pub enum GpuError {
     GridTooLarge { invocations: u64 },
     #[error("reading a buffer back from the GPU failed: {reason}")]
     Readback { reason: String },
+    #[error("the GPU could not allocate {bytes} bytes")]
+    OutOfMemory { bytes: u64 },
+    #[error("this adapter has no kernel for {what}")]
+    Unsupported { what: String },
+    #[error("the GPU backend failed: {reason}")]
+    Backend { reason: String },
 }

@@ -7,11 +7,22 @@
 
 mod adapter;
 mod affine;
+mod buffer;
+mod clock;
+mod elementwise;
 mod error;
 mod grid;
 mod readback;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::future::Future;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
 pub use adapter::AdapterReport;
+pub use buffer::{GpuBuffer, SegmentBuffers};
+pub use elementwise::{Elementwise, Operand as KernelOperand};
 pub use error::GpuError;
 
 /// An open GPU: the adapter wgpu chose, a device with the adapter's own limits, and the compiled
@@ -21,6 +32,11 @@ pub struct GpuContext {
     queue: wgpu::Queue,
     report: AdapterReport,
     affine: affine::AffineKernel,
+    /// Compiled kernels by their generated source's key: each is built once per device.
+    pipelines: RefCell<HashMap<String, Rc<wgpu::ComputePipeline>>>,
+    /// Errors wgpu raised outside any error scope (a failed submission, a lost device): kept
+    /// here and raised at the next sync point instead of aborting the process.
+    uncaptured: Arc<Mutex<Vec<String>>>,
 }
 
 impl GpuContext {
@@ -55,6 +71,13 @@ impl GpuContext {
                 reason: e.to_string(),
             })?;
 
+        let uncaptured = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&uncaptured);
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            if let Ok(mut errors) = sink.lock() {
+                errors.push(error.to_string());
+            }
+        }));
         let report = AdapterReport::describe(&adapter, &device).await;
         let affine = affine::AffineKernel::new(&device);
         Ok(Self {
@@ -62,12 +85,74 @@ impl GpuContext {
             queue,
             report,
             affine,
+            pipelines: RefCell::default(),
+            uncaptured,
         })
     }
 
     /// What the adapter is and what it supports: shown in the lab's header and recorded in traces.
     pub fn report(&self) -> &AdapterReport {
         &self.report
+    }
+
+    /// Raises the first error wgpu reported outside an error scope since the last check.
+    fn check_errors(&self) -> Result<(), GpuError> {
+        let first = self
+            .uncaptured
+            .lock()
+            .map(|mut errors| errors.drain(..).next())
+            .unwrap_or(None);
+        match first {
+            Some(reason) => Err(GpuError::Backend { reason }),
+            None => Ok(()),
+        }
+    }
+
+    /// The compiled pipeline of `source` (entry point `main`), built on first use.
+    fn pipeline(&self, key: &str, source: impl FnOnce() -> String) -> Rc<wgpu::ComputePipeline> {
+        if let Some(found) = self.pipelines.borrow().get(key) {
+            return Rc::clone(found);
+        }
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(key),
+                source: wgpu::ShaderSource::Wgsl(source().into()),
+            });
+        let pipeline = Rc::new(self.device.create_compute_pipeline(
+            &wgpu::ComputePipelineDescriptor {
+                label: Some(key),
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            },
+        ));
+        self.pipelines
+            .borrow_mut()
+            .insert(key.to_owned(), Rc::clone(&pipeline));
+        pipeline
+    }
+}
+
+impl std::fmt::Debug for GpuContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuContext")
+            .field("adapter", &self.report.name)
+            .field("backend", &self.report.backend)
+            .finish()
+    }
+}
+
+/// The value of a future that is already complete, without waiting: natively wgpu's callbacks
+/// have run by the time `Device::poll` returns, so a readback's future is ready when polled once.
+fn poll_ready<F: Future>(future: F) -> Option<F::Output> {
+    let mut future = std::pin::pin!(future);
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut context) {
+        std::task::Poll::Ready(value) => Some(value),
+        std::task::Poll::Pending => None,
     }
 }
 

@@ -1,0 +1,575 @@
+//! One generic elementwise kernel for every dtype and every pointwise op.
+//!
+//! A kernel is generated from four parts: how each operand is loaded (its dtype unpacked from the
+//! buffer's words, at the offset its strides give, broadcast dimensions having stride 0), the
+//! lane type the op computes in (the CPU backend's [`LaneKind`]), the op as one WGSL expression,
+//! and how the result is packed into the output's dtype. Shapes and strides travel in a small
+//! buffer, so one compiled pipeline serves every shape; pipelines are cached by the other parts.
+
+use std::fmt::Write;
+use std::rc::Rc;
+
+use wgpu::util::DeviceExt;
+
+use super::grid::Grid;
+use super::{GpuBuffer, GpuContext, GpuError};
+use crate::backend::cpu::elementwise::{Binary, LaneKind, Unary};
+use crate::dtype::DType;
+
+/// Threads per workgroup: a multiple of every GPU's SIMD width.
+const WORKGROUP_SIZE: u32 = 64;
+
+const PRELUDE: &str = include_str!("shaders/elementwise.wgsl");
+const PRELUDE_F64: &str = include_str!("shaders/elementwise_f64.wgsl");
+
+/// What an elementwise kernel computes from its operands `x0, x1, …`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Elementwise {
+    Binary(Binary),
+    Unary(Unary),
+    /// `x0` converted to the output's dtype: `contiguous()`, `.to(dtype)`, strided copies.
+    Copy,
+    /// `torch.where(x0, x1, x2)`.
+    Where,
+}
+
+/// One input: a strided view of a GPU buffer, read as `kind` lanes.
+#[derive(Debug, Clone)]
+pub struct Operand<'a> {
+    pub buffer: &'a GpuBuffer,
+    pub dtype: DType,
+    /// The first element, counted in elements of `dtype`.
+    pub offset: usize,
+    /// One stride per output dimension, 0 where the operand is broadcast.
+    pub strides: Vec<usize>,
+    pub kind: LaneKind,
+}
+
+impl Elementwise {
+    /// The lane type of the result.
+    fn result_kind(self, compute: LaneKind) -> LaneKind {
+        match self {
+            Elementwise::Binary(op) if op.is_comparison() => LaneKind::Bool,
+            _ => compute,
+        }
+    }
+
+    /// The op as a WGSL expression over `x0, x1, …` of lane type `compute`; `None` where WGSL
+    /// has no such function for that type (float64 transcendentals).
+    fn expression(self, compute: LaneKind) -> Option<&'static str> {
+        use LaneKind as K;
+        Some(match (self, compute) {
+            (Elementwise::Copy, _) => "x0",
+            (Elementwise::Where, _) => "select(x2, x1, x0)",
+            (Elementwise::Binary(op), K::F32 | K::F64) => float_binary(op, compute)?,
+            (Elementwise::Binary(op), K::I64) => int_binary(op),
+            (Elementwise::Binary(op), K::Bool) => bool_binary(op),
+            (Elementwise::Unary(op), K::F32) => match op {
+                Unary::Neg => "-x0",
+                Unary::Abs => "abs(x0)",
+                Unary::Exp => "exp(x0)",
+                Unary::Log => "f32_log(x0)",
+                Unary::Sqrt => "f32_sqrt(x0)",
+                Unary::Relu => "f32_relu(x0)",
+                Unary::Sigmoid => "f32_sigmoid(x0)",
+                Unary::Tanh => "f32_tanh(x0)",
+            },
+            (Elementwise::Unary(op), K::F64) => match op {
+                Unary::Neg => "-x0",
+                Unary::Abs => "abs(x0)",
+                Unary::Sqrt => "sqrt(x0)",
+                Unary::Relu => "select(x0 - x0, x0, x0 > f64(0.0) || x0 != x0)",
+                Unary::Exp | Unary::Log | Unary::Sigmoid | Unary::Tanh => return None,
+            },
+            (Elementwise::Unary(op), K::I64) => match op {
+                Unary::Neg => "i64_neg(x0)",
+                Unary::Abs => "i64_abs(x0)",
+                Unary::Relu => "select(x0, vec2<u32>(0u, 0u), i64_is_negative(x0))",
+                Unary::Exp | Unary::Log | Unary::Sqrt | Unary::Sigmoid | Unary::Tanh => {
+                    return None;
+                }
+            },
+            (Elementwise::Unary(op), K::Bool) => match op {
+                Unary::Abs | Unary::Relu => "x0",
+                _ => return None,
+            },
+        })
+    }
+}
+
+fn float_binary(op: Binary, compute: LaneKind) -> Option<&'static str> {
+    let f64 = compute == LaneKind::F64;
+    Some(match op {
+        Binary::Add => "x0 + x1",
+        Binary::Sub => "x0 - x1",
+        Binary::Mul => "x0 * x1",
+        Binary::Div => "x0 / x1",
+        Binary::FloorDiv => "floor(x0 / x1)",
+        Binary::Remainder => "x0 - floor(x0 / x1) * x1",
+        Binary::Pow if f64 => return None,
+        Binary::Pow => "f32_pow(x0, x1)",
+        Binary::Maximum => "select(x1, x0, x0 != x0 || x0 > x1)",
+        Binary::Minimum => "select(x1, x0, x0 != x0 || x0 < x1)",
+        Binary::Eq => "x0 == x1",
+        Binary::Ne => "x0 != x1",
+        Binary::Lt => "x0 < x1",
+        Binary::Le => "x0 <= x1",
+        Binary::Gt => "x0 > x1",
+        Binary::Ge => "x0 >= x1",
+    })
+}
+
+fn int_binary(op: Binary) -> &'static str {
+    match op {
+        Binary::Add => "i64_add(x0, x1)",
+        Binary::Sub => "i64_sub(x0, x1)",
+        Binary::Mul => "i64_mul(x0, x1)",
+        Binary::Div => "i64_divmod_trunc(x0, x1)[0]",
+        Binary::FloorDiv => "i64_floor_div(x0, x1)",
+        Binary::Remainder => "i64_remainder(x0, x1)",
+        Binary::Pow => "i64_pow(x0, x1)",
+        Binary::Maximum => "i64_max(x0, x1)",
+        Binary::Minimum => "i64_min(x0, x1)",
+        Binary::Eq => "i64_eq(x0, x1)",
+        Binary::Ne => "!i64_eq(x0, x1)",
+        Binary::Lt => "i64_lt(x0, x1)",
+        Binary::Le => "!i64_lt(x1, x0)",
+        Binary::Gt => "i64_lt(x1, x0)",
+        Binary::Ge => "!i64_lt(x0, x1)",
+    }
+}
+
+fn bool_binary(op: Binary) -> &'static str {
+    match op {
+        Binary::Add | Binary::Maximum => "x0 || x1",
+        Binary::Mul | Binary::Minimum => "x0 && x1",
+        Binary::Eq => "x0 == x1",
+        Binary::Ne | Binary::Sub => "x0 != x1",
+        Binary::Lt => "!x0 && x1",
+        Binary::Le => "!x0 || x1",
+        Binary::Gt => "x0 && !x1",
+        Binary::Ge => "x0 || !x1",
+        Binary::Div | Binary::Pow | Binary::FloorDiv | Binary::Remainder => "x0 || !x1",
+    }
+}
+
+/// How a value is held between loading and computing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Raw {
+    F32,
+    F64,
+    I32,
+    /// A byte, zero-extended.
+    U8,
+    Bool,
+    I64,
+}
+
+impl Raw {
+    fn of(kind: LaneKind) -> Raw {
+        match kind {
+            LaneKind::F32 => Raw::F32,
+            LaneKind::F64 => Raw::F64,
+            LaneKind::I64 => Raw::I64,
+            LaneKind::Bool => Raw::Bool,
+        }
+    }
+}
+
+fn wgsl_type(kind: LaneKind) -> &'static str {
+    match kind {
+        LaneKind::F32 => "f32",
+        LaneKind::F64 => "f64",
+        LaneKind::I64 => "vec2<u32>",
+        LaneKind::Bool => "bool",
+    }
+}
+
+/// The element at index `e` of binding `b`, unpacked from its words.
+fn load(dtype: DType, b: &str) -> (String, Raw) {
+    match dtype {
+        DType::Float32 => (format!("bitcast<f32>({b}[e])"), Raw::F32),
+        DType::Float64 => (format!("{b}[e]"), Raw::F64),
+        DType::Float16 => (format!("unpack2x16float({b}[e >> 1u])[e & 1u]"), Raw::F32),
+        DType::BFloat16 => (
+            format!("bf16_value(({b}[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu)"),
+            Raw::F32,
+        ),
+        DType::Int32 => (format!("bitcast<i32>({b}[e])"), Raw::I32),
+        DType::Int64 => (
+            format!("vec2<u32>({b}[2u * e], {b}[2u * e + 1u])"),
+            Raw::I64,
+        ),
+        DType::UInt8 => (
+            format!("(({b}[e >> 2u] >> ((e & 3u) * 8u)) & 0xffu)"),
+            Raw::U8,
+        ),
+        DType::Bool => (
+            format!("((({b}[e >> 2u] >> ((e & 3u) * 8u)) & 0xffu) != 0u)"),
+            Raw::Bool,
+        ),
+    }
+}
+
+/// `v` (held as `from`) converted to `to` lanes, as the CPU backend converts.
+fn convert(v: &str, from: Raw, to: LaneKind) -> String {
+    use LaneKind as K;
+    match (from, to) {
+        (Raw::F32, K::F32) | (Raw::F64, K::F64) | (Raw::I64, K::I64) | (Raw::Bool, K::Bool) => {
+            v.to_owned()
+        }
+        (Raw::F64 | Raw::I32 | Raw::U8, K::F32) => format!("f32({v})"),
+        (Raw::I64, K::F32) => format!("i64_to_f32({v})"),
+        (Raw::Bool, K::F32) => format!("select(0.0, 1.0, {v})"),
+        (Raw::F32 | Raw::I32 | Raw::U8, K::F64) => format!("f64({v})"),
+        (Raw::I64, K::F64) => format!("i64_to_f64({v})"),
+        (Raw::Bool, K::F64) => format!("select(f64(0.0), f64(1.0), {v})"),
+        (Raw::F32, K::I64) => format!("f32_to_i64({v})"),
+        (Raw::F64, K::I64) => format!("f64_to_i64({v})"),
+        (Raw::I32, K::I64) => format!("i64_from_i32({v})"),
+        (Raw::U8, K::I64) => format!("vec2<u32>({v}, 0u)"),
+        (Raw::Bool, K::I64) => format!("vec2<u32>(select(0u, 1u, {v}), 0u)"),
+        (Raw::F32, K::Bool) => format!("({v} != 0.0)"),
+        (Raw::F64, K::Bool) => format!("({v} != f64(0.0))"),
+        (Raw::I32, K::Bool) => format!("({v} != 0)"),
+        (Raw::U8, K::Bool) => format!("({v} != 0u)"),
+        (Raw::I64, K::Bool) => format!("!i64_eq({v}, vec2<u32>(0u, 0u))"),
+    }
+}
+
+/// The storage lanes of `dtype` (what its elements are rounded from).
+fn storage_kind(dtype: DType) -> LaneKind {
+    LaneKind::of(dtype)
+}
+
+/// Elements per output word, and the bits each takes (int64 and float64 take whole elements).
+fn packing(dtype: DType) -> u32 {
+    match dtype.size() {
+        1 => 4,
+        2 => 2,
+        _ => 1,
+    }
+}
+
+/// The store of element `k` (value `v` of `dtype`'s storage lanes) as one word's bits.
+fn packed_bits(dtype: DType, v: &str) -> String {
+    match dtype {
+        DType::Float16 => format!("f16_bits({v})"),
+        DType::BFloat16 => format!("bf16_bits({v})"),
+        DType::UInt8 => format!("({v}.x & 0xffu)"),
+        DType::Bool => format!("select(0u, 1u, {v})"),
+        DType::Float32 => format!("bitcast<u32>({v})"),
+        DType::Int32 => format!("{v}.x"),
+        DType::Int64 | DType::Float64 => v.to_owned(),
+    }
+}
+
+fn binding_type(dtype: DType) -> &'static str {
+    if dtype == DType::Float64 {
+        "f64"
+    } else {
+        "u32"
+    }
+}
+
+/// The WGSL source of one kernel.
+fn source(
+    op: Elementwise,
+    compute: LaneKind,
+    inputs: &[(DType, LaneKind)],
+    out: DType,
+) -> Option<String> {
+    let expression = op.expression(compute)?;
+    let result = op.result_kind(compute);
+    let mut s = String::from(PRELUDE);
+    let uses_f64 = out == DType::Float64
+        || compute == LaneKind::F64
+        || inputs
+            .iter()
+            .any(|&(d, k)| d == DType::Float64 || k == LaneKind::F64);
+    if uses_f64 {
+        s.push_str(PRELUDE_F64);
+    }
+    let _ = writeln!(
+        s,
+        "@group(0) @binding(0) var<storage, read> dims: array<u32>;"
+    );
+    let _ = writeln!(
+        s,
+        "@group(0) @binding(1) var<storage, read_write> out: array<{}>;",
+        binding_type(out)
+    );
+    for (i, &(dtype, kind)) in inputs.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "@group(0) @binding({}) var<storage, read_write> in{i}: array<{}>;",
+            i + 2,
+            binding_type(dtype)
+        );
+        let (raw, held) = load(dtype, &format!("in{i}"));
+        let _ = writeln!(
+            s,
+            "fn load{i}(e: u32) -> {} {{ return {}; }}",
+            wgsl_type(kind),
+            convert(&raw, held, kind)
+        );
+    }
+    let stored = storage_kind(out);
+    let _ = writeln!(s, "fn value(k: u32) -> {} {{", wgsl_type(stored));
+    for i in 0..inputs.len() {
+        let _ = writeln!(s, "    let x{i} = load{i}(element_offset(k, {i}u));");
+    }
+    let _ = writeln!(s, "    let r: {} = {expression};", wgsl_type(result));
+    let _ = writeln!(
+        s,
+        "    return {};\n}}",
+        convert("r", Raw::of(result), stored)
+    );
+    let _ = writeln!(
+        s,
+        "@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(global_invocation_id) gid: vec3<u32>) {{\n    let t = gid.y * dims[1] + gid.x;\n    let n = dims[0];"
+    );
+    let per = packing(out);
+    if out == DType::Int64 {
+        s.push_str("    if t >= n { return; }\n    let v = value(t);\n    out[2u * t] = v.x;\n    out[2u * t + 1u] = v.y;\n}\n");
+    } else if per == 1 {
+        let _ = writeln!(
+            s,
+            "    if t >= n {{ return; }}\n    out[t] = {};\n}}",
+            packed_bits(out, "value(t)")
+        );
+    } else {
+        let bits = 32 / per;
+        let _ = writeln!(
+            s,
+            "    let first = t * {per}u;\n    if first >= n {{ return; }}\n    var word = 0u;\n    for (var j = 0u; j < {per}u && first + j < n; j++) {{\n        word |= {} << (j * {bits}u);\n    }}\n    out[t] = word;\n}}",
+            packed_bits(out, "value(first + j)")
+        );
+    }
+    Some(s)
+}
+
+impl GpuContext {
+    /// Whether this adapter can run `op` computing in `compute` lanes for these dtypes.
+    pub fn can_run(&self, op: Elementwise, compute: LaneKind, dtypes: &[DType]) -> bool {
+        let f64_needed = compute == LaneKind::F64 || dtypes.contains(&DType::Float64);
+        op.expression(compute).is_some() && (!f64_needed || self.report.shader_f64)
+    }
+
+    /// A small buffer of kernel arguments (a Python number broadcast as an operand), outside
+    /// the memory model, as CUDA passes scalars in the launch parameters.
+    pub fn constant(&self, bytes: &[u8]) -> GpuBuffer {
+        let mut padded = bytes.to_vec();
+        padded.resize(bytes.len().next_multiple_of(4).max(4), 0);
+        let buffer = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("scalar"),
+                contents: &padded,
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+        GpuBuffer::whole(Rc::new(buffer), bytes.len() as u64)
+    }
+
+    /// Queues `op` over `shape`, writing `out` (contiguous, of `out_dtype`). Nothing waits.
+    pub fn elementwise(
+        &self,
+        op: Elementwise,
+        compute: LaneKind,
+        shape: &[usize],
+        inputs: &[Operand],
+        out: &GpuBuffer,
+        out_dtype: DType,
+    ) -> Result<(), GpuError> {
+        let dtypes: Vec<DType> = inputs.iter().map(|o| o.dtype).chain([out_dtype]).collect();
+        if !self.can_run(op, compute, &dtypes) {
+            return Err(GpuError::Unsupported {
+                what: format!("{op:?} in {compute:?} lanes"),
+            });
+        }
+        let numel: usize = shape.iter().product();
+        if numel == 0 {
+            return Ok(());
+        }
+        let limits = self.device.limits();
+        let too_large = inputs
+            .iter()
+            .map(|o| o.buffer)
+            .chain([out])
+            .map(GpuBuffer::padded_len)
+            .find(|&bytes| bytes > limits.max_storage_buffer_binding_size);
+        if let Some(bytes) = too_large {
+            return Err(GpuError::BufferTooLarge {
+                bytes,
+                max_bytes: limits.max_storage_buffer_binding_size,
+            });
+        }
+        let signature: Vec<(DType, LaneKind)> = inputs.iter().map(|o| (o.dtype, o.kind)).collect();
+        let key = format!("elementwise {op:?} {compute:?} {signature:?} -> {out_dtype:?}");
+        let source = source(op, compute, &signature, out_dtype)
+            .ok_or_else(|| GpuError::Unsupported { what: key.clone() })?;
+        let pipeline = self.pipeline(&key, || source);
+
+        let per = u64::from(packing(out_dtype));
+        let threads = (numel as u64).div_ceil(per);
+        let grid = Grid::cover(
+            threads,
+            WORKGROUP_SIZE,
+            limits.max_compute_workgroups_per_dimension,
+        )?;
+        let mut dims: Vec<u32> = Vec::with_capacity(3 + shape.len() * (inputs.len() + 2));
+        let narrow = |v: usize| {
+            u32::try_from(v).map_err(|_| GpuError::GridTooLarge {
+                invocations: v as u64,
+            })
+        };
+        dims.push(narrow(numel)?);
+        dims.push(grid.row_stride);
+        dims.push(narrow(shape.len())?);
+        for &d in shape {
+            dims.push(narrow(d)?);
+        }
+        for input in inputs {
+            dims.push(narrow(input.offset)?);
+            for &s in &input.strides {
+                dims.push(narrow(s)?);
+            }
+        }
+        let dims = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("dims"),
+                contents: bytemuck::cast_slice(&dims),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: dims.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: out.binding(),
+            },
+        ];
+        for (i, input) in inputs.iter().enumerate() {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2 + i as u32,
+                resource: input.buffer.binding(),
+            });
+        }
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("elementwise"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        let mut encoder = self.encoder("elementwise");
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("elementwise"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(grid.workgroups_x, grid.workgroups_y, 1);
+        }
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_op_and_dtype_generates_a_kernel_that_naga_accepts() {
+        let dtypes = [
+            DType::Float32,
+            DType::Float16,
+            DType::BFloat16,
+            DType::Int32,
+            DType::Int64,
+            DType::UInt8,
+            DType::Bool,
+            DType::Float64,
+        ];
+        let mut checked = 0;
+        for &input in &dtypes {
+            for &out in &dtypes {
+                let compute = LaneKind::of(out);
+                let src = source(Elementwise::Copy, compute, &[(input, compute)], out).unwrap();
+                validate(&src);
+                checked += 1;
+            }
+        }
+        for kind in [LaneKind::F32, LaneKind::F64, LaneKind::I64, LaneKind::Bool] {
+            let dtype = kind.dtype();
+            for op in [
+                Binary::Add,
+                Binary::Sub,
+                Binary::Mul,
+                Binary::Div,
+                Binary::FloorDiv,
+                Binary::Remainder,
+                Binary::Pow,
+                Binary::Maximum,
+                Binary::Minimum,
+                Binary::Eq,
+                Binary::Ne,
+                Binary::Lt,
+                Binary::Le,
+                Binary::Gt,
+                Binary::Ge,
+            ] {
+                let op = Elementwise::Binary(op);
+                let out = if let Elementwise::Binary(b) = op
+                    && b.is_comparison()
+                {
+                    DType::Bool
+                } else {
+                    dtype
+                };
+                if let Some(src) = source(op, kind, &[(dtype, kind), (dtype, kind)], out) {
+                    validate(&src);
+                    checked += 1;
+                }
+            }
+            for op in [
+                Unary::Neg,
+                Unary::Abs,
+                Unary::Exp,
+                Unary::Log,
+                Unary::Sqrt,
+                Unary::Relu,
+                Unary::Sigmoid,
+                Unary::Tanh,
+            ] {
+                if let Some(src) = source(Elementwise::Unary(op), kind, &[(dtype, kind)], dtype) {
+                    validate(&src);
+                    checked += 1;
+                }
+            }
+            let src = source(
+                Elementwise::Where,
+                kind,
+                &[(DType::Bool, LaneKind::Bool), (dtype, kind), (dtype, kind)],
+                dtype,
+            )
+            .unwrap();
+            validate(&src);
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    fn validate(src: &str) {
+        let module = naga::front::wgsl::parse_str(src)
+            .unwrap_or_else(|e| panic!("{}\n{src}", e.emit_to_string(src)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{e:?}\n{src}"));
+    }
+}

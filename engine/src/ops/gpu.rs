@@ -1,0 +1,178 @@
+//! The bridge from ops to the wgpu backend: tensors become kernel operands (a buffer, a dtype and
+//! strides broadcast to the output's shape), and results become fresh tensors whose storage the
+//! kernel writes. Ops call these first and fall back to the CPU backend only where the adapter
+//! has no kernel (the trace then says the CPU stood in).
+
+use std::rc::Rc;
+
+use crate::autograd::AutogradMeta;
+use crate::backend::cpu::elementwise::LaneKind;
+use crate::backend::gpu::{Elementwise, GpuBuffer, GpuContext, KernelOperand};
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::element::Scalar;
+use crate::error::Error;
+use crate::layout::Layout;
+use crate::session::Session;
+use crate::storage::{CpuStorage, Storage};
+use crate::tensor::Tensor;
+
+/// An input of a GPU kernel, before it is bound: a tensor on the GPU, or a value every element
+/// shares (a Python number, or a 0-dim CPU tensor, which PyTorch passes as a kernel argument).
+pub(crate) enum Input<'a> {
+    Tensor(&'a Tensor),
+    Scalar(Scalar),
+}
+
+/// What keeps an input's buffer alive while the kernel is recorded.
+struct Bound {
+    buffer: GpuBuffer,
+    dtype: DType,
+    offset: usize,
+    strides: Vec<usize>,
+}
+
+impl Input<'_> {
+    /// The input bound for a kernel over `shape`; `None` when its tensor is not on `gpu`'s
+    /// buffers.
+    fn bind(&self, gpu: &GpuContext, shape: &[usize], kind: LaneKind) -> Option<Bound> {
+        let scalar = |value: Scalar| {
+            let dtype = kind.dtype();
+            Bound {
+                buffer: gpu.constant(&CpuStorage::from_scalars(dtype, &[value]).to_bytes()),
+                dtype,
+                offset: 0,
+                strides: vec![0; shape.len()],
+            }
+        };
+        match self {
+            Input::Scalar(value) => Some(scalar(*value)),
+            Input::Tensor(t) if t.device().is_cpu() && t.dim() == 0 => {
+                let value = t.read(|cpu| cpu.get(t.storage_offset())).ok()??;
+                Some(scalar(value))
+            }
+            Input::Tensor(t) => {
+                let (_, buffer) = t.storage().gpu()?;
+                let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+                let layout = t.layout().expand(&sizes, &t.type_name()).ok()?;
+                Some(Bound {
+                    buffer,
+                    dtype: t.dtype(),
+                    offset: layout.offset,
+                    strides: layout.strides,
+                })
+            }
+        }
+    }
+}
+
+/// A fresh contiguous tensor on `device` whose elements a kernel will write.
+pub(crate) fn output(
+    session: &Session,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+) -> Result<(Tensor, GpuBuffer), Error> {
+    let numel = crate::layout::checked_storage_size(shape, dtype.size())? / dtype.size();
+    let storage = Storage::new(session, device, dtype, numel, || None, false)?;
+    let (_, buffer) = storage.gpu().ok_or(Error::MetaHasNoData)?;
+    let tensor = Tensor::from_storage(
+        Rc::new(storage),
+        Layout::contiguous(shape),
+        AutogradMeta::default(),
+    );
+    Ok((tensor, buffer))
+}
+
+/// An elementwise kernel to launch: the op, the lanes it computes in, the lanes each input is
+/// read as, and the result's shape and dtype.
+pub(crate) struct Launch<'a> {
+    pub op: Elementwise,
+    pub compute: LaneKind,
+    pub kinds: &'a [LaneKind],
+    pub shape: &'a [usize],
+    pub out_dtype: DType,
+}
+
+/// Runs `launch` on the GPU behind `device`: `None` when there is none, an input is not on it,
+/// or the adapter has no kernel for these dtypes (the caller then computes on the host).
+pub(crate) fn elementwise(
+    session: &Session,
+    device: Device,
+    launch: Launch,
+    inputs: &[Input],
+) -> Option<Result<Tensor, Error>> {
+    let gpu = session.gpu(device)?;
+    let bound: Vec<Bound> = inputs
+        .iter()
+        .zip(launch.kinds)
+        .map(|(input, &kind)| input.bind(gpu, launch.shape, kind))
+        .collect::<Option<_>>()?;
+    let dtypes: Vec<DType> = bound
+        .iter()
+        .map(|b| b.dtype)
+        .chain([launch.out_dtype])
+        .collect();
+    if !gpu.can_run(launch.op, launch.compute, &dtypes) {
+        return None;
+    }
+    Some(run(gpu, session, device, &launch, &bound))
+}
+
+fn run(
+    gpu: &GpuContext,
+    session: &Session,
+    device: Device,
+    launch: &Launch,
+    bound: &[Bound],
+) -> Result<Tensor, Error> {
+    let (tensor, out) = output(session, launch.shape, launch.out_dtype, device)?;
+    let operands: Vec<KernelOperand> = bound
+        .iter()
+        .zip(launch.kinds)
+        .map(|(b, &kind)| KernelOperand {
+            buffer: &b.buffer,
+            dtype: b.dtype,
+            offset: b.offset,
+            strides: b.strides.clone(),
+            kind,
+        })
+        .collect();
+    gpu.elementwise(
+        launch.op,
+        launch.compute,
+        launch.shape,
+        &operands,
+        &out,
+        launch.out_dtype,
+    )?;
+    Ok(tensor)
+}
+
+/// Copies `source` (its buffer `input`) into `out`, laid out as `to` (dense, at offset 0) and
+/// converted to `dtype`, with the copy kernel.
+pub(crate) fn copy(
+    gpu: &GpuContext,
+    source: &Tensor,
+    input: &GpuBuffer,
+    to: &Layout,
+    dtype: DType,
+    out: &GpuBuffer,
+) -> Result<(), Error> {
+    // The kernel writes its output in row-major order, so it walks the source in the order of
+    // the destination's storage: dimensions sorted by the destination's strides, largest first.
+    let mut order: Vec<usize> = (0..to.dim()).collect();
+    order.sort_by_key(|&d| std::cmp::Reverse(to.strides[d]));
+    let shape: Vec<usize> = order.iter().map(|&d| to.shape[d]).collect();
+    let strides: Vec<usize> = order.iter().map(|&d| source.stride()[d]).collect();
+    let kind = LaneKind::of(dtype);
+    let operand = KernelOperand {
+        buffer: input,
+        dtype: source.dtype(),
+        offset: source.storage_offset(),
+        strides,
+        kind,
+    };
+    gpu.elementwise(Elementwise::Copy, kind, &shape, &[operand], out, dtype)?;
+    Ok(())
+}

@@ -1,0 +1,368 @@
+//! The wgpu backend against the CPU backend, natively on a real adapter (Mesa's lavapipe on the CI
+//! machines): the same ops on the same random inputs — every dtype, broadcasting, non-contiguous
+//! views, empty and 0-dim tensors — must agree, exactly for integer and bool results and within a
+//! stated relative bound for floating ones.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::rc::Rc;
+
+use tolab_engine::backend::gpu::GpuContext;
+use tolab_engine::trace::{Backend, EventKind};
+use tolab_engine::{DType, Device, Error, Scalar, Session, SessionConfig, Tensor, To};
+
+fn gpu_session() -> Session {
+    let gpu = pollster::block_on(GpuContext::new())
+        .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)");
+    let session = Session::with_gpu(SessionConfig::default(), Rc::new(gpu));
+    session.set_tracing(true);
+    session
+}
+
+/// xorshift64*: reproducible inputs without a dependency; a failure names its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn shape(&mut self) -> Vec<usize> {
+        let rank = self.below(4) as usize;
+        (0..rank)
+            .map(|_| self.below(5) as usize + usize::from(self.below(8) != 0))
+            .collect()
+    }
+
+    fn values(&mut self, n: usize, dtype: DType) -> Vec<Scalar> {
+        (0..n)
+            .map(|_| match dtype {
+                DType::Bool => Scalar::Bool(self.below(2) == 1),
+                DType::UInt8 => Scalar::Int(self.below(256) as i64),
+                d if d.is_floating_point() => {
+                    Scalar::Float((self.below(20_001) as f64 - 10_000.0) / 2_500.0)
+                }
+                _ => Scalar::Int(self.below(201) as i64 - 100),
+            })
+            .collect()
+    }
+}
+
+const DTYPES: [DType; 8] = [
+    DType::Float32,
+    DType::Float64,
+    DType::Float16,
+    DType::BFloat16,
+    DType::Int64,
+    DType::Int32,
+    DType::UInt8,
+    DType::Bool,
+];
+
+/// The same tensor on the CPU and on `cuda:0`, maybe seen through a transposed (non-contiguous)
+/// view.
+fn pair(
+    cpu: &Session,
+    gpu: &Session,
+    rng: &mut Rng,
+    shape: &[usize],
+    dtype: DType,
+) -> (Tensor, Tensor) {
+    let transpose = shape.len() >= 2 && rng.below(2) == 0;
+    let mut stored = shape.to_vec();
+    if transpose {
+        stored.swap(0, 1);
+    }
+    let values = rng.values(stored.iter().product(), dtype);
+    let make = |session: &Session| {
+        let t = Tensor::from_scalars(session, &values, &stored, Some(dtype), Device::CPU, false)
+            .unwrap();
+        let t = if std::ptr::eq(session, gpu) {
+            t.to(To::device("cuda")).unwrap()
+        } else {
+            t
+        };
+        if transpose {
+            t.transpose(0, 1).unwrap()
+        } else {
+            t
+        }
+    };
+    (make(cpu), make(gpu))
+}
+
+/// The bound a float result of `dtype` is held to, relative to the larger magnitude: one rounding
+/// of the stored type for arithmetic (f16 and bf16 are computed in f32 and rounded once, as on
+/// the CPU). Transcendentals (`exp`, `log`, `pow`, `tanh`, `sigmoid`) may differ by what Vulkan
+/// allows its `exp`/`log` (3 + 2·|x| ULP), bounded here by 1e-4 for float32 inputs up to 100.
+fn tolerance(dtype: DType, transcendental: bool) -> f64 {
+    match dtype {
+        DType::Float64 => 1e-12,
+        DType::Float32 if transcendental => 1e-4,
+        DType::Float32 => 2e-7,
+        DType::Float16 => 1e-3,
+        DType::BFloat16 => 8e-3,
+        _ => 0.0,
+    }
+}
+
+const TRANSCENDENTAL: [&str; 5] = ["exp", "log", "pow", "tanh", "sigmoid"];
+
+fn assert_same(case: &str, cpu: Result<Tensor, Error>, gpu: Result<Tensor, Error>) {
+    let (cpu, gpu) = match (cpu, gpu) {
+        (Ok(c), Ok(g)) => (c, g),
+        (Err(c), Err(g)) => {
+            assert_eq!(c.to_string(), g.to_string(), "{case}");
+            return;
+        }
+        (c, g) => panic!("{case}: the CPU gave {c:?}, the GPU {g:?}"),
+    };
+    assert_eq!(cpu.shape(), gpu.shape(), "{case}");
+    assert_eq!(cpu.dtype(), gpu.dtype(), "{case}");
+    assert_eq!(gpu.device(), Device::cuda(0), "{case}");
+    let c = cpu.scalars().unwrap();
+    let g = gpu.scalars().unwrap();
+    let transcendental = TRANSCENDENTAL
+        .iter()
+        .any(|f| case.contains(&format!("{f}(")));
+    let bound = tolerance(cpu.dtype(), transcendental);
+    for (i, (x, y)) in c.iter().zip(&g).enumerate() {
+        let (x, y) = (x.as_f64(), y.as_f64());
+        let same = x == y
+            || (x.is_nan() && y.is_nan())
+            || (x - y).abs() <= bound * x.abs().max(y.abs()).max(1e-30);
+        assert!(same, "{case}: element {i}: CPU {x}, GPU {y}");
+    }
+}
+
+fn kernels_on(session: &Session) -> Vec<(String, Backend)> {
+    session
+        .take_trace()
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Kernel { op, backend } => Some((op, backend)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn binary_ops_and_comparisons_match_the_cpu_for_every_dtype_broadcast_and_strided() {
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    let has_f64 = gpu.adapter().is_some_and(|g| g.report().shader_f64);
+    type BinaryOp = fn(&Tensor, &Tensor) -> Result<Tensor, Error>;
+    let ops: [(&str, BinaryOp); 15] = [
+        ("add", |a, b| a.add(b)),
+        ("sub", |a, b| a.sub(b)),
+        ("mul", |a, b| a.mul(b)),
+        ("div", |a, b| a.div(b)),
+        ("floor_divide", |a, b| a.floor_divide(b)),
+        ("remainder", |a, b| a.remainder(b)),
+        ("pow", |a, b| a.pow(b)),
+        ("maximum", |a, b| a.maximum(b)),
+        ("minimum", |a, b| a.minimum(b)),
+        ("eq", |a, b| {
+            a.compare(tolab_engine::backend::cpu::elementwise::Binary::Eq, b)
+        }),
+        ("ne", |a, b| {
+            a.compare(tolab_engine::backend::cpu::elementwise::Binary::Ne, b)
+        }),
+        ("lt", |a, b| {
+            a.compare(tolab_engine::backend::cpu::elementwise::Binary::Lt, b)
+        }),
+        ("le", |a, b| {
+            a.compare(tolab_engine::backend::cpu::elementwise::Binary::Le, b)
+        }),
+        ("gt", |a, b| {
+            a.compare(tolab_engine::backend::cpu::elementwise::Binary::Gt, b)
+        }),
+        ("ge", |a, b| {
+            a.compare(tolab_engine::backend::cpu::elementwise::Binary::Ge, b)
+        }),
+    ];
+    let mut compared = 0;
+    for seed in 1..=8u64 {
+        let mut rng = Rng(seed * 0x9e37_79b9);
+        let shape = rng.shape();
+        // The second operand broadcasts: some of its dimensions are 1, some leading ones missing.
+        let mut other: Vec<usize> = shape
+            .iter()
+            .map(|&d| if rng.below(3) == 0 { 1 } else { d })
+            .collect();
+        let dropped = rng.below(other.len() as u64 + 1) as usize;
+        other.drain(..dropped);
+        for &dtype in &DTYPES {
+            if dtype == DType::Float64 && !has_f64 {
+                continue;
+            }
+            let other_dtype = DTYPES[rng.below(8) as usize];
+            let (a_cpu, a_gpu) = pair(&cpu, &gpu, &mut rng, &shape, dtype);
+            let (b_cpu, b_gpu) = pair(&cpu, &gpu, &mut rng, &other, other_dtype);
+            for (name, op) in &ops {
+                let case = format!("seed {seed}: {name}({dtype}{shape:?}, {other_dtype}{other:?})");
+                assert_same(&case, op(&a_cpu, &b_cpu), op(&a_gpu, &b_gpu));
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 800, "{compared}");
+    let kernels = kernels_on(&gpu);
+    let on_gpu = kernels.iter().filter(|(_, b)| *b == Backend::Gpu).count();
+    assert!(
+        on_gpu > compared / 2,
+        "{on_gpu} of {} kernels ran on the GPU",
+        kernels.len()
+    );
+}
+
+#[test]
+fn unary_ops_match_the_cpu_for_every_dtype() {
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    let has_f64 = gpu.adapter().is_some_and(|g| g.report().shader_f64);
+    type UnaryOp = fn(&Tensor) -> Result<Tensor, Error>;
+    let ops: [(&str, UnaryOp); 8] = [
+        ("neg", Tensor::neg),
+        ("abs", Tensor::abs),
+        ("exp", Tensor::exp),
+        ("log", Tensor::log),
+        ("sqrt", Tensor::sqrt),
+        ("relu", Tensor::relu),
+        ("sigmoid", Tensor::sigmoid),
+        ("tanh", Tensor::tanh),
+    ];
+    for seed in 1..=12u64 {
+        let mut rng = Rng(seed * 0x51_7cc1);
+        let shape = rng.shape();
+        for &dtype in &DTYPES {
+            if dtype == DType::Float64 && !has_f64 {
+                continue;
+            }
+            let (x_cpu, x_gpu) = pair(&cpu, &gpu, &mut rng, &shape, dtype);
+            for (name, op) in &ops {
+                let case = format!("seed {seed}: {name}({dtype}{shape:?})");
+                assert_same(&case, op(&x_cpu), op(&x_gpu));
+            }
+        }
+    }
+}
+
+#[test]
+fn casts_and_copies_between_every_pair_of_dtypes_match_the_cpu() {
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    let has_f64 = gpu.adapter().is_some_and(|g| g.report().shader_f64);
+    let mut rng = Rng(7);
+    for &from in &DTYPES {
+        for &to in &DTYPES {
+            if (from == DType::Float64 || to == DType::Float64) && !has_f64 {
+                continue;
+            }
+            let shape = [3, 5];
+            let (x_cpu, x_gpu) = pair(&cpu, &gpu, &mut rng, &shape, from);
+            let case = format!("{from} -> {to}");
+            assert_same(&case, x_cpu.to(To::dtype(to)), x_gpu.to(To::dtype(to)));
+            // A strided view made contiguous: the copy kernel gathers it.
+            let t_cpu = x_cpu.t().unwrap().contiguous();
+            let t_gpu = x_gpu.t().unwrap().contiguous();
+            assert_same(&format!("{case}: contiguous"), t_cpu, t_gpu);
+        }
+    }
+    let kernels = kernels_on(&gpu);
+    assert!(
+        kernels.iter().all(|(_, b)| *b != Backend::CpuStandIn),
+        "{kernels:?}"
+    );
+}
+
+#[test]
+fn host_device_round_trips_are_exact_and_the_copies_are_real() {
+    let gpu = gpu_session();
+    let mut rng = Rng(11);
+    for &dtype in &DTYPES {
+        for shape in [vec![], vec![0], vec![1], vec![7], vec![3, 333]] {
+            let values = rng.values(shape.iter().product(), dtype);
+            let host = Tensor::from_scalars(&gpu, &values, &shape, Some(dtype), Device::CPU, false)
+                .unwrap();
+            let device = host.to(To::device("cuda:1")).unwrap();
+            let peer = device.to(To::device("cuda:0")).unwrap();
+            let back = peer.to(To::device("cpu")).unwrap();
+            assert_eq!(
+                back.scalars().unwrap(),
+                host.scalars().unwrap(),
+                "{dtype} {shape:?}"
+            );
+        }
+    }
+    let copies: Vec<Backend> = gpu
+        .take_trace()
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Copy { backend, .. } => Some(backend),
+            _ => None,
+        })
+        .collect();
+    assert!(!copies.is_empty());
+    assert!(copies.iter().all(|&b| b == Backend::Gpu), "{copies:?}");
+}
+
+#[test]
+fn reserved_memory_is_backed_by_real_gpu_buffers_and_empty_cache_releases_them() {
+    let gpu = gpu_session();
+    let cuda = Device::cuda(0);
+    let x = Tensor::full(
+        &gpu,
+        &[1024, 1024],
+        Scalar::Float(1.5),
+        DType::Float32,
+        cuda,
+    )
+    .unwrap();
+    let y = x.mul(&x).unwrap();
+    let reserved = gpu.memory_stats(cuda).reserved;
+    assert!(reserved >= 8 << 20, "{reserved}");
+    assert_eq!(gpu.gpu_buffer_bytes(cuda), reserved);
+    assert_eq!(
+        y.sum(&[], false).unwrap().item().unwrap().as_f64(),
+        1024.0 * 1024.0 * 2.25
+    );
+    drop((x, y));
+    gpu.empty_cache(cuda);
+    assert_eq!(gpu.memory_stats(cuda).reserved, 0);
+    assert_eq!(gpu.gpu_buffer_bytes(cuda), 0);
+}
+
+#[test]
+fn a_sync_point_waits_for_the_gpu_and_records_how_long() {
+    let gpu = gpu_session();
+    let x = Tensor::full(
+        &gpu,
+        &[512, 512],
+        Scalar::Float(0.5),
+        DType::Float32,
+        Device::cuda(0),
+    )
+    .unwrap();
+    let mut y = x.clone();
+    for _ in 0..20 {
+        y = y.mul(&x).unwrap().add(&x).unwrap();
+    }
+    gpu.synchronize(None).unwrap();
+    let syncs: Vec<u64> = gpu
+        .take_trace()
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Sync { waited_us, .. } => Some(waited_us),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(syncs.len(), 1);
+    assert!((y.scalars().unwrap()[0].as_f64() - 1.0).abs() < 1e-6);
+}
