@@ -6,8 +6,8 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::Poll;
 
-use tolab_engine::Session;
 use tolab_engine::backend::gpu::{GpuContext, GpuError};
+use tolab_engine::{Session, SessionConfig};
 
 use crate::protocol::{BackendReport, Reply, Request};
 use crate::python::{
@@ -19,7 +19,7 @@ use crate::python::{
 /// namespace and engine session) is made by the first cell and dropped by Reset.
 #[derive(Default)]
 pub struct Runtime {
-    gpu: Option<Result<GpuContext, GpuError>>,
+    gpu: Option<Result<Rc<GpuContext>, GpuError>>,
     notebook: Option<Interpreter>,
     /// The cell being stepped through, waiting at its gate between Step requests (it holds the
     /// notebook meanwhile).
@@ -51,6 +51,7 @@ impl Runtime {
             Request::DescribeBackend => Reply::Backend(self.backend().await),
             Request::RunCell { cell, source } => {
                 self.cancel_stepping().await;
+                self.open_gpu().await;
                 Reply::Ran(self.notebook().run_cell(&cell, &source).await)
             }
             Request::Step { cell, source } => Reply::Stepped(self.step(cell, source).await),
@@ -80,7 +81,12 @@ impl Runtime {
         self.stop.clear();
         let mut notebook = self.notebook.take().unwrap_or_else(|| {
             // The UI animates the trace, so a notebook's session always records it.
-            let session = Session::default();
+            let session = match self.gpu.as_ref().and_then(|g| g.as_ref().ok()) {
+                Some(gpu) if GPU_TENSORS_ON_THE_ADAPTER => {
+                    Session::with_gpu(SessionConfig::default(), Rc::clone(gpu))
+                }
+                _ => Session::default(),
+            };
             session.set_tracing(true);
             Interpreter::notebook(session).with_stop_handle(self.stop.clone())
         });
@@ -99,6 +105,7 @@ impl Runtime {
             Some(stepping) => stepping,
             None => {
                 self.cancel_stepping().await;
+                self.open_gpu().await;
                 let mut stepping = Stepping::start(self.take_notebook(), cell, source);
                 // Run up to the first statement, so that the Step below runs it.
                 if let Some((notebook, record)) = stepping.advance().await {
@@ -137,12 +144,21 @@ impl Runtime {
         }
     }
 
+    /// Opens the GPU once, before the first notebook needs it.
+    async fn open_gpu(&mut self) {
+        if self.gpu.is_none() {
+            self.gpu = Some(GpuContext::new().await.map(Rc::new));
+        }
+    }
+
     async fn backend(&mut self) -> BackendReport {
-        let gpu = match self.gpu.take() {
-            Some(opened) => opened,
-            None => GpuContext::new().await,
+        self.open_gpu().await;
+        let Some(gpu) = &self.gpu else {
+            return BackendReport::CpuEmulated {
+                reason: no_adapter_reason("not opened"),
+            };
         };
-        let report = match &gpu {
+        match gpu {
             Ok(gpu) => BackendReport::Gpu {
                 adapter: gpu.report().clone(),
             },
@@ -152,11 +168,14 @@ impl Runtime {
             Err(other) => BackendReport::CpuEmulated {
                 reason: other.to_string(),
             },
-        };
-        self.gpu = Some(gpu);
-        report
+        }
     }
 }
+
+/// Whether notebooks keep GPU tensors in the adapter's buffers. Natively a readback blocks in
+/// `Device::poll`; in the browser it cannot block, and until sync points await their readbacks
+/// there, GPU devices in the browser run on the CPU backend (the trace marks it).
+const GPU_TENSORS_ON_THE_ADAPTER: bool = cfg!(not(target_arch = "wasm32"));
 
 #[cfg(target_arch = "wasm32")]
 fn no_adapter_reason(_detail: &str) -> String {

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 #[cfg(not(target_arch = "wasm32"))]
 use tolab_cells::python::Interpreter;
 #[cfg(not(target_arch = "wasm32"))]
-use tolab_engine::Session;
+use tolab_engine::backend::gpu::GpuContext;
+#[cfg(not(target_arch = "wasm32"))]
+use tolab_engine::{Session, SessionConfig};
 
 /// The CLI is native; in the browser the runtime runs in a Web Worker instead.
 #[cfg(target_arch = "wasm32")]
@@ -50,9 +52,21 @@ fn main() -> ExitCode {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn run(path: &str, source: &str, trace: bool) -> ExitCode {
-    let session = Session::default();
+    let session = match pollster::block_on(GpuContext::new()) {
+        Ok(gpu) => {
+            let report = gpu.report();
+            eprintln!(
+                "tolab: GPU devices run on {} ({}, through wgpu)",
+                report.name, report.backend
+            );
+            Session::with_gpu(SessionConfig::default(), std::rc::Rc::new(gpu))
+        }
+        Err(e) => {
+            eprintln!("tolab: GPU devices run on the CPU backend: {e}");
+            Session::default()
+        }
+    };
     session.set_tracing(trace);
-    eprintln!("tolab: GPU devices run on the CPU backend (the wgpu backend is not wired in yet)");
     let files = tolab_engine::serialization::DiskFiles { root: ".".into() };
     let limits = tolab_cells::Limits {
         stack_bytes: STACK_BYTES - (8 << 20),
