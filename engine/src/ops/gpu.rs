@@ -7,7 +7,11 @@ use std::rc::Rc;
 
 use crate::autograd::AutogradMeta;
 use crate::backend::cpu::elementwise::LaneKind;
-use crate::backend::gpu::{Elementwise, GpuBuffer, GpuContext, KernelOperand};
+use crate::backend::cpu::reduce::Reduction;
+use crate::backend::gpu::{
+    Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand, MatrixView, Product, ReduceInput,
+    accumulator, product_lanes,
+};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::element::Scalar;
@@ -175,4 +179,123 @@ pub(crate) fn copy(
     };
     gpu.elementwise(Elementwise::Copy, kind, &shape, &[operand], out, dtype)?;
     Ok(())
+}
+
+/// `op` over the dimensions `reduced` of `x` on its GPU, into a fresh tensor of `shape` and
+/// `out_dtype`; `None` when `x` is not in a GPU buffer or the adapter cannot (float64 without
+/// `SHADER_F64`).
+pub(crate) fn reduce(
+    x: &Tensor,
+    op: Reduction,
+    reduced: &[usize],
+    shape: &[usize],
+    out_dtype: DType,
+) -> Option<Result<Tensor, Error>> {
+    let (gpu, buffer) = x.storage().gpu()?;
+    let acc = accumulator(x.dtype());
+    if (acc == LaneKind::F64 || x.dtype() == DType::Float64) && !gpu.report().shader_f64 {
+        return None;
+    }
+    let order: Vec<usize> = (0..x.dim())
+        .filter(|d| !reduced.contains(d))
+        .chain(reduced.iter().copied())
+        .collect();
+    let input = ReduceInput {
+        buffer: &buffer,
+        dtype: x.dtype(),
+        offset: x.storage_offset(),
+        shape: order.iter().map(|&d| x.shape()[d]).collect(),
+        strides: order.iter().map(|&d| x.stride()[d]).collect(),
+        outer: (0..x.dim())
+            .filter(|d| !reduced.contains(d))
+            .map(|d| x.shape()[d])
+            .product(),
+        inner: reduced.iter().map(|&d| x.shape()[d]).product(),
+    };
+    Some(accumulated(
+        x.session(),
+        gpu,
+        shape,
+        out_dtype,
+        acc,
+        x.device(),
+        |out| gpu.reduce(op, &input, out),
+    ))
+}
+
+/// A fresh tensor of `shape` and `dtype` filled by `kernel`, which writes `acc` lanes: straight
+/// into the result where its dtype is the accumulator's, else into a scratch buffer that the
+/// copy kernel rounds once into the result (float16 and bfloat16 accumulate in float32).
+fn accumulated(
+    session: &Session,
+    gpu: &GpuContext,
+    shape: &[usize],
+    dtype: DType,
+    acc: LaneKind,
+    device: Device,
+    kernel: impl FnOnce(&GpuBuffer) -> Result<(), GpuError>,
+) -> Result<Tensor, Error> {
+    let (tensor, out) = output(session, shape, dtype, device)?;
+    if dtype == acc.dtype() {
+        kernel(&out)?;
+        return Ok(tensor);
+    }
+    let numel: usize = shape.iter().product();
+    let partial = gpu.scratch((numel * acc.dtype().size()) as u64);
+    kernel(&partial)?;
+    let operand = KernelOperand {
+        buffer: &partial,
+        dtype: acc.dtype(),
+        offset: 0,
+        strides: vec![1],
+        kind: LaneKind::of(dtype),
+    };
+    gpu.elementwise(
+        Elementwise::Copy,
+        LaneKind::of(dtype),
+        &[numel],
+        &[operand],
+        &out,
+        dtype,
+    )?;
+    Ok(tensor)
+}
+
+/// `batch` products of `a` (batch × n × k) and `b` (batch × k × m) on their GPU, as a fresh
+/// tensor of `shape`; `None` where the GPU cannot (integer operands, float64 without
+/// `SHADER_F64`, operands not in GPU buffers).
+pub(crate) fn matmul(
+    a: &Tensor,
+    b: &Tensor,
+    product: Product,
+    shape: &[usize],
+) -> Option<Result<Tensor, Error>> {
+    let (gpu, lhs) = a.storage().gpu()?;
+    let (_, rhs) = b.storage().gpu()?;
+    let acc = product_lanes(a.dtype())?;
+    if acc == LaneKind::F64 && !gpu.report().shader_f64 {
+        return None;
+    }
+    let view = |t: &Tensor, buffer| {
+        let strides = match (t.stride(), product.batch) {
+            (&[rows, cols], 1) => [0, rows, cols],
+            (&[batch, rows, cols], _) => [batch, rows, cols],
+            _ => return None,
+        };
+        Some(MatrixView {
+            buffer,
+            offset: t.storage_offset(),
+            strides,
+        })
+    };
+    let (lhs_view, rhs_view) = (view(a, &lhs)?, view(b, &rhs)?);
+    Some(accumulated(
+        a.session(),
+        gpu,
+        shape,
+        a.dtype(),
+        acc,
+        a.device(),
+        |out| gpu.matmul(a.dtype(), product, lhs_view, rhs_view, out),
+    ))
 }

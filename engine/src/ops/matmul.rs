@@ -3,6 +3,7 @@
 use crate::autograd::{self, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::{LaneKind, Lanes};
 use crate::backend::cpu::matmul;
+use crate::backend::gpu::Product;
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::error::Error;
@@ -76,6 +77,11 @@ fn product(
         return super::elementwise::meta_result(a.session(), shape, dtype);
     }
     a.session().check_fits(device, shape, dtype.size())?;
+    let sizes = Product { batch, n, k, m };
+    if let Some(result) = super::gpu::matmul(a, b, sizes, shape) {
+        super::elementwise::record_gpu_kernel(a.session(), device, "matmul");
+        return result;
+    }
     let kind = LaneKind::of(dtype);
     let lhs = a.read(|cpu| Lanes::gather(cpu, a.layout(), kind))?;
     let rhs = b.read(|cpu| Lanes::gather(cpu, b.layout(), kind))?;

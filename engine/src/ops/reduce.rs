@@ -191,15 +191,19 @@ impl Tensor {
         if self.device() == crate::Device::META {
             return super::elementwise::meta_result(self.session(), &shape, out_dtype);
         }
-        let lanes =
-            self.read(|cpu| Lanes::gather(cpu, self.layout(), LaneKind::of(self.dtype())))?;
-        let result = reduce(op, &lanes, self.shape(), &reduced);
         let name = match op {
             Reduction::Sum => "sum",
             Reduction::Prod => "prod",
             Reduction::Max => "amax",
             Reduction::Min => "amin",
         };
+        if let Some(result) = super::gpu::reduce(self, op, &reduced, &shape, out_dtype) {
+            super::elementwise::record_gpu_kernel(self.session(), self.device(), name);
+            return result;
+        }
+        let lanes =
+            self.read(|cpu| Lanes::gather(cpu, self.layout(), LaneKind::of(self.dtype())))?;
+        let result = reduce(op, &lanes, self.shape(), &reduced);
         super::elementwise::record_kernel(self.session(), self.device(), name);
         Tensor::from_cpu_data(
             self.session(),

@@ -17,6 +17,12 @@ use super::{GpuContext, GpuError, poll_ready};
 /// Buffers are read and written in 4-byte words: every copy and binding is rounded up to one.
 const WORD: u64 = 4;
 
+/// `len` bytes rounded up to whole words, and to at least the largest element a kernel binds
+/// (int64 and float64: 8 bytes).
+pub(super) fn padded(len: u64) -> u64 {
+    len.next_multiple_of(WORD).max(2 * WORD)
+}
+
 /// One storage's bytes on the GPU.
 #[derive(Debug, Clone)]
 pub struct GpuBuffer {
@@ -44,10 +50,10 @@ impl GpuBuffer {
         self.len == 0
     }
 
-    /// The bytes a copy or binding covers: whole words, at least one (the allocator's blocks are
-    /// 512-byte multiples, so the padding is inside the block).
+    /// The bytes a copy or binding covers: whole words, at least one 8-byte element (the
+    /// allocator's blocks are 512-byte multiples, so the padding is inside the block).
     pub(super) fn padded_len(&self) -> u64 {
-        self.len.next_multiple_of(WORD).max(WORD)
+        padded(self.len)
     }
 
     pub(super) fn binding(&self) -> wgpu::BindingResource<'_> {
@@ -83,7 +89,7 @@ impl SegmentBuffers {
         len: u64,
     ) -> Result<GpuBuffer, GpuError> {
         if new_segment > 0 || !self.0.contains_key(&base) {
-            let size = new_segment.max(offset + len.next_multiple_of(WORD).max(WORD));
+            let size = new_segment.max(offset + padded(len));
             let buffer = gpu.create_segment(size)?;
             self.0.insert(base, Rc::new(buffer));
         }

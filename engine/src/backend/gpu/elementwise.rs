@@ -19,8 +19,8 @@ use crate::dtype::DType;
 /// Threads per workgroup: a multiple of every GPU's SIMD width.
 const WORKGROUP_SIZE: u32 = 64;
 
-const PRELUDE: &str = include_str!("shaders/elementwise.wgsl");
-const PRELUDE_F64: &str = include_str!("shaders/elementwise_f64.wgsl");
+pub(super) const PRELUDE: &str = include_str!("shaders/elementwise.wgsl");
+pub(super) const PRELUDE_F64: &str = include_str!("shaders/elementwise_f64.wgsl");
 
 /// What an elementwise kernel computes from its operands `x0, x1, …`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -155,7 +155,7 @@ fn bool_binary(op: Binary) -> &'static str {
 
 /// How a value is held between loading and computing.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Raw {
+pub(super) enum Raw {
     F32,
     F64,
     I32,
@@ -166,7 +166,7 @@ enum Raw {
 }
 
 impl Raw {
-    fn of(kind: LaneKind) -> Raw {
+    pub(super) fn of(kind: LaneKind) -> Raw {
         match kind {
             LaneKind::F32 => Raw::F32,
             LaneKind::F64 => Raw::F64,
@@ -176,7 +176,7 @@ impl Raw {
     }
 }
 
-fn wgsl_type(kind: LaneKind) -> &'static str {
+pub(super) fn wgsl_type(kind: LaneKind) -> &'static str {
     match kind {
         LaneKind::F32 => "f32",
         LaneKind::F64 => "f64",
@@ -186,7 +186,7 @@ fn wgsl_type(kind: LaneKind) -> &'static str {
 }
 
 /// The element at index `e` of binding `b`, unpacked from its words.
-fn load(dtype: DType, b: &str) -> (String, Raw) {
+pub(super) fn load(dtype: DType, b: &str) -> (String, Raw) {
     match dtype {
         DType::Float32 => (format!("bitcast<f32>({b}[e])"), Raw::F32),
         DType::Float64 => (format!("{b}[e]"), Raw::F64),
@@ -212,7 +212,7 @@ fn load(dtype: DType, b: &str) -> (String, Raw) {
 }
 
 /// `v` (held as `from`) converted to `to` lanes, as the CPU backend converts.
-fn convert(v: &str, from: Raw, to: LaneKind) -> String {
+pub(super) fn convert(v: &str, from: Raw, to: LaneKind) -> String {
     use LaneKind as K;
     match (from, to) {
         (Raw::F32, K::F32) | (Raw::F64, K::F64) | (Raw::I64, K::I64) | (Raw::Bool, K::Bool) => {
@@ -264,7 +264,7 @@ fn packed_bits(dtype: DType, v: &str) -> String {
     }
 }
 
-fn binding_type(dtype: DType) -> &'static str {
+pub(super) fn binding_type(dtype: DType) -> &'static str {
     if dtype == DType::Float64 {
         "f64"
     } else {
@@ -360,7 +360,7 @@ impl GpuContext {
     /// the memory model, as CUDA passes scalars in the launch parameters.
     pub fn constant(&self, bytes: &[u8]) -> GpuBuffer {
         let mut padded = bytes.to_vec();
-        padded.resize(bytes.len().next_multiple_of(4).max(4), 0);
+        padded.resize(super::buffer::padded(bytes.len() as u64) as usize, 0);
         let buffer = self
             .device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -442,44 +442,15 @@ impl GpuContext {
                 contents: bytemuck::cast_slice(&dims),
                 usage: wgpu::BufferUsages::STORAGE,
             });
-        let mut entries = vec![
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: dims.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: out.binding(),
-            },
-        ];
-        for (i, input) in inputs.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry {
-                binding: 2 + i as u32,
-                resource: input.buffer.binding(),
-            });
-        }
-        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("elementwise"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
-        let mut encoder = self.encoder("elementwise");
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("elementwise"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(grid.workgroups_x, grid.workgroups_y, 1);
-        }
-        self.queue.submit([encoder.finish()]);
+        let mut bindings = vec![dims.as_entire_binding(), out.binding()];
+        bindings.extend(inputs.iter().map(|input| input.buffer.binding()));
+        self.dispatch("elementwise", &pipeline, &bindings, grid);
         Ok(())
     }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -562,7 +533,7 @@ mod tests {
         assert!(checked > 100, "{checked}");
     }
 
-    fn validate(src: &str) {
+    pub(in crate::backend::gpu) fn validate(src: &str) {
         let module = naga::front::wgsl::parse_str(src)
             .unwrap_or_else(|e| panic!("{}\n{src}", e.emit_to_string(src)));
         naga::valid::Validator::new(

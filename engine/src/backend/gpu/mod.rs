@@ -12,7 +12,9 @@ mod clock;
 mod elementwise;
 mod error;
 mod grid;
+mod matmul;
 mod readback;
+mod reduce;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -24,6 +26,8 @@ pub use adapter::AdapterReport;
 pub use buffer::{GpuBuffer, SegmentBuffers};
 pub use elementwise::{Elementwise, Operand as KernelOperand};
 pub use error::GpuError;
+pub use matmul::{MatrixView, Product, product_lanes};
+pub use reduce::{ReduceInput, accumulator};
 
 /// An open GPU: the adapter wgpu chose, a device with the adapter's own limits, and the compiled
 /// pipelines of the kernels the backend runs.
@@ -133,6 +137,69 @@ impl GpuContext {
             .borrow_mut()
             .insert(key.to_owned(), Rc::clone(&pipeline));
         pipeline
+    }
+}
+
+impl GpuContext {
+    /// A buffer for a kernel's intermediate results, outside the memory model (as cuBLAS and
+    /// reductions use workspace CUDA's caching allocator does not count as tensors).
+    pub fn scratch(&self, bytes: u64) -> GpuBuffer {
+        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("scratch"),
+            size: buffer::padded(bytes),
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        GpuBuffer::whole(Rc::new(buffer), bytes)
+    }
+
+    /// Records one dispatch of `pipeline` over `grid`, its bindings in slot order, and submits it
+    /// without waiting.
+    fn dispatch(
+        &self,
+        label: &str,
+        pipeline: &wgpu::ComputePipeline,
+        bindings: &[wgpu::BindingResource],
+        grid: grid::Grid,
+    ) {
+        self.dispatch_3d(label, pipeline, bindings, grid, 1);
+    }
+
+    /// [`GpuContext::dispatch`] with `depth` layers of the grid (one per batch entry).
+    fn dispatch_3d(
+        &self,
+        label: &str,
+        pipeline: &wgpu::ComputePipeline,
+        bindings: &[wgpu::BindingResource],
+        grid: grid::Grid,
+        depth: u32,
+    ) {
+        let entries: Vec<wgpu::BindGroupEntry> = bindings
+            .iter()
+            .enumerate()
+            .map(|(slot, resource)| wgpu::BindGroupEntry {
+                binding: slot as u32,
+                resource: resource.clone(),
+            })
+            .collect();
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        let mut encoder = self.encoder(label);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(grid.workgroups_x, grid.workgroups_y, depth);
+        }
+        self.queue.submit([encoder.finish()]);
     }
 }
 

@@ -1,0 +1,246 @@
+//! Reductions (`sum`, `prod`, `amax`, `amin`) over any set of dimensions of a strided tensor.
+//!
+//! The input is seen as `outer × inner`: the kept dimensions first, the reduced ones last (a
+//! permuted view, so nothing is copied). Each workgroup reduces one slice of `inner` in two
+//! stages: every thread folds a strided share into a register, then the workgroup folds the
+//! registers in shared memory. A long `inner` (a full reduction of a large tensor) is first cut
+//! into chunks, one workgroup each, whose partial results a second pass reduces the same way.
+
+use std::fmt::Write;
+
+use wgpu::util::DeviceExt;
+
+use super::elementwise::{PRELUDE, PRELUDE_F64, binding_type, convert, load, wgsl_type};
+use super::grid::Grid;
+use super::{GpuBuffer, GpuContext, GpuError};
+use crate::backend::cpu::elementwise::LaneKind;
+use crate::backend::cpu::reduce::Reduction;
+use crate::dtype::DType;
+
+/// Threads per workgroup, and the slots of its shared-memory tree.
+const WORKGROUP_SIZE: u32 = 256;
+
+/// Elements one workgroup folds before a second pass takes over.
+const CHUNK: usize = 1 << 16;
+
+/// The lanes a reduction accumulates in: bools count (and take min/max) as int64.
+pub fn accumulator(input: DType) -> LaneKind {
+    match LaneKind::of(input) {
+        LaneKind::Bool => LaneKind::I64,
+        kind => kind,
+    }
+}
+
+/// A strided input seen as `outer × inner`.
+#[derive(Debug, Clone)]
+pub struct ReduceInput<'a> {
+    pub buffer: &'a GpuBuffer,
+    pub dtype: DType,
+    pub offset: usize,
+    /// Kept dimensions first, then reduced ones.
+    pub shape: Vec<usize>,
+    pub strides: Vec<usize>,
+    pub outer: usize,
+    pub inner: usize,
+}
+
+fn combine(op: Reduction, acc: LaneKind) -> (&'static str, &'static str) {
+    use LaneKind as K;
+    match (op, acc) {
+        (Reduction::Sum, K::F32) => ("0.0", "a + b"),
+        (Reduction::Sum, K::F64) => ("f64(0.0)", "a + b"),
+        (Reduction::Sum, _) => ("vec2<u32>(0u, 0u)", "i64_add(a, b)"),
+        (Reduction::Prod, K::F32) => ("1.0", "a * b"),
+        (Reduction::Prod, K::F64) => ("f64(1.0)", "a * b"),
+        (Reduction::Prod, _) => ("vec2<u32>(1u, 0u)", "i64_mul(a, b)"),
+        // NaN wins, as in PyTorch: once the accumulator is NaN it stays NaN.
+        (Reduction::Max, K::F32) => ("-infinity()", "select(a, b, b != b || b > a)"),
+        (Reduction::Max, K::F64) => ("f64(-infinity())", "select(a, b, b != b || b > a)"),
+        (Reduction::Max, _) => ("vec2<u32>(0u, 0x80000000u)", "i64_max(a, b)"),
+        (Reduction::Min, K::F32) => ("infinity()", "select(a, b, b != b || b < a)"),
+        (Reduction::Min, K::F64) => ("f64(infinity())", "select(a, b, b != b || b < a)"),
+        (Reduction::Min, _) => ("vec2<u32>(0xffffffffu, 0x7fffffffu)", "i64_min(a, b)"),
+    }
+}
+
+/// A kernel reducing `input` (of `dtype`) in `acc` lanes, writing accumulator-typed results.
+fn source(op: Reduction, dtype: DType, acc: LaneKind) -> String {
+    let (identity, fold) = combine(op, acc);
+    let ty = wgsl_type(acc);
+    let acc_dtype = acc.dtype();
+    let mut s = String::from(PRELUDE);
+    if dtype == DType::Float64 || acc == LaneKind::F64 {
+        s.push_str(PRELUDE_F64);
+    }
+    let (raw, held) = load(dtype, "input");
+    let _ = write!(
+        s,
+        r#"
+@group(0) @binding(0) var<storage, read> dims: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<{out_type}>;
+@group(0) @binding(2) var<storage, read_write> input: array<{in_type}>;
+var<workgroup> partial: array<{ty}, {WORKGROUP_SIZE}>;
+
+fn load_element(e: u32) -> {ty} {{ return {loaded}; }}
+fn fold(a: {ty}, b: {ty}) -> {ty} {{ return {fold}; }}
+
+// dims: [outer, row_stride, rank, shape, offset, strides, inner, chunk, chunks]
+@compute @workgroup_size({WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {{
+    let rank = dims[2];
+    let tail = 4u + 2u * rank;
+    let inner = dims[tail];
+    let chunk = dims[tail + 1u];
+    let chunks = dims[tail + 2u];
+    let w = wid.y * dims[1] + wid.x;
+    if w >= dims[0] * chunks {{
+        return;
+    }}
+    let o = w / chunks;
+    let start = (w % chunks) * chunk;
+    let end = min(start + chunk, inner);
+    var acc: {ty} = {identity};
+    for (var r = start + lid; r < end; r += {WORKGROUP_SIZE}u) {{
+        acc = fold(acc, load_element(element_offset(o * inner + r, 0u)));
+    }}
+    partial[lid] = acc;
+    workgroupBarrier();
+    for (var width = {half}u; width > 0u; width >>= 1u) {{
+        if lid < width {{
+            partial[lid] = fold(partial[lid], partial[lid + width]);
+        }}
+        workgroupBarrier();
+    }}
+    if lid == 0u {{
+        {store}
+    }}
+}}
+"#,
+        out_type = binding_type(acc_dtype),
+        in_type = binding_type(dtype),
+        loaded = convert(&raw, held, acc),
+        half = WORKGROUP_SIZE / 2,
+        store = match acc {
+            LaneKind::I64 =>
+                "out[2u * w] = partial[0].x;\n        out[2u * w + 1u] = partial[0].y;",
+            LaneKind::F32 => "out[w] = bitcast<u32>(partial[0]);",
+            _ => "out[w] = partial[0];",
+        },
+    );
+    s
+}
+
+impl GpuContext {
+    /// Queues the reduction of `input`, writing `outer` accumulator-typed results (float32,
+    /// float64 or int64, as [`accumulator`] says) into `out`.
+    pub fn reduce(
+        &self,
+        op: Reduction,
+        input: &ReduceInput,
+        out: &GpuBuffer,
+    ) -> Result<(), GpuError> {
+        let acc = accumulator(input.dtype);
+        if (acc == LaneKind::F64 || input.dtype == DType::Float64) && !self.report.shader_f64 {
+            return Err(GpuError::Unsupported {
+                what: "float64 reductions on this adapter".into(),
+            });
+        }
+        if input.outer == 0 {
+            return Ok(());
+        }
+        let chunks = input.inner.div_ceil(CHUNK).max(1);
+        if chunks == 1 {
+            return self.reduce_pass(op, input, acc, 1, out);
+        }
+        // First pass: one partial result per chunk, in a scratch buffer outside the allocator.
+        let partials_len = input.outer * chunks;
+        let scratch = self.scratch((partials_len * acc.dtype().size()) as u64);
+        self.reduce_pass(op, input, acc, chunks, &scratch)?;
+        let second = ReduceInput {
+            buffer: &scratch,
+            dtype: acc.dtype(),
+            offset: 0,
+            shape: vec![input.outer, chunks],
+            strides: vec![chunks, 1],
+            outer: input.outer,
+            inner: chunks,
+        };
+        self.reduce_pass(op, &second, acc, 1, out)
+    }
+
+    fn reduce_pass(
+        &self,
+        op: Reduction,
+        input: &ReduceInput,
+        acc: LaneKind,
+        chunks: usize,
+        out: &GpuBuffer,
+    ) -> Result<(), GpuError> {
+        let key = format!("reduce {op:?} {:?} {acc:?}", input.dtype);
+        let pipeline = self.pipeline(&key, || source(op, input.dtype, acc));
+        let groups = (input.outer * chunks) as u64;
+        let grid = Grid::cover(
+            groups,
+            1,
+            self.device.limits().max_compute_workgroups_per_dimension,
+        )?;
+        let narrow = |v: usize| {
+            u32::try_from(v).map_err(|_| GpuError::GridTooLarge {
+                invocations: v as u64,
+            })
+        };
+        let mut dims = vec![
+            narrow(input.outer)?,
+            grid.row_stride,
+            narrow(input.shape.len())?,
+        ];
+        for &d in &input.shape {
+            dims.push(narrow(d)?);
+        }
+        dims.push(narrow(input.offset)?);
+        for &s in &input.strides {
+            dims.push(narrow(s)?);
+        }
+        dims.push(narrow(input.inner)?);
+        dims.push(narrow(input.inner.div_ceil(chunks))?);
+        dims.push(narrow(chunks)?);
+        let dims = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("reduce dims"),
+                contents: bytemuck::cast_slice(&dims),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+        self.dispatch(
+            "reduce",
+            &pipeline,
+            &[
+                dims.as_entire_binding(),
+                out.binding(),
+                input.buffer.binding(),
+            ],
+            grid,
+        );
+        Ok(())
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reduction_of_every_dtype_generates_a_kernel_that_naga_accepts() {
+        for op in [
+            Reduction::Sum,
+            Reduction::Prod,
+            Reduction::Max,
+            Reduction::Min,
+        ] {
+            for dtype in DType::ALL {
+                let src = source(op, dtype, accumulator(dtype));
+                super::super::elementwise::tests::validate(&src);
+            }
+        }
+    }
+}
