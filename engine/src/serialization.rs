@@ -345,7 +345,7 @@ fn restore(
             .get(record.start..record.start + record.length)
             .ok_or(Error::NotACheckpoint)?;
         let storage = CpuStorage::from_bytes(record.dtype, bytes).ok_or(Error::NotACheckpoint)?;
-        Tensor::from_cpu_data(session, storage, &record.shape, Device::CPU)?
+        Tensor::from_cpu_data(session, storage, &record.shape, Device::CPU, "load")?
     };
     let placed = match map_location {
         MapLocation::Saved => default_restore(session, host, &record.location)?,

@@ -78,12 +78,14 @@ impl Tensor {
         }))
     }
 
-    /// A tensor holding `data` (row-major, already of the right dtype) on a resolved `device`.
+    /// A tensor holding `data` (row-major, already of the right dtype), which `op` computed on the
+    /// host, on a resolved `device`.
     pub(crate) fn from_cpu_data(
         session: &Session,
         data: CpuStorage,
         shape: &[usize],
         device: Device,
+        op: &str,
     ) -> Result<Tensor, Error> {
         if shape.iter().product::<usize>() != data.len() {
             let spec = shape.iter().map(|&d| d as i64).collect();
@@ -92,7 +94,20 @@ impl Tensor {
                 numel: data.len(),
             });
         }
-        Tensor::generated(session, shape, data.dtype(), device, |_| data)
+        Tensor::generated(session, shape, data.dtype(), device, op, |_| data)
+    }
+
+    /// [`Tensor::from_scalars`] for an op that computed `values` on the host.
+    pub(crate) fn from_values(
+        session: &Session,
+        values: &[Scalar],
+        shape: &[usize],
+        dtype: DType,
+        device: Device,
+        op: &str,
+    ) -> Result<Tensor, Error> {
+        let data = CpuStorage::from_scalars(dtype, values);
+        Tensor::from_cpu_data(session, data, shape, session.resolve(device)?, op)
     }
 
     /// `torch.tensor(data, dtype=…, device=…, requires_grad=…)` from flattened Python numbers. Without
@@ -116,6 +131,7 @@ impl Tensor {
             CpuStorage::from_scalars(dtype, values),
             shape,
             device,
+            "tensor",
         )?;
         tensor.meta_mut().requires_grad = requires_grad;
         Ok(tensor)
@@ -129,24 +145,32 @@ impl Tensor {
         dtype: DType,
         device: Device,
     ) -> Result<Tensor, Error> {
-        Tensor::generated(session, shape, dtype, device, |n| {
+        if let Some(filled) = crate::ops::gpu::fill(session, shape, value, dtype, device) {
+            return filled;
+        }
+        Tensor::generated(session, shape, dtype, device, "fill", |n| {
             CpuStorage::filled(dtype, n, value)
         })
     }
 
-    /// A tensor of `shape` whose elements `make` produces once the device's allocator has admitted
-    /// them (a huge request fails as out-of-memory before any element exists).
+    /// A tensor of `shape` whose elements `make` produces on the host once the device's allocator
+    /// has admitted them (a huge request fails as out-of-memory before any element exists). The
+    /// trace records `op` as host work: the CPU's own, or the CPU standing in for a GPU device.
     pub(crate) fn generated(
         session: &Session,
         shape: &[usize],
         dtype: DType,
         device: Device,
+        op: &str,
         make: impl FnOnce(usize) -> CpuStorage,
     ) -> Result<Tensor, Error> {
         let device = session.resolve(device)?;
         check_device_dtype(device, dtype)?;
         let numel = crate::layout::checked_storage_size(shape, dtype.size())? / dtype.size();
         let storage = Storage::new(session, device, dtype, numel, || Some(make(numel)), false)?;
+        if device.kind != DeviceType::Meta {
+            crate::ops::record_kernel(session, device, op);
+        }
         Ok(Tensor::from_storage(
             Rc::new(storage),
             Layout::contiguous(shape),
@@ -233,7 +257,7 @@ impl Tensor {
             });
         }
         let target = session.resolve(device)?;
-        Tensor::generated(session, shape, dtype, device, |n| {
+        Tensor::generated(session, shape, dtype, device, kernel, |n| {
             // `draw` gives values for every floating dtype, which is all that reaches here.
             session
                 .with_generator(target, |g| draw(g, n))
@@ -254,7 +278,7 @@ impl Tensor {
             return Err(Error::RandintEmptyRange { low, high });
         }
         let target = session.resolve(device)?;
-        Tensor::generated(session, shape, dtype, device, |n| {
+        Tensor::generated(session, shape, dtype, device, "randint", |n| {
             session.with_generator(target, |g| g.randint(dtype, n, low, high))
         })
     }
@@ -267,7 +291,7 @@ impl Tensor {
         device: Device,
     ) -> Result<Tensor, Error> {
         let target = session.resolve(device)?;
-        Tensor::generated(session, &[n], dtype, device, |n| {
+        Tensor::generated(session, &[n], dtype, device, "randperm", |n| {
             let values: Vec<Scalar> = session
                 .with_generator(target, |g| g.randperm(n))
                 .into_iter()
@@ -660,8 +684,13 @@ impl Tensor {
     fn copy_contiguous(&self) -> Result<Tensor, Error> {
         self.session()
             .check_fits(self.device(), self.shape(), self.element_size())?;
-        let data = self.read(|cpu| cpu.gather(self.layout(), self.dtype()))?;
-        let copy = Tensor::from_cpu_data(self.session(), data, self.shape(), self.device())?;
+        let copy = match crate::ops::gpu::contiguous(self) {
+            Some(copy) => copy?,
+            None => {
+                let data = self.read(|cpu| cpu.gather(self.layout(), self.dtype()))?;
+                Tensor::from_cpu_data(self.session(), data, self.shape(), self.device(), "clone")?
+            }
+        };
         Ok(copy.with_autograd(autograd::record(&[self], || {
             Backward::new("CloneBackward0", |grad| Ok(vec![Some(grad.clone())]))
         })))

@@ -128,13 +128,13 @@ fn loss_tensor(
         Reduction::None => shape,
         Reduction::Mean | Reduction::Sum => &[],
     };
-    Tensor::from_scalars(
+    Tensor::from_values(
         like.session(),
         &scalars,
         shape,
-        Some(like.dtype()),
+        like.dtype(),
         like.device(),
-        false,
+        "loss",
     )
 }
 
@@ -161,13 +161,13 @@ fn floats(t: &Tensor) -> Result<Vec<f64>, Error> {
 /// A gradient tensor shaped and placed like `like`.
 fn gradient_like(like: &Tensor, values: Vec<f64>) -> Result<Tensor, Error> {
     let scalars: Vec<Scalar> = values.into_iter().map(Scalar::Float).collect();
-    Tensor::from_scalars(
+    Tensor::from_values(
         like.session(),
         &scalars,
         like.shape(),
-        Some(like.dtype()),
+        like.dtype(),
         like.device(),
-        false,
+        "loss_backward",
     )
 }
 

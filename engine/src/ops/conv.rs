@@ -9,8 +9,6 @@ use crate::backend::cpu::matmul;
 use crate::error::Error;
 use crate::tensor::Tensor;
 
-use super::elementwise::record_kernel;
-
 /// `stride`, `padding` and `dilation` (height, width), and `groups`. `padding` is added before
 /// and after each axis; `padding_extra` only after it (what `padding='same'` needs for an even
 /// kernel reach).
@@ -155,7 +153,6 @@ impl Tensor {
             &floats(weight)?,
             bias.map(floats).transpose()?,
         );
-        record_kernel(self.session(), device, "conv2d");
         let shape = [
             geometry.batch,
             geometry.out_channels,
@@ -167,6 +164,7 @@ impl Tensor {
             Lanes::F64(out).into_storage(self.dtype()),
             &shape,
             device,
+            "conv2d",
         )?;
         let (saved_input, saved_weight) = (SavedTensor::new(self), SavedTensor::new(weight));
         let has_bias = bias.is_some();
@@ -181,6 +179,7 @@ impl Tensor {
                         Lanes::F64(values).into_storage(t.dtype()),
                         shape,
                         t.device(),
+                        "convolution_backward",
                     )
                 };
                 Ok(vec![

@@ -88,7 +88,7 @@ impl Tensor {
         if count.is_nan() || count >= 9.0e18 {
             return Err(Error::InvalidSize);
         }
-        Tensor::generated(session, &[count as usize], dtype, device, |n| {
+        Tensor::generated(session, &[count as usize], dtype, device, "arange", |n| {
             let values: Vec<Scalar> = (0..n)
                 .map(|i| match (start, step) {
                     (Scalar::Int(a0), Scalar::Int(s0)) => Scalar::Int(a0 + i as i64 * s0),
@@ -111,7 +111,7 @@ impl Tensor {
         device: Device,
     ) -> Result<Tensor, Error> {
         let steps = usize::try_from(steps).map_err(|_| Error::LinspaceNegativeSteps)?;
-        Tensor::generated(session, &[steps], dtype, device, |steps| {
+        Tensor::generated(session, &[steps], dtype, device, "linspace", |steps| {
             let halfway = steps / 2;
             let values: Vec<Scalar> = match (steps, dtype) {
                 (1, _) => vec![Scalar::Float(start)],
@@ -156,7 +156,7 @@ impl Tensor {
         let rows = usize::try_from(n).map_err(|_| Error::EyeNegative { n })?;
         let m = m.unwrap_or(n);
         let cols = usize::try_from(m).map_err(|_| Error::EyeNegative { n: m })?;
-        Tensor::generated(session, &[rows, cols], dtype, device, |n| {
+        Tensor::generated(session, &[rows, cols], dtype, device, "eye", |n| {
             let values: Vec<Scalar> = (0..n)
                 .map(|i| Scalar::Int(i64::from(i / cols == i % cols)))
                 .collect();

@@ -160,8 +160,13 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
         }
         _ => gathered()?,
     };
-    record_kernel(&session, device, op_name(op));
-    Tensor::from_cpu_data(&session, result.into_storage(out_dtype), &shape, device)
+    Tensor::from_cpu_data(
+        &session,
+        result.into_storage(out_dtype),
+        &shape,
+        device,
+        op_name(op),
+    )
 }
 
 /// Whether an operand's storage can feed a kernel directly.
@@ -202,12 +207,12 @@ pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
         return result;
     }
     let lanes = x.read(|cpu| Lanes::gather(cpu, x.layout(), kind))?;
-    record_kernel(x.session(), x.device(), &name);
     Tensor::from_cpu_data(
         x.session(),
         kernel::unary(op, &lanes).into_storage(dtype),
         x.shape(),
         x.device(),
+        &name,
     )
 }
 

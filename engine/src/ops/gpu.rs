@@ -9,8 +9,8 @@ use crate::autograd::AutogradMeta;
 use crate::backend::cpu::elementwise::LaneKind;
 use crate::backend::cpu::reduce::Reduction;
 use crate::backend::gpu::{
-    Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand, MatrixView, Product, ReduceInput,
-    accumulator, product_lanes,
+    Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand, MatrixView, Output, Product,
+    ReduceInput, accumulator, product_lanes,
 };
 use crate::device::Device;
 use crate::dtype::DType;
@@ -147,8 +147,7 @@ fn run(
         launch.compute,
         launch.shape,
         &operands,
-        &out,
-        launch.out_dtype,
+        Output::whole(&out, launch.out_dtype),
     )?;
     Ok(tensor)
 }
@@ -177,7 +176,13 @@ pub(crate) fn copy(
         strides,
         kind,
     };
-    gpu.elementwise(Elementwise::Copy, kind, &shape, &[operand], out, dtype)?;
+    gpu.elementwise(
+        Elementwise::Copy,
+        kind,
+        &shape,
+        &[operand],
+        Output::whole(out, dtype),
+    )?;
     Ok(())
 }
 
@@ -255,8 +260,7 @@ fn accumulated(
         LaneKind::of(dtype),
         &[numel],
         &[operand],
-        &out,
-        dtype,
+        Output::whole(&out, dtype),
     )?;
     Ok(tensor)
 }
@@ -298,4 +302,81 @@ pub(crate) fn matmul(
         a.device(),
         |out| gpu.matmul(a.dtype(), product, lhs_view, rhs_view, out),
     ))
+}
+
+/// `torch.full` on a GPU: the fill kernel (a copy from a value every element shares).
+pub(crate) fn fill(
+    session: &Session,
+    shape: &[usize],
+    value: Scalar,
+    dtype: DType,
+    device: Device,
+) -> Option<Result<Tensor, Error>> {
+    let device = session.resolve(device).ok()?;
+    let kind = LaneKind::of(dtype);
+    let launch = Launch {
+        op: Elementwise::Copy,
+        compute: kind,
+        kinds: &[kind],
+        shape,
+        out_dtype: dtype,
+    };
+    let filled = elementwise(session, device, launch, &[Input::Scalar(value)])?;
+    if filled.is_ok() {
+        super::record_gpu_kernel(session, device, "fill");
+    }
+    Some(filled)
+}
+
+/// A row-major copy of `x` on its GPU (`contiguous()`, `clone()`).
+pub(crate) fn contiguous(x: &Tensor) -> Option<Result<Tensor, Error>> {
+    let kind = LaneKind::of(x.dtype());
+    let launch = Launch {
+        op: Elementwise::Copy,
+        compute: kind,
+        kinds: &[kind],
+        shape: x.shape(),
+        out_dtype: x.dtype(),
+    };
+    let copy = elementwise(x.session(), x.device(), launch, &[Input::Tensor(x)])?;
+    if copy.is_ok() {
+        super::record_gpu_kernel(x.session(), x.device(), "clone");
+    }
+    Some(copy)
+}
+
+/// Writes `values` (of `dest`'s shape) into `dest`'s elements on their GPU: the copy kernel
+/// straight into `dest`'s buffer. `None` where that cannot be done in one pass (a strided
+/// destination, half-word edges shared with other elements, or `values` in `dest`'s own memory).
+pub(crate) fn write(dest: &Tensor, values: &Tensor) -> Option<Result<(), Error>> {
+    let (gpu, out) = dest.storage().gpu()?;
+    let (_, input) = values.storage().gpu()?;
+    let per = 4 / dest.dtype().size().min(4);
+    let storage_len = dest.storage().nbytes() as usize / dest.dtype().size();
+    let ends_cleanly =
+        dest.numel().is_multiple_of(per) || dest.storage_offset() + dest.numel() == storage_len;
+    if !dest.is_contiguous()
+        || !dest.storage_offset().is_multiple_of(per)
+        || !ends_cleanly
+        || Rc::ptr_eq(dest.storage(), values.storage())
+    {
+        return None;
+    }
+    let kind = LaneKind::of(dest.dtype());
+    let operand = KernelOperand {
+        buffer: &input,
+        dtype: values.dtype(),
+        offset: values.storage_offset(),
+        strides: values.stride().to_vec(),
+        kind,
+    };
+    let output = Output {
+        buffer: &out,
+        dtype: dest.dtype(),
+        offset: dest.storage_offset(),
+    };
+    Some(
+        gpu.elementwise(Elementwise::Copy, kind, dest.shape(), &[operand], output)
+            .map_err(Error::from),
+    )
 }

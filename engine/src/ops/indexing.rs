@@ -53,13 +53,13 @@ pub(super) fn gradient_from_sums(
     shape: &[usize],
 ) -> Result<Tensor, Error> {
     let sums: Vec<Scalar> = sums.into_iter().map(Scalar::Float).collect();
-    Tensor::from_scalars(
+    Tensor::from_values(
         grad.session(),
         &sums,
         shape,
-        Some(grad.dtype()),
+        grad.dtype(),
         grad.device(),
-        false,
+        "index_backward",
     )
 }
 
@@ -111,8 +111,7 @@ impl Tensor {
             });
             start += t.shape()[d];
         }
-        let out =
-            Tensor::from_scalars(first.session(), &values, &shape, Some(dtype), device, false)?;
+        let out = Tensor::from_values(first.session(), &values, &shape, dtype, device, "cat")?;
         let sizes: Vec<(usize, DType)> =
             tensors.iter().map(|t| (t.shape()[d], t.dtype())).collect();
         let meta = autograd::record(tensors, || {
@@ -190,7 +189,7 @@ impl Tensor {
             .zip(a.iter().zip(&b))
             .map(|(c, (a, b))| if *c == Scalar::Bool(true) { *a } else { *b })
             .collect();
-        let out = Tensor::from_scalars(x.session(), &values, &shape, Some(dtype), device, false)?;
+        let out = Tensor::from_values(x.session(), &values, &shape, dtype, device, "where")?;
         let mask = SavedTensor::new(&condition.detach());
         let (x_shape, x_dtype, y_shape, y_dtype) =
             (x.shape().to_vec(), x.dtype(), y.shape().to_vec(), y.dtype());
@@ -262,13 +261,13 @@ impl Tensor {
             values.push(source[flat_index(&from, &strides)]);
             k += 1;
         });
-        let out = Tensor::from_scalars(
+        let out = Tensor::from_values(
             self.session(),
             &values,
             index.shape(),
-            Some(self.dtype()),
+            self.dtype(),
             device,
-            false,
+            "gather",
         )?;
         let (shape, saved_index) = (self.shape().to_vec(), positions);
         let index_shape = index.shape().to_vec();
@@ -446,13 +445,13 @@ impl Tensor {
             .iter()
             .flat_map(|&r| values[r * row_len..(r + 1) * row_len].iter().copied())
             .collect();
-        let out = Tensor::from_scalars(
+        let out = Tensor::from_values(
             self.session(),
             &picked,
             shape,
-            Some(self.dtype()),
+            self.dtype(),
             self.device(),
-            false,
+            "index_select",
         )?;
         let (input_shape, rows) = (self.shape().to_vec(), rows.to_vec());
         let meta = autograd::record(&[self], || {

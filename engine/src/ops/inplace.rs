@@ -62,8 +62,13 @@ impl Tensor {
     /// Writes `values` (already of this tensor's shape) into this tensor's elements and counts the
     /// change.
     fn write_values(&self, values: &Tensor) -> Result<(), Error> {
-        let row_major = values.read(|cpu| cpu.gather(values.layout(), self.dtype()))?;
-        self.write_at(&self.layout().clone(), &row_major)?;
+        match super::gpu::write(self, values) {
+            Some(written) => written?,
+            None => {
+                let row_major = values.read(|cpu| cpu.gather(values.layout(), self.dtype()))?;
+                self.write_at(&self.layout().clone(), &row_major)?;
+            }
+        }
         self.bump_version();
         Ok(())
     }
@@ -186,7 +191,7 @@ impl Tensor {
         let (session, dtype, device) = (self.session(), self.dtype(), self.device());
         let values = self.drawn_in_memory_order(|shape| {
             let target = session.resolve(device)?;
-            Tensor::generated(session, shape, dtype, device, |n| {
+            Tensor::generated(session, shape, dtype, device, "bernoulli", |n| {
                 session.with_generator(target, |g| g.bernoulli(dtype, n, p))
             })
         })?;
@@ -348,13 +353,13 @@ fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Err
                 .iter()
                 .map(|&p| Scalar::Float(values[p]))
                 .collect();
-            let grad_view = Tensor::from_scalars(
+            let grad_view = Tensor::from_values(
                 grad.session(),
                 &picked,
                 &view_shape,
-                Some(grad.dtype()),
+                grad.dtype(),
                 grad.device(),
-                false,
+                "copy_slices",
             )?;
             let mut inner_grads = match &inner {
                 Some(backward) => (backward.apply)(&grad_view)?,

@@ -86,8 +86,13 @@ fn product(
     let lhs = a.read(|cpu| Lanes::gather(cpu, a.layout(), kind))?;
     let rhs = b.read(|cpu| Lanes::gather(cpu, b.layout(), kind))?;
     let out = matmul::bmm(&lhs, &rhs, batch, n, k, m);
-    super::elementwise::record_kernel(a.session(), device, "matmul");
-    Tensor::from_cpu_data(a.session(), out.into_storage(dtype), shape, device)
+    Tensor::from_cpu_data(
+        a.session(),
+        out.into_storage(dtype),
+        shape,
+        device,
+        "matmul",
+    )
 }
 
 impl Tensor {

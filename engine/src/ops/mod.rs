@@ -15,7 +15,7 @@ mod unary;
 
 pub use conv::Conv2dParams;
 pub use elementwise::Operand;
-pub(crate) use elementwise::reduce_grad;
+pub(crate) use elementwise::{record_gpu_kernel, record_kernel, reduce_grad};
 
 use crate::device::Device;
 use crate::error::Error;

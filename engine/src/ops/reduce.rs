@@ -204,12 +204,12 @@ impl Tensor {
         let lanes =
             self.read(|cpu| Lanes::gather(cpu, self.layout(), LaneKind::of(self.dtype())))?;
         let result = reduce(op, &lanes, self.shape(), &reduced);
-        super::elementwise::record_kernel(self.session(), self.device(), name);
         Tensor::from_cpu_data(
             self.session(),
             result.into_storage(out_dtype),
             &shape,
             self.device(),
+            name,
         )
     }
 
@@ -422,7 +422,8 @@ impl Tensor {
         };
         let values: Vec<crate::Scalar> = positions.into_iter().map(crate::Scalar::Int).collect();
         let data = crate::storage::CpuStorage::from_scalars(DType::Int64, &values);
-        Tensor::from_cpu_data(self.session(), data, &final_shape, self.device())
+        let name = if largest { "argmax" } else { "argmin" };
+        Tensor::from_cpu_data(self.session(), data, &final_shape, self.device(), name)
     }
 
     /// `prod()` over every element (`ProdBackward0`; exact with zeros, from prefix and suffix
@@ -452,13 +453,13 @@ impl Tensor {
                 let others: Vec<crate::Scalar> = (0..n)
                     .map(|i| crate::Scalar::Float(prefix[i] * suffix[i + 1]))
                     .collect();
-                let others = Tensor::from_scalars(
+                let others = Tensor::from_values(
                     x.session(),
                     &others,
                     x.shape(),
-                    Some(x.dtype()),
+                    x.dtype(),
                     x.device(),
-                    false,
+                    "prod_backward",
                 )?;
                 Ok(vec![Some(super::elementwise::binary_values(
                     Binary::Mul,

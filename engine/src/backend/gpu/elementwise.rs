@@ -33,6 +33,26 @@ pub enum Elementwise {
     Where,
 }
 
+/// Where a kernel writes: `dtype` elements of `buffer` from element `offset` on, row-major (for
+/// float16, bfloat16, uint8 and bool the offset must start a 4-byte word).
+#[derive(Debug, Clone, Copy)]
+pub struct Output<'a> {
+    pub buffer: &'a GpuBuffer,
+    pub dtype: DType,
+    pub offset: usize,
+}
+
+impl<'a> Output<'a> {
+    /// All of a fresh buffer.
+    pub fn whole(buffer: &'a GpuBuffer, dtype: DType) -> Self {
+        Output {
+            buffer,
+            dtype,
+            offset: 0,
+        }
+    }
+}
+
 /// One input: a strided view of a GPU buffer, read as `kind` lanes.
 #[derive(Debug, Clone)]
 pub struct Operand<'a> {
@@ -327,22 +347,22 @@ fn source(
     );
     let _ = writeln!(
         s,
-        "@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(global_invocation_id) gid: vec3<u32>) {{\n    let t = gid.y * dims[1] + gid.x;\n    let n = dims[0];"
+        "@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(global_invocation_id) gid: vec3<u32>) {{\n    let t = gid.y * dims[1] + gid.x;\n    let n = dims[0];\n    let at = dims[2] + t;"
     );
     let per = packing(out);
     if out == DType::Int64 {
-        s.push_str("    if t >= n { return; }\n    let v = value(t);\n    out[2u * t] = v.x;\n    out[2u * t + 1u] = v.y;\n}\n");
+        s.push_str("    if t >= n { return; }\n    let v = value(t);\n    out[2u * at] = v.x;\n    out[2u * at + 1u] = v.y;\n}\n");
     } else if per == 1 {
         let _ = writeln!(
             s,
-            "    if t >= n {{ return; }}\n    out[t] = {};\n}}",
+            "    if t >= n {{ return; }}\n    out[at] = {};\n}}",
             packed_bits(out, "value(t)")
         );
     } else {
         let bits = 32 / per;
         let _ = writeln!(
             s,
-            "    let first = t * {per}u;\n    if first >= n {{ return; }}\n    var word = 0u;\n    for (var j = 0u; j < {per}u && first + j < n; j++) {{\n        word |= {} << (j * {bits}u);\n    }}\n    out[t] = word;\n}}",
+            "    let first = t * {per}u;\n    if first >= n {{ return; }}\n    var word = 0u;\n    for (var j = 0u; j < {per}u && first + j < n; j++) {{\n        word |= {} << (j * {bits}u);\n    }}\n    out[at] = word;\n}}",
             packed_bits(out, "value(first + j)")
         );
     }
@@ -371,16 +391,25 @@ impl GpuContext {
         GpuBuffer::whole(Rc::new(buffer), bytes.len() as u64)
     }
 
-    /// Queues `op` over `shape`, writing `out` (contiguous, of `out_dtype`). Nothing waits.
+    /// Queues `op` over `shape`, writing its results row-major into `out`. Nothing waits.
     pub fn elementwise(
         &self,
         op: Elementwise,
         compute: LaneKind,
         shape: &[usize],
         inputs: &[Operand],
-        out: &GpuBuffer,
-        out_dtype: DType,
+        out: Output,
     ) -> Result<(), GpuError> {
+        let Output {
+            buffer: out,
+            dtype: out_dtype,
+            offset: out_offset,
+        } = out;
+        if !out_offset.is_multiple_of(packing(out_dtype) as usize) {
+            return Err(GpuError::Unsupported {
+                what: format!("a write into {out_dtype} elements that do not start a word"),
+            });
+        }
         let dtypes: Vec<DType> = inputs.iter().map(|o| o.dtype).chain([out_dtype]).collect();
         if !self.can_run(op, compute, &dtypes) {
             return Err(GpuError::Unsupported {
@@ -410,8 +439,8 @@ impl GpuContext {
             .ok_or_else(|| GpuError::Unsupported { what: key.clone() })?;
         let pipeline = self.pipeline(&key, || source);
 
-        let per = u64::from(packing(out_dtype));
-        let threads = (numel as u64).div_ceil(per);
+        let per = packing(out_dtype);
+        let threads = (numel as u64).div_ceil(u64::from(per));
         let grid = Grid::cover(
             threads,
             WORKGROUP_SIZE,
@@ -425,6 +454,7 @@ impl GpuContext {
         };
         dims.push(narrow(numel)?);
         dims.push(grid.row_stride);
+        dims.push(narrow(out_offset / per as usize)?);
         dims.push(narrow(shape.len())?);
         for &d in shape {
             dims.push(narrow(d)?);

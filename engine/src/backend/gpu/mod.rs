@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 
 pub use adapter::AdapterReport;
 pub use buffer::{GpuBuffer, SegmentBuffers};
-pub use elementwise::{Elementwise, Operand as KernelOperand};
+pub use elementwise::{Elementwise, Operand as KernelOperand, Output};
 pub use error::GpuError;
 pub use matmul::{MatrixView, Product, product_lanes};
 pub use reduce::{ReduceInput, accumulator};

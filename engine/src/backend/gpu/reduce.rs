@@ -84,11 +84,11 @@ var<workgroup> partial: array<{ty}, {WORKGROUP_SIZE}>;
 fn load_element(e: u32) -> {ty} {{ return {loaded}; }}
 fn fold(a: {ty}, b: {ty}) -> {ty} {{ return {fold}; }}
 
-// dims: [outer, row_stride, rank, shape, offset, strides, inner, chunk, chunks]
+// dims: [outer, row_stride, 0, rank, shape, offset, strides, inner, chunk, chunks]
 @compute @workgroup_size({WORKGROUP_SIZE})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {{
-    let rank = dims[2];
-    let tail = 4u + 2u * rank;
+    let rank = dims[3];
+    let tail = 5u + 2u * rank;
     let inner = dims[tail];
     let chunk = dims[tail + 1u];
     let chunks = dims[tail + 2u];
@@ -192,6 +192,7 @@ impl GpuContext {
         let mut dims = vec![
             narrow(input.outer)?,
             grid.row_stride,
+            0,
             narrow(input.shape.len())?,
         ];
         for &d in &input.shape {

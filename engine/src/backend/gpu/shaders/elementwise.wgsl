@@ -13,15 +13,15 @@ fn infinity() -> f32 {
     return bitcast<f32>(0x7f800000u);
 }
 
-// ---- dims: [numel, row_stride, rank, shape[rank], per operand: offset, strides[rank]] ----
+// ---- dims: [numel, row_stride, output offset, rank, shape[rank], per operand: offset, strides[rank]] ----
 
 fn element_offset(k: u32, operand: u32) -> u32 {
-    let rank = dims[2];
-    let base = 3u + rank + operand * (rank + 1u);
+    let rank = dims[3];
+    let base = 4u + rank + operand * (rank + 1u);
     var rest = k;
     var offset = dims[base];
     for (var d = i32(rank) - 1; d >= 0; d--) {
-        let size = dims[3u + u32(d)];
+        let size = dims[4u + u32(d)];
         offset += (rest % size) * dims[base + 1u + u32(d)];
         rest /= size;
     }
