@@ -54,7 +54,63 @@ pub fn run(root: &Path) -> Result<(), String> {
         );
         println!("| {label} | {e:.3} | {n:.3} | {:.2} |", e / n);
     }
+    gpu(root, &engine)?;
     interpreter(root, &python)
+}
+
+/// The wgpu backend on whatever adapter this machine has (lavapipe, Vulkan on the CPU, on the CI
+/// machines), beside the CPU backend's figures from the same run.
+fn gpu(root: &Path, cpu: &BTreeMap<String, f64>) -> Result<(), String> {
+    println!("\nbench: the GPU backend (release build)…");
+    let mut command = Command::new("cargo");
+    command.args([
+        "run",
+        "--quiet",
+        "--release",
+        "-p",
+        "tolab-engine",
+        "--example",
+        "gpu_bench",
+    ]);
+    let out = match capture(&mut command, root) {
+        Ok(out) => out,
+        Err(e) => {
+            println!("(no GPU adapter: {e})");
+            return Ok(());
+        }
+    };
+    let (adapter, json) = out.split_once('\n').ok_or("gpu_bench printed no figures")?;
+    let gpu = parse(json)?;
+    println!("\n| measure | CPU backend | GPU: {adapter} | GPU / CPU |\n|---|---|---|---|");
+    let rows = [
+        (
+            "matmul_256_gflops",
+            "matmul_256_gflops",
+            "matmul 256×256 f32, GFLOP/s",
+        ),
+        (
+            "matmul_1024_gflops",
+            "matmul_1024_gflops",
+            "matmul 1024×1024 f32, GFLOP/s",
+        ),
+        ("add_16777216_gbs", "add_16777216_gbs", "add 16M f32, GB/s"),
+        ("", "h2d_gbs", "host → device copy, 64 MiB, GB/s"),
+        ("", "d2h_gbs", "device → host copy, 64 MiB, GB/s"),
+        ("", "sync_us", "one sync (idle queue), µs"),
+        (
+            "small_op_us",
+            "small_op_us",
+            "one small add (4 elements), µs",
+        ),
+    ];
+    for (cpu_key, gpu_key, label) in rows {
+        let g = gpu.get(gpu_key).copied().unwrap_or(f64::NAN);
+        match cpu.get(cpu_key) {
+            Some(c) => println!("| {label} | {c:.3} | {g:.3} | {:.2} |", g / c),
+            None => println!("| {label} | | {g:.3} | |"),
+        }
+    }
+    Ok(())
 }
 
 /// The cell interpreter against CPython on the same cells; the tensor cell against CPython with

@@ -345,28 +345,65 @@ fn source(
         "    return {};\n}}",
         convert("r", Raw::of(result), stored)
     );
-    let _ = writeln!(
-        s,
-        "@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(global_invocation_id) gid: vec3<u32>) {{\n    let t = gid.y * dims[1] + gid.x;\n    let n = dims[0];\n    let at = dims[2] + t;"
-    );
+    // One unit is one output word (several packed elements) or one 8-byte element.
     let per = packing(out);
+    s.push_str("fn unit(t: u32, n: u32) {\n    let at = dims[2] + t;\n");
     if out == DType::Int64 {
-        s.push_str("    if t >= n { return; }\n    let v = value(t);\n    out[2u * at] = v.x;\n    out[2u * at + 1u] = v.y;\n}\n");
-    } else if per == 1 {
-        let _ = writeln!(
-            s,
-            "    if t >= n {{ return; }}\n    out[at] = {};\n}}",
-            packed_bits(out, "value(t)")
+        s.push_str(
+            "    let v = value(t);\n    out[2u * at] = v.x;\n    out[2u * at + 1u] = v.y;\n}\n",
         );
+    } else if per == 1 {
+        let _ = writeln!(s, "    out[at] = {};\n}}", packed_bits(out, "value(t)"));
     } else {
         let bits = 32 / per;
         let _ = writeln!(
             s,
-            "    let first = t * {per}u;\n    if first >= n {{ return; }}\n    var word = 0u;\n    for (var j = 0u; j < {per}u && first + j < n; j++) {{\n        word |= {} << (j * {bits}u);\n    }}\n    out[at] = word;\n}}",
+            "    let first = t * {per}u;\n    var word = 0u;\n    for (var j = 0u; j < {per}u && first + j < n; j++) {{\n        word |= {} << (j * {bits}u);\n    }}\n    out[at] = word;\n}}",
             packed_bits(out, "value(first + j)")
         );
     }
+    let _ = writeln!(
+        s,
+        "@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(global_invocation_id) gid: vec3<u32>) {{\n    let n = dims[0];\n    let t = gid.y * dims[1] + gid.x;\n    if t < (n + {per}u - 1u) / {per}u {{\n        unit(t, n);\n    }}\n}}"
+    );
     Some(s)
+}
+
+/// The fewest dimensions that walk every operand the same way: neighbours merge where each
+/// operand steps over the outer one exactly as far as across the whole inner one (what PyTorch's
+/// TensorIterator does). Contiguous and broadcast-scalar operands collapse to one dimension, so
+/// the kernel divides once per element instead of once per dimension.
+fn coalesce(shape: &[usize], strides: &[&[usize]]) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut merged_shape: Vec<usize> = Vec::with_capacity(shape.len());
+    let mut merged: Vec<Vec<usize>> = vec![Vec::with_capacity(shape.len()); strides.len()];
+    for (d, &size) in shape.iter().enumerate() {
+        if size == 1 {
+            continue;
+        }
+        let joins = merged_shape.last().is_some() && {
+            let last = merged.iter().map(|m| m.last().copied().unwrap_or(0));
+            strides
+                .iter()
+                .zip(last)
+                .all(|(s, outer)| outer == s[d] * size)
+        };
+        if joins {
+            if let Some(last) = merged_shape.last_mut() {
+                *last *= size;
+            }
+            for (m, s) in merged.iter_mut().zip(strides) {
+                if let Some(last) = m.last_mut() {
+                    *last = s[d];
+                }
+            }
+        } else {
+            merged_shape.push(size);
+            for (m, s) in merged.iter_mut().zip(strides) {
+                m.push(s[d]);
+            }
+        }
+    }
+    (merged_shape, merged)
 }
 
 impl GpuContext {
@@ -440,13 +477,15 @@ impl GpuContext {
         let pipeline = self.pipeline(&key, || source);
 
         let per = packing(out_dtype);
-        let threads = (numel as u64).div_ceil(u64::from(per));
+        let units = (numel as u64).div_ceil(u64::from(per));
         let grid = Grid::cover(
-            threads,
+            units,
             WORKGROUP_SIZE,
             limits.max_compute_workgroups_per_dimension,
         )?;
-        let mut dims: Vec<u32> = Vec::with_capacity(3 + shape.len() * (inputs.len() + 2));
+        let strides: Vec<&[usize]> = inputs.iter().map(|o| o.strides.as_slice()).collect();
+        let (shape, strides) = coalesce(shape, &strides);
+        let mut dims: Vec<u32> = Vec::with_capacity(4 + shape.len() * (inputs.len() + 1));
         let narrow = |v: usize| {
             u32::try_from(v).map_err(|_| GpuError::GridTooLarge {
                 invocations: v as u64,
@@ -456,12 +495,12 @@ impl GpuContext {
         dims.push(grid.row_stride);
         dims.push(narrow(out_offset / per as usize)?);
         dims.push(narrow(shape.len())?);
-        for &d in shape {
+        for &d in &shape {
             dims.push(narrow(d)?);
         }
-        for input in inputs {
+        for (input, strides) in inputs.iter().zip(&strides) {
             dims.push(narrow(input.offset)?);
-            for &s in &input.strides {
+            for &s in strides {
                 dims.push(narrow(s)?);
             }
         }
@@ -482,6 +521,21 @@ impl GpuContext {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub(super) mod tests {
     use super::*;
+
+    #[test]
+    fn contiguous_and_broadcast_operands_coalesce_to_one_dimension() {
+        let (shape, strides) = coalesce(&[2, 3, 4], &[&[12, 4, 1], &[0, 0, 0]]);
+        assert_eq!(shape, vec![24]);
+        assert_eq!(strides, vec![vec![1], vec![0]]);
+        // A transposed operand keeps its dimensions; size-1 ones vanish.
+        let (shape, strides) = coalesce(&[3, 1, 2], &[&[1, 7, 3], &[2, 2, 1]]);
+        assert_eq!(shape, vec![3, 2]);
+        assert_eq!(strides, vec![vec![1, 3], vec![2, 1]]);
+        // A row broadcast over columns merges nothing with the contiguous operand.
+        let (shape, strides) = coalesce(&[4, 5], &[&[5, 1], &[0, 1]]);
+        assert_eq!(shape, vec![4, 5]);
+        assert_eq!(strides, vec![vec![5, 1], vec![0, 1]]);
+    }
 
     #[test]
     fn every_op_and_dtype_generates_a_kernel_that_naga_accepts() {
