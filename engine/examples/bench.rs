@@ -4,22 +4,11 @@
 //! Each figure is the median of several timed repetitions after a warm-up, so one noisy moment on a
 //! shared machine does not decide it.
 
-use std::time::Instant;
+mod support;
+
+use support::median_seconds;
 
 use tolab_engine::{DType, Device, Session, Tensor};
-
-fn median_seconds(repetitions: usize, mut run: impl FnMut()) -> f64 {
-    run();
-    let mut times: Vec<f64> = (0..repetitions)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed().as_secs_f64()
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
-}
 
 fn random(session: &Session, shape: &[usize]) -> Tensor {
     Tensor::rand(session, shape, DType::Float32, Device::CPU)

@@ -5,23 +5,12 @@
 //! adapter.
 
 use std::rc::Rc;
-use std::time::Instant;
+mod support;
+
+use support::median_seconds;
 
 use tolab_engine::backend::gpu::GpuContext;
 use tolab_engine::{DType, Device, Session, SessionConfig, Tensor, To};
-
-fn median_seconds(repetitions: usize, mut run: impl FnMut()) -> f64 {
-    run();
-    let mut times: Vec<f64> = (0..repetitions)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed().as_secs_f64()
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
-}
 
 fn main() {
     let gpu = match pollster::block_on(GpuContext::new()) {

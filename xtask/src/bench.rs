@@ -14,18 +14,7 @@ const NUMPY: &str = "numpy==2.4.6";
 pub fn run(root: &Path) -> Result<(), String> {
     let python = numpy_python()?;
     println!("bench: the engine (release build)…");
-    let engine = capture(
-        Command::new("cargo").args([
-            "run",
-            "--quiet",
-            "--release",
-            "-p",
-            "tolab-engine",
-            "--example",
-            "bench",
-        ]),
-        root,
-    )?;
+    let engine = example(root, "tolab-engine", "bench")?;
     println!("bench: numpy, single-threaded…");
     let mut numpy = Command::new(&python);
     numpy.arg(root.join("xtask/bench/numpy_bench.py"));
@@ -62,17 +51,7 @@ pub fn run(root: &Path) -> Result<(), String> {
 /// machines), beside the CPU backend's figures from the same run.
 fn gpu(root: &Path, cpu: &BTreeMap<String, f64>) -> Result<(), String> {
     println!("\nbench: the GPU backend (release build)…");
-    let mut command = Command::new("cargo");
-    command.args([
-        "run",
-        "--quiet",
-        "--release",
-        "-p",
-        "tolab-engine",
-        "--example",
-        "gpu_bench",
-    ]);
-    let out = match capture(&mut command, root) {
+    let out = match example(root, "tolab-engine", "gpu_bench") {
         Ok(out) => out,
         Err(e) => {
             println!("(no GPU adapter: {e})");
@@ -117,18 +96,7 @@ fn gpu(root: &Path, cpu: &BTreeMap<String, f64>) -> Result<(), String> {
 /// PyTorch when the system's `python3` has it (the venv's Python runs the rest).
 fn interpreter(root: &Path, venv_python: &Path) -> Result<(), String> {
     println!("\nbench: the cell interpreter (release build)…");
-    let lab = parse(&capture(
-        Command::new("cargo").args([
-            "run",
-            "--quiet",
-            "--release",
-            "-p",
-            "tolab-cells",
-            "--example",
-            "bench",
-        ]),
-        root,
-    )?)?;
+    let lab = parse(&example(root, "tolab-cells", "bench")?)?;
     let script = root.join("xtask/bench/cells_bench.py");
     let torch_python = first_line_of("python3", &["-c", "import torch; print(torch.__version__)"]);
     let python = if torch_python.is_some() {
@@ -186,6 +154,21 @@ fn numpy_python() -> Result<PathBuf, String> {
         return Err(format!("could not install {NUMPY} into {}", venv.display()));
     }
     Ok(python)
+}
+
+/// What a benchmark example of `package` prints, built in release mode.
+fn example(root: &Path, package: &str, name: &str) -> Result<String, String> {
+    let mut command = Command::new("cargo");
+    command.args([
+        "run",
+        "--quiet",
+        "--release",
+        "-p",
+        package,
+        "--example",
+        name,
+    ]);
+    capture(&mut command, root)
 }
 
 fn capture(command: &mut Command, dir: &Path) -> Result<String, String> {
