@@ -808,6 +808,16 @@ fn state_dict_problems(
 
 impl Error {
     /// The out-of-memory error of `device`'s allocator.
+    /// A read of GPU memory in the browser whose bytes are not back yet (also inside a failed
+    /// transfer step): the caller awaits `Session::complete_readbacks` and tries again.
+    pub fn is_would_block(&self) -> bool {
+        match self {
+            Error::Gpu(crate::backend::gpu::GpuError::WouldBlock) => true,
+            Error::Transfer { source, .. } => source.is_would_block(),
+            _ => false,
+        }
+    }
+
     pub fn out_of_memory(device: Device, oom: OutOfMemory) -> Error {
         match device.kind {
             DeviceType::Cuda => Error::CudaOutOfMemory {

@@ -8,9 +8,9 @@
 //! - [`ops`]: operations with PyTorch's device checks, promotion and broadcasting;
 //!   [`autograd`]: the graph they record and the backward engine; [`random`]: PyTorch's CPU
 //!   generator.
-//! - [`backend`]: where work runs. Every op runs on the CPU backend today, for GPU devices too
-//!   (the trace marks it as a stand-in); the wgpu backend, proven by a real round trip in the
-//!   browser and natively, takes GPU devices over in its own issue.
+//! - [`backend`]: where work runs: the CPU backend, and the wgpu backend (WGSL kernels) that holds
+//!   `cuda:N`/`mps` tensors in real GPU buffers when the session has an adapter. Host work done
+//!   for a GPU device (an op without a GPU kernel yet, or no adapter) is marked as a stand-in.
 //! - [`trace`]: the events the UI animates. [`error`]: one error type with PyTorch's texts.
 
 pub mod amp;

@@ -15,6 +15,7 @@ use crate::dtype::DType;
 use crate::error::Error;
 use crate::memory::{BlockId, DeviceAllocator, MemoryStats};
 use crate::random::Generator;
+use crate::storage::Readback;
 use crate::trace::{EventKind, TraceEvent, Tracer};
 
 const GIB: u64 = 1 << 30;
@@ -95,6 +96,9 @@ struct State {
     gpu: Option<Rc<GpuContext>>,
     /// Per logical GPU, the real buffers behind its allocator's segments.
     segments: RefCell<HashMap<Device, SegmentBuffers>>,
+    /// Readbacks a read in the browser asked for and could not wait for (see
+    /// [`Session::complete_readbacks`]).
+    pending_readbacks: RefCell<Vec<(GpuBuffer, DType, Readback)>>,
 }
 
 /// Where a new storage lives: its allocator block, its (simulated) address, and on a GPU backed
@@ -156,7 +160,44 @@ impl Session {
             device_asserts: RefCell::default(),
             gpu,
             segments: RefCell::default(),
+            pending_readbacks: RefCell::default(),
         }))
+    }
+
+    pub(crate) fn want_readback(&self, buffer: GpuBuffer, dtype: DType, readback: Readback) {
+        self.0
+            .pending_readbacks
+            .borrow_mut()
+            .push((buffer, dtype, readback));
+    }
+
+    /// Whether a read failed because its GPU bytes were not back yet (only in the browser).
+    pub fn has_pending_readbacks(&self) -> bool {
+        !self.0.pending_readbacks.borrow().is_empty()
+    }
+
+    /// Awaits the readbacks that reads asked for: the sync point of the browser, where the host
+    /// cannot block. Afterwards the same reads find their values.
+    pub async fn complete_readbacks(&self) -> Result<(), Error> {
+        let pending = std::mem::take(&mut *self.0.pending_readbacks.borrow_mut());
+        let Some(gpu) = self.0.gpu.clone() else {
+            return Ok(());
+        };
+        for (buffer, dtype, readback) in pending {
+            let bytes = gpu.download_async(&buffer).await?;
+            *readback.borrow_mut() = Some(crate::storage::host_elements(dtype, &bytes)?);
+        }
+        Ok(())
+    }
+
+    /// How many trace events there are: a retried call rolls the trace back to this mark.
+    pub fn trace_mark(&self) -> usize {
+        self.0.tracer.borrow().len()
+    }
+
+    /// Drops the events recorded since `mark` (a call that will run again).
+    pub fn rewind_trace(&self, mark: usize) {
+        self.0.tracer.borrow_mut().truncate(mark);
     }
 
     /// The GPU backing `device`, if it is a GPU device and the session has one.

@@ -205,6 +205,16 @@ impl CpuStorage {
     }
 }
 
+/// Bytes read back from a GPU buffer, as elements of `dtype`.
+pub(crate) fn host_elements(dtype: DType, bytes: &[u8]) -> Result<CpuStorage, crate::Error> {
+    CpuStorage::from_bytes(dtype, bytes).ok_or_else(|| {
+        crate::backend::gpu::GpuError::Readback {
+            reason: format!("{} bytes are not whole {dtype} elements", bytes.len()),
+        }
+        .into()
+    })
+}
+
 /// A slice copied into a vector of the same element type (`A` and `B` are one type here; the
 /// conversion is the identity).
 fn same_type<A: Element, B: Element>(slice: &[A]) -> Vec<B> {
@@ -215,11 +225,15 @@ fn cast<A: Element, B: Element>(a: A) -> B {
     B::from_scalar(a.to_scalar())
 }
 
+/// What the host last read back of a GPU storage: valid until the storage is written again.
+/// Shared with the session, which fills it when a browser's readback completes.
+pub type Readback = Rc<RefCell<Option<CpuStorage>>>;
+
 /// What a storage holds.
 #[derive(Debug)]
 pub enum StorageData {
     Cpu(CpuStorage),
-    Gpu(GpuBuffer),
+    Gpu(GpuBuffer, Readback),
     /// `meta` tensors: shape and dtype only, no elements.
     Meta,
 }
@@ -260,7 +274,11 @@ impl Storage {
                 if let (Some(gpu), Some(cpu)) = (session.gpu(device), contents()) {
                     gpu.upload(&buffer, &cpu.to_bytes());
                 }
-                (Some(block), address, StorageData::Gpu(buffer))
+                (
+                    Some(block),
+                    address,
+                    StorageData::Gpu(buffer, Readback::default()),
+                )
             }
             Some(Allocated {
                 block,
@@ -317,26 +335,38 @@ impl Storage {
     /// The buffer of a GPU storage, with the adapter it lives on.
     pub(crate) fn gpu(&self) -> Option<(&Rc<GpuContext>, GpuBuffer)> {
         match &*self.data.borrow() {
-            StorageData::Gpu(buffer) => Some((self.session.gpu(self.device)?, buffer.clone())),
+            StorageData::Gpu(buffer, _) => Some((self.session.gpu(self.device)?, buffer.clone())),
+            _ => None,
+        }
+    }
+
+    fn readback(&self) -> Option<Readback> {
+        match &*self.data.borrow() {
+            StorageData::Gpu(_, readback) => Some(Rc::clone(readback)),
             _ => None,
         }
     }
 
     /// Runs `f` on the elements in host memory. A GPU storage's bytes are read back first (the
-    /// host waits for the device).
+    /// host waits for the device) and kept until the storage is written again. In the browser,
+    /// where the host cannot wait, a read whose bytes are not back yet asks the session for the
+    /// readback and fails with [`GpuError::WouldBlock`](crate::backend::gpu::GpuError).
     pub(crate) fn read<T>(&self, f: impl FnOnce(&CpuStorage) -> T) -> Result<T, crate::Error> {
-        if let Some((gpu, buffer)) = self.gpu() {
-            let bytes = gpu.download(&buffer)?;
-            let cpu = CpuStorage::from_bytes(self.dtype, &bytes).ok_or(
-                crate::backend::gpu::GpuError::Readback {
-                    reason: format!(
-                        "{} bytes are not whole {} elements",
-                        bytes.len(),
-                        self.dtype
-                    ),
-                },
-            )?;
-            return Ok(f(&cpu));
+        if let (Some((gpu, buffer)), Some(readback)) = (self.gpu(), self.readback()) {
+            if let Some(cpu) = &*readback.borrow() {
+                return Ok(f(cpu));
+            }
+            let bytes = match gpu.download(&buffer) {
+                Err(crate::backend::gpu::GpuError::WouldBlock) => {
+                    self.session.want_readback(buffer, self.dtype, readback);
+                    return Err(crate::backend::gpu::GpuError::WouldBlock.into());
+                }
+                other => other?,
+            };
+            let cpu = host_elements(self.dtype, &bytes)?;
+            let value = f(&cpu);
+            *readback.borrow_mut() = Some(cpu);
+            return Ok(value);
         }
         match &*self.data.borrow() {
             StorageData::Cpu(cpu) => Ok(f(cpu)),
@@ -344,10 +374,18 @@ impl Storage {
         }
     }
 
+    /// Forgets what the host read back: the GPU has written the storage since.
+    pub(crate) fn written_on_gpu(&self) {
+        if let Some(readback) = self.readback() {
+            *readback.borrow_mut() = None;
+        }
+    }
+
     /// Replaces every element with `values` (of this storage's dtype and length).
     pub(crate) fn write(&self, values: CpuStorage) -> Result<(), crate::Error> {
         if let Some((gpu, buffer)) = self.gpu() {
             gpu.upload(&buffer, &values.to_bytes());
+            self.written_on_gpu();
             return Ok(());
         }
         match &mut *self.data.borrow_mut() {

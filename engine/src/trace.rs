@@ -216,6 +216,22 @@ impl Tracer {
         self.events.get(from..).unwrap_or_default()
     }
 
+    /// How many events are held (not yet taken).
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// Forgets the events after the first `len` held, and their numbers.
+    pub fn truncate(&mut self, len: usize) {
+        let dropped = self.events.len().saturating_sub(len) as u64;
+        self.events.truncate(len);
+        self.next_seq -= dropped;
+    }
+
     /// Hands over the events recorded so far (numbering continues).
     pub fn take(&mut self) -> Vec<TraceEvent> {
         std::mem::take(&mut self.events)

@@ -1,17 +1,66 @@
-//! The GPU backend's round trip in a real browser on WebGPU (headless Chromium's SwiftShader in CI),
-//! run by `wasm-bindgen-test-runner`.
+//! The GPU backend in a real browser on WebGPU (headless Chromium's SwiftShader in CI, which has
+//! no `shader-f16` and, like every browser, no float64), run by `wasm-bindgen-test-runner`: ops,
+//! a `.to("cuda")` round trip and a backward pass on GPU buffers, checked against the CPU backend.
+//! A browser cannot block on a readback, so reads go through the runtime's pattern: a read that
+//! fails with `WouldBlock` awaits the session's readbacks and runs again.
 #![cfg(target_arch = "wasm32")]
 
+use std::rc::Rc;
+
 use tolab_engine::backend::gpu::GpuContext;
+use tolab_engine::trace::{Backend, EventKind};
+use tolab_engine::{DType, Device, Scalar, Session, SessionConfig, Tensor, To};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-#[wasm_bindgen_test]
-async fn affine_kernel_runs_on_webgpu_and_reads_back() {
+async fn webgpu_session() -> Session {
     let gpu = GpuContext::new()
         .await
         .expect("WebGPU (Chromium needs --enable-unsafe-webgpu)");
+    let session = Session::with_gpu(SessionConfig::default(), Rc::new(gpu));
+    session.set_tracing(true);
+    session
+}
+
+/// The elements, awaiting the readback where the read could not wait.
+async fn values(t: &Tensor) -> Vec<f64> {
+    loop {
+        match t.scalars() {
+            Err(e) if e.is_would_block() => t.session().complete_readbacks().await.unwrap(),
+            other => return other.unwrap().into_iter().map(Scalar::as_f64).collect(),
+        }
+    }
+}
+
+fn tensor(
+    session: &Session,
+    values: &[f64],
+    shape: &[usize],
+    dtype: DType,
+    device: &str,
+) -> Tensor {
+    let scalars: Vec<Scalar> = values.iter().map(|&v| Scalar::Float(v)).collect();
+    Tensor::from_scalars(session, &scalars, shape, Some(dtype), Device::CPU, false)
+        .and_then(|t| t.to(To::device(device)))
+        .unwrap()
+}
+
+async fn assert_close(case: &str, cpu: &Tensor, gpu: &Tensor, bound: f64) {
+    assert_eq!(cpu.shape(), gpu.shape(), "{case}");
+    assert_eq!(cpu.dtype(), gpu.dtype(), "{case}");
+    let (c, g) = (values(cpu).await, values(gpu).await);
+    for (i, (x, y)) in c.iter().zip(&g).enumerate() {
+        assert!(
+            (x - y).abs() <= bound * x.abs().max(y.abs()).max(1.0),
+            "{case}: element {i}: CPU {x}, GPU {y}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_adapter_is_webgpu_without_float64() {
+    let gpu = GpuContext::new().await.expect("WebGPU");
     let report = gpu.report();
     assert_eq!(report.backend, "WebGPU");
     // The browser names its adapter through GPUAdapterInfo, which wgpu alone does not pass on.
@@ -20,9 +69,131 @@ async fn affine_kernel_runs_on_webgpu_and_reads_back() {
         "{report:?}"
     );
     assert!(!report.shader_f64, "WGSL in browsers has no f64");
+}
 
-    let x: Vec<f32> = (0..1_000).map(|i| i as f32 - 500.0).collect();
-    let y = gpu.affine(&x, 2.0, 1.0).await.unwrap();
-    let expected: Vec<f32> = x.iter().map(|v| 2.0 * v + 1.0).collect();
-    assert_eq!(y, expected);
+#[wasm_bindgen_test]
+async fn ops_on_webgpu_match_the_cpu_backend_and_run_as_gpu_kernels() {
+    let cpu = Session::default();
+    let gpu = webgpu_session().await;
+    let a: Vec<f64> = (0..24).map(|i| f64::from(i) * 0.37 - 4.0).collect();
+    let b: Vec<f64> = (0..6).map(|i| f64::from(i) * -0.5 + 1.25).collect();
+    for dtype in [
+        DType::Float32,
+        DType::Float16,
+        DType::BFloat16,
+        DType::Int64,
+        DType::Int32,
+    ] {
+        let bound = match dtype {
+            DType::Float16 => 2e-3,
+            DType::BFloat16 => 1.6e-2,
+            DType::Float32 => 1e-5,
+            _ => 0.0,
+        };
+        let run = |s: &Session, device: &str| -> Vec<Tensor> {
+            let x = tensor(s, &a, &[4, 6], dtype, device);
+            let y = tensor(s, &b, &[6], dtype, device);
+            let xt = x.t().unwrap();
+            vec![
+                x.add(&y).unwrap(),
+                x.mul(&y).unwrap(),
+                x.maximum(&y.expand(&[4, 6]).unwrap()).unwrap(),
+                x.compare(tolab_engine::backend::cpu::elementwise::Binary::Gt, &y)
+                    .unwrap(),
+                xt.contiguous().unwrap(),
+                x.sum(&[1], false).unwrap(),
+                x.to(To::dtype(DType::Float32)).unwrap().relu().unwrap(),
+            ]
+        };
+        let (on_cpu, on_gpu) = (run(&cpu, "cpu"), run(&gpu, "cuda"));
+        for (i, (c, g)) in on_cpu.iter().zip(&on_gpu).enumerate() {
+            assert_close(&format!("{dtype} op {i}"), c, g, bound).await;
+        }
+    }
+    let (x_cpu, x_gpu) = (
+        tensor(&cpu, &a, &[4, 6], DType::Float32, "cpu"),
+        tensor(&gpu, &a, &[4, 6], DType::Float32, "cuda"),
+    );
+    let (w_cpu, w_gpu) = (
+        tensor(&cpu, &a, &[6, 4], DType::Float32, "cpu"),
+        tensor(&gpu, &a, &[6, 4], DType::Float32, "cuda"),
+    );
+    assert_close(
+        "mm",
+        &x_cpu.mm(&w_cpu).unwrap(),
+        &x_gpu.mm(&w_gpu).unwrap(),
+        1e-5,
+    )
+    .await;
+    assert_close("exp", &x_cpu.exp().unwrap(), &x_gpu.exp().unwrap(), 1e-4).await;
+    let kernels: Vec<(String, Backend)> = gpu
+        .take_trace()
+        .into_iter()
+        .filter(|e| e.device != Some(Device::CPU))
+        .filter_map(|e| match e.kind {
+            EventKind::Kernel { op, backend } => Some((op, backend)),
+            _ => None,
+        })
+        .collect();
+    assert!(kernels.len() > 30, "{kernels:?}");
+    let on_host: Vec<_> = kernels.iter().filter(|(_, b)| *b != Backend::Gpu).collect();
+    assert!(on_host.is_empty(), "{on_host:?}");
+}
+
+#[wasm_bindgen_test]
+async fn a_round_trip_through_cuda_keeps_every_value() {
+    let gpu = webgpu_session().await;
+    let values_in: Vec<f64> = (0..1000).map(|i| f64::from(i) - 500.0).collect();
+    for dtype in [
+        DType::Float32,
+        DType::Float16,
+        DType::Int64,
+        DType::UInt8,
+        DType::Bool,
+    ] {
+        let host = tensor(&gpu, &values_in, &[1000], dtype, "cpu");
+        let back = host
+            .to(To::device("cuda:1"))
+            .and_then(|t| t.to(To::device("cuda:0")))
+            .unwrap();
+        // The copy to the CPU reads GPU memory: in the browser it awaits the readback.
+        let back = loop {
+            match back.to(To::device("cpu")) {
+                Err(e) if e.is_would_block() => gpu.complete_readbacks().await.unwrap(),
+                other => break other.unwrap(),
+            }
+        };
+        assert_eq!(back.device(), Device::CPU);
+        assert_eq!(back.scalars().unwrap(), host.scalars().unwrap(), "{dtype}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_backward_pass_through_webgpu_ops_gives_the_cpu_gradients() {
+    let cpu = Session::default();
+    let gpu = webgpu_session().await;
+    let x: Vec<f64> = (0..15).map(|i| f64::from(i) * 0.1 - 0.7).collect();
+    let w: Vec<f64> = (0..15).map(|i| f64::from(i % 4) * 0.3 - 0.4).collect();
+    let grads = |s: &Session, device: &str| {
+        let leaf = |v: &[f64], shape: &[usize]| {
+            let t = tensor(s, v, shape, DType::Float32, device);
+            t.set_requires_grad(true).unwrap();
+            t
+        };
+        let (x, w) = (leaf(&x, &[3, 5]), leaf(&w, &[5, 3]));
+        let loss = x
+            .mm(&w)
+            .and_then(|y| y.tanh())
+            .and_then(|y| y.mul(&y))
+            .and_then(|y| y.mean(&[], false))
+            .unwrap();
+        loss.backward(None, false).unwrap();
+        (loss, x.grad().unwrap(), w.grad().unwrap())
+    };
+    let (cpu_loss, cpu_x, cpu_w) = grads(&cpu, "cpu");
+    let (gpu_loss, gpu_x, gpu_w) = grads(&gpu, "cuda");
+    assert_eq!(gpu_x.device(), Device::cuda(0));
+    assert_close("loss", &cpu_loss, &gpu_loss, 1e-5).await;
+    assert_close("x.grad", &cpu_x, &gpu_x, 1e-5).await;
+    assert_close("w.grad", &cpu_w, &gpu_w, 1e-5).await;
 }

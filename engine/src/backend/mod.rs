@@ -1,7 +1,9 @@
 //! Backends: where tensor data lives and where kernels run.
 //!
-//! `cpu` runs every op today (for GPU devices too, marked in the trace as a stand-in); `gpu` is the
-//! wgpu backend, so far proven by one real compute round trip.
+//! `cpu` runs the CPU device's ops; `gpu` (wgpu, WGSL kernels) runs `cuda:N` and `mps` tensors,
+//! which live in its buffers when the session has an adapter. An op the GPU has no kernel for yet
+//! is computed by `cpu` on the values read back, and the trace marks it as a CPU stand-in;
+//! without an adapter every GPU device runs on `cpu`, marked the same way.
 
 pub mod cpu;
 pub mod gpu;

@@ -375,6 +375,7 @@ pub(crate) fn write(dest: &Tensor, values: &Tensor) -> Option<Result<(), Error>>
         dtype: dest.dtype(),
         offset: dest.storage_offset(),
     };
+    dest.storage().written_on_gpu();
     Some(
         gpu.elementwise(Elementwise::Copy, kind, dest.shape(), &[operand], output)
             .map_err(Error::from),

@@ -64,6 +64,11 @@ impl GpuBuffer {
         })
     }
 
+    /// Whether `other` is bound as the same range of the same buffer (one storage).
+    pub(super) fn same_binding(&self, other: &GpuBuffer) -> bool {
+        Rc::ptr_eq(&self.segment, &other.segment) && self.offset == other.offset
+    }
+
     pub(super) fn segment(&self) -> &wgpu::Buffer {
         &self.segment
     }
@@ -167,12 +172,20 @@ impl GpuContext {
         self.queue.submit([encoder.finish()]);
     }
 
-    /// Device → host: a sync point. The bytes go through a mappable staging buffer; the host
-    /// waits for everything queued before them.
-    ///
-    /// Natively the wait blocks in `Device::poll`. A browser cannot block, so there this fails
-    /// with [`GpuError::Readback`] unless the readback had already completed.
+    /// Device → host without waiting: natively the wait blocks in `Device::poll`; a browser
+    /// cannot block, so there this fails with [`GpuError::WouldBlock`] (await
+    /// [`GpuContext::download_async`] instead).
     pub fn download(&self, from: &GpuBuffer) -> Result<Vec<u8>, GpuError> {
+        if cfg!(target_arch = "wasm32") {
+            return Err(GpuError::WouldBlock);
+        }
+        poll_ready(self.download_async(from)).ok_or(GpuError::WouldBlock)?
+    }
+
+    /// Device → host: a sync point. The bytes go through a mappable staging buffer; the host
+    /// waits for everything queued before them (in the browser, the future resolves when
+    /// `mapAsync` does).
+    pub async fn download_async(&self, from: &GpuBuffer) -> Result<Vec<u8>, GpuError> {
         if from.is_empty() {
             return Ok(Vec::new());
         }
@@ -191,10 +204,7 @@ impl GpuContext {
             from.padded_len(),
         );
         self.queue.submit([encoder.finish()]);
-        let mut bytes = poll_ready(super::readback::read_buffer(&self.device, &staging))
-            .ok_or_else(|| GpuError::Readback {
-                reason: "a browser cannot wait for the GPU here".into(),
-            })??;
+        let mut bytes = super::readback::read_buffer(&self.device, &staging).await?;
         bytes.truncate(from.len() as usize);
         self.check_errors()?;
         Ok(bytes)

@@ -293,12 +293,12 @@ pub(super) fn binding_type(dtype: DType) -> &'static str {
 }
 
 /// The WGSL source of one kernel.
-fn source(
-    op: Elementwise,
-    compute: LaneKind,
-    inputs: &[(DType, LaneKind)],
-    out: DType,
-) -> Option<String> {
+/// One operand as a kernel sees it: its dtype, the lanes it is read as, and its binding slot
+/// (operands in the same storage share one binding: browsers refuse two writable bindings of one
+/// range).
+type Signature = (DType, LaneKind, usize);
+
+fn source(op: Elementwise, compute: LaneKind, inputs: &[Signature], out: DType) -> Option<String> {
     let expression = op.expression(compute)?;
     let result = op.result_kind(compute);
     let mut s = String::from(PRELUDE);
@@ -306,7 +306,7 @@ fn source(
         || compute == LaneKind::F64
         || inputs
             .iter()
-            .any(|&(d, k)| d == DType::Float64 || k == LaneKind::F64);
+            .any(|&(d, k, _)| d == DType::Float64 || k == LaneKind::F64);
     if uses_f64 {
         s.push_str(PRELUDE_F64);
     }
@@ -319,14 +319,18 @@ fn source(
         "@group(0) @binding(1) var<storage, read_write> out: array<{}>;",
         binding_type(out)
     );
-    for (i, &(dtype, kind)) in inputs.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "@group(0) @binding({}) var<storage, read_write> in{i}: array<{}>;",
-            i + 2,
-            binding_type(dtype)
-        );
-        let (raw, held) = load(dtype, &format!("in{i}"));
+    for (i, &(dtype, _, slot)) in inputs.iter().enumerate() {
+        if slot == i {
+            let _ = writeln!(
+                s,
+                "@group(0) @binding({}) var<storage, read_write> in{slot}: array<{}>;",
+                slot + 2,
+                binding_type(dtype)
+            );
+        }
+    }
+    for (i, &(dtype, kind, slot)) in inputs.iter().enumerate() {
+        let (raw, held) = load(dtype, &format!("in{slot}"));
         let _ = writeln!(
             s,
             "fn load{i}(e: u32) -> {} {{ return {}; }}",
@@ -470,7 +474,21 @@ impl GpuContext {
                 max_bytes: limits.max_storage_buffer_binding_size,
             });
         }
-        let signature: Vec<(DType, LaneKind)> = inputs.iter().map(|o| (o.dtype, o.kind)).collect();
+        let slots: Vec<usize> = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                inputs[..i]
+                    .iter()
+                    .position(|earlier| earlier.buffer.same_binding(o.buffer))
+                    .unwrap_or(i)
+            })
+            .collect();
+        let signature: Vec<Signature> = inputs
+            .iter()
+            .zip(&slots)
+            .map(|(o, &slot)| (o.dtype, o.kind, slot))
+            .collect();
         let key = format!("elementwise {op:?} {compute:?} {signature:?} -> {out_dtype:?}");
         let source = source(op, compute, &signature, out_dtype)
             .ok_or_else(|| GpuError::Unsupported { what: key.clone() })?;
@@ -512,7 +530,14 @@ impl GpuContext {
                 usage: wgpu::BufferUsages::STORAGE,
             });
         let mut bindings = vec![dims.as_entire_binding(), out.binding()];
-        bindings.extend(inputs.iter().map(|input| input.buffer.binding()));
+        bindings.extend(
+            inputs
+                .iter()
+                .zip(&slots)
+                .enumerate()
+                .filter(|&(i, (_, &slot))| slot == i)
+                .map(|(_, (input, _))| input.buffer.binding()),
+        );
         self.dispatch("elementwise", &pipeline, &bindings, grid);
         Ok(())
     }
@@ -553,7 +578,7 @@ pub(super) mod tests {
         for &input in &dtypes {
             for &out in &dtypes {
                 let compute = LaneKind::of(out);
-                let src = source(Elementwise::Copy, compute, &[(input, compute)], out).unwrap();
+                let src = source(Elementwise::Copy, compute, &[(input, compute, 0)], out).unwrap();
                 validate(&src);
                 checked += 1;
             }
@@ -585,7 +610,7 @@ pub(super) mod tests {
                 } else {
                     dtype
                 };
-                if let Some(src) = source(op, kind, &[(dtype, kind), (dtype, kind)], out) {
+                if let Some(src) = source(op, kind, &[(dtype, kind, 0), (dtype, kind, 1)], out) {
                     validate(&src);
                     checked += 1;
                 }
@@ -600,7 +625,8 @@ pub(super) mod tests {
                 Unary::Sigmoid,
                 Unary::Tanh,
             ] {
-                if let Some(src) = source(Elementwise::Unary(op), kind, &[(dtype, kind)], dtype) {
+                if let Some(src) = source(Elementwise::Unary(op), kind, &[(dtype, kind, 0)], dtype)
+                {
                     validate(&src);
                     checked += 1;
                 }
@@ -608,7 +634,12 @@ pub(super) mod tests {
             let src = source(
                 Elementwise::Where,
                 kind,
-                &[(DType::Bool, LaneKind::Bool), (dtype, kind), (dtype, kind)],
+                // The two values share one binding, as `torch.where(c, x, x)` binds them.
+                &[
+                    (DType::Bool, LaneKind::Bool, 0),
+                    (dtype, kind, 1),
+                    (dtype, kind, 1),
+                ],
                 dtype,
             )
             .unwrap();

@@ -17,6 +17,12 @@ pub enum GpuError {
     GridTooLarge { invocations: u64 },
     #[error("reading a buffer back from the GPU failed: {reason}")]
     Readback { reason: String },
+    /// In the browser a readback is a future: a synchronous read of GPU memory that has not
+    /// come back yet fails with this, and the runtime awaits the readback and runs the call again.
+    #[error(
+        "the values of a GPU tensor are not back on the host yet (the browser cannot wait here)"
+    )]
+    WouldBlock,
     #[error("the GPU could not allocate {bytes} bytes")]
     OutOfMemory { bytes: u64 },
     #[error("this adapter has no kernel for {what}")]

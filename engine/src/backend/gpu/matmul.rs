@@ -45,14 +45,15 @@ pub fn product_lanes(dtype: DType) -> Option<LaneKind> {
     }
 }
 
-fn source(dtype: DType, acc: LaneKind) -> String {
+/// `shared`: both operands are one storage (`a @ a`), bound once.
+fn source(dtype: DType, acc: LaneKind, shared: bool) -> String {
     let ty = wgsl_type(acc);
     let mut s = String::from(PRELUDE);
     if acc == LaneKind::F64 {
         s.push_str(PRELUDE_F64);
     }
     let (raw_a, held) = load(dtype, "lhs");
-    let (raw_b, _) = load(dtype, "rhs");
+    let (raw_b, _) = load(dtype, if shared { "lhs" } else { "rhs" });
     let zero = if acc == LaneKind::F64 {
         "f64(0.0)"
     } else {
@@ -64,8 +65,7 @@ fn source(dtype: DType, acc: LaneKind) -> String {
 @group(0) @binding(0) var<storage, read> dims: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<{out_type}>;
 @group(0) @binding(2) var<storage, read_write> lhs: array<{in_type}>;
-@group(0) @binding(3) var<storage, read_write> rhs: array<{in_type}>;
-var<workgroup> tile_a: array<array<{ty}, {TILE}>, {TILE}>;
+{rhs_binding}var<workgroup> tile_a: array<array<{ty}, {TILE}>, {TILE}>;
 var<workgroup> tile_b: array<array<{ty}, {TILE}>, {TILE}>;
 
 fn load_a(e: u32) -> {ty} {{ return {a}; }}
@@ -109,6 +109,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
 "#,
         out_type = binding_type(acc.dtype()),
         in_type = binding_type(dtype),
+        rhs_binding = if shared {
+            String::new()
+        } else {
+            format!(
+                "@group(0) @binding(3) var<storage, read_write> rhs: array<{}>;\n",
+                binding_type(dtype)
+            )
+        },
         a = convert(&raw_a, held, acc),
         b = convert(&raw_b, held, acc),
         store = if acc == LaneKind::F32 {
@@ -173,8 +181,9 @@ impl GpuContext {
                 contents: bytemuck::cast_slice(&dims),
                 usage: wgpu::BufferUsages::STORAGE,
             });
-        let key = format!("matmul {dtype:?} {acc:?}");
-        let pipeline = self.pipeline(&key, || source(dtype, acc));
+        let shared = a.buffer.same_binding(b.buffer);
+        let key = format!("matmul {dtype:?} {acc:?} shared={shared}");
+        let pipeline = self.pipeline(&key, || source(dtype, acc, shared));
         let grid = Grid {
             workgroups_x: x as u32,
             workgroups_y: y as u32,
@@ -188,7 +197,7 @@ impl GpuContext {
                 out.binding(),
                 a.buffer.binding(),
                 b.buffer.binding(),
-            ],
+            ][..if shared { 3 } else { 4 }],
             grid,
             batch as u32,
         );
@@ -209,7 +218,9 @@ mod tests {
             DType::Float64,
         ] {
             let acc = product_lanes(dtype).unwrap();
-            super::super::elementwise::tests::validate(&source(dtype, acc));
+            for shared in [false, true] {
+                super::super::elementwise::tests::validate(&source(dtype, acc, shared));
+            }
         }
     }
 }

@@ -6,7 +6,6 @@
 //! resolves when `mapAsync` does, and natively the same future is driven by `Device::poll`.
 
 mod adapter;
-mod affine;
 mod buffer;
 mod clock;
 mod elementwise;
@@ -35,7 +34,6 @@ pub struct GpuContext {
     device: wgpu::Device,
     queue: wgpu::Queue,
     report: AdapterReport,
-    affine: affine::AffineKernel,
     /// Compiled kernels by their generated source's key: each is built once per device.
     pipelines: RefCell<HashMap<String, Rc<wgpu::ComputePipeline>>>,
     /// Errors wgpu raised outside any error scope (a failed submission, a lost device): kept
@@ -83,12 +81,10 @@ impl GpuContext {
             }
         }));
         let report = AdapterReport::describe(&adapter, &device).await;
-        let affine = affine::AffineKernel::new(&device);
         Ok(Self {
             device,
             queue,
             report,
-            affine,
             pipelines: RefCell::default(),
             uncaptured,
         })

@@ -5,12 +5,13 @@
 // has no 64-bit integers and PyTorch computes every integer op of int64 tensors in 64 bits. The
 // results wrap exactly as two's-complement int64 arithmetic does.
 
+// NaN and infinity come from a buffer read: browsers (Tint) refuse them as constant expressions.
 fn nan() -> f32 {
-    return bitcast<f32>(0x7fc00000u);
+    return bitcast<f32>(0x7fc00000u | (dims[0] & 0u));
 }
 
 fn infinity() -> f32 {
-    return bitcast<f32>(0x7f800000u);
+    return bitcast<f32>(0x7f800000u | (dims[0] & 0u));
 }
 
 // ---- dims: [numel, row_stride, output offset, rank, shape[rank], per operand: offset, strides[rank]] ----
