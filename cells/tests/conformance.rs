@@ -12,16 +12,29 @@ use tolab_engine::Session;
 /// What `tolab run PROGRAM` prints, in the `.out` files' shape, run in a scratch folder so that
 /// files it saves stay out of the tree.
 fn run(name: &str, source: &str) -> String {
+    run_reading(name, source, Readbacks::Blocking)
+}
+
+/// How the run reads GPU memory.
+#[derive(Clone, Copy, PartialEq)]
+enum Readbacks {
+    /// Natively: the host blocks until the bytes are back.
+    Blocking,
+    /// The browser's way: a read that cannot wait awaits its readback and runs again.
+    Awaited,
+}
+
+fn run_reading(name: &str, source: &str, readbacks: Readbacks) -> String {
     let scratch =
         std::env::temp_dir().join(format!("tolab-conformance-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     std::fs::write(scratch.join(name), source).unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tolab"))
-        .arg("run")
-        .arg(name)
-        .current_dir(&scratch)
-        .output()
-        .unwrap();
+    let mut tolab = std::process::Command::new(env!("CARGO_BIN_EXE_tolab"));
+    tolab.arg("run").arg(name).current_dir(&scratch);
+    if readbacks == Readbacks::Awaited {
+        tolab.env("TOLAB_BROWSER_READBACKS", "1");
+    }
+    let output = tolab.output().unwrap();
     std::fs::remove_dir_all(&scratch).ok();
     let stderr = String::from_utf8_lossy(&output.stderr);
     common::shaped(
@@ -36,6 +49,22 @@ fn every_conformance_program_prints_what_pytorch_prints() {
     let failures: Vec<String> = common::PROGRAMS
         .iter()
         .filter_map(|(name, source, expected)| common::mismatch(name, expected, &run(name, source)))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every program again, with GPU memory read the way the browser must (no blocking readback):
+/// what they print does not change.
+#[test]
+fn every_conformance_program_prints_the_same_when_readbacks_are_awaited() {
+    let failures: Vec<String> = common::PROGRAMS
+        .iter()
+        .filter_map(|(name, source, expected)| {
+            let scratch_name = format!("awaited_{name}");
+            let got =
+                run_reading(&scratch_name, source, Readbacks::Awaited).replace(&scratch_name, name);
+            common::mismatch(name, expected, &got)
+        })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

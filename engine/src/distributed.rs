@@ -394,6 +394,9 @@ impl World {
             });
         }
         for t in &tensors {
+            // The collective reads every rank's values at once: each rank brings its own back
+            // first (in the browser that is an await).
+            t.fetch().await?;
             self.broadcast(t, 0).await?;
         }
         let wrapper = crate::nn::Module::new(crate::nn::Layer::DistributedDataParallel {
@@ -417,6 +420,7 @@ impl World {
                     zeros
                 }
             };
+            grad.fetch().await?;
             self.all_reduce(&grad, ReduceOp::Avg).await?;
         }
         Ok(())

@@ -374,6 +374,21 @@ impl Storage {
         }
     }
 
+    /// Reads a GPU storage's bytes back into host memory, awaiting the GPU (in the browser the
+    /// await is where the host waits); later reads use them until the storage is written.
+    pub(crate) async fn fetch(&self) -> Result<(), crate::Error> {
+        let (Some((gpu, buffer)), Some(readback)) = (self.gpu(), self.readback()) else {
+            return Ok(());
+        };
+        if readback.borrow().is_some() {
+            return Ok(());
+        }
+        let gpu = Rc::clone(gpu);
+        let bytes = gpu.download_async(&buffer).await?;
+        *readback.borrow_mut() = Some(host_elements(self.dtype, &bytes)?);
+        Ok(())
+    }
+
     /// Forgets what the host read back: the GPU has written the storage since.
     pub(crate) fn written_on_gpu(&self) {
         if let Some(readback) = self.readback() {

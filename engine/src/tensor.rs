@@ -817,11 +817,26 @@ impl Tensor {
         autograd::backward(self, gradient, retain_graph)
     }
 
+    /// [`Tensor::backward`] that awaits GPU readbacks where a node needs one (in the browser).
+    pub async fn backward_async(
+        &self,
+        gradient: Option<&Tensor>,
+        retain_graph: bool,
+    ) -> Result<(), Error> {
+        autograd::backward_async(self, gradient, retain_graph).await
+    }
+
     // ---- values ----
 
     /// Runs `f` on the elements in host memory, or fails for `meta` tensors, which have none.
     pub(crate) fn read<T>(&self, f: impl FnOnce(&CpuStorage) -> T) -> Result<T, Error> {
         self.0.storage.read(f)
+    }
+
+    /// Brings a GPU tensor's values back to the host without blocking (the browser's way to
+    /// wait); the synchronous reads after it find them. Nothing to do for other tensors.
+    pub async fn fetch(&self) -> Result<(), Error> {
+        self.0.storage.fetch().await
     }
 
     /// The elements in row-major order, as Python numbers (`tolist()` flattened).

@@ -530,3 +530,34 @@ fn a_backward_pass_through_gpu_ops_gives_the_cpu_gradients() {
         .collect();
     assert!(stand_ins.is_empty(), "{stand_ins:?}");
 }
+
+#[test]
+fn cat_along_any_dim_matches_the_cpu_and_runs_on_the_gpu() {
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    for seed in 1..=6u64 {
+        let mut rng = Rng(seed * 0x7f4a_7c15);
+        let mut shape = rng.shape();
+        if shape.is_empty() {
+            shape.push(3);
+        }
+        let dim = rng.below(shape.len() as u64) as usize;
+        for dtype in [DType::Float32, DType::Int64, DType::Float16, DType::Bool] {
+            let mut other = shape.clone();
+            // An even length keeps every packed run on a word boundary.
+            other[dim] = 2 * (rng.below(3) as usize + 1);
+            shape[dim] = 4;
+            let (a_cpu, a_gpu) = pair(&cpu, &gpu, &mut rng, &shape, dtype);
+            let (b_cpu, b_gpu) = pair(&cpu, &gpu, &mut rng, &other, dtype);
+            let case = format!("seed {seed}: cat {dtype}{shape:?} + {other:?} along {dim}");
+            assert_same(
+                &case,
+                Tensor::cat(&[&a_cpu, &b_cpu], dim as i64),
+                Tensor::cat(&[&a_gpu, &b_gpu], dim as i64),
+            );
+        }
+    }
+    let kernels = kernels_on(&gpu);
+    let stand_ins: Vec<_> = kernels.iter().filter(|(_, b)| *b == Backend::CpuStandIn).collect();
+    assert!(stand_ins.is_empty(), "{stand_ins:?}");
+}

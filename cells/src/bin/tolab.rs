@@ -54,6 +54,10 @@ fn main() -> ExitCode {
 fn run(path: &str, source: &str, trace: bool) -> ExitCode {
     let session = match pollster::block_on(GpuContext::new()) {
         Ok(gpu) => {
+            // The browser's way of reading GPU memory (await, then run again), for debugging it.
+            if std::env::var_os("TOLAB_BROWSER_READBACKS").is_some() {
+                gpu.never_block_on_readbacks();
+            }
             let report = gpu.report();
             eprintln!(
                 "tolab: GPU devices run on {} ({}, through wgpu)",

@@ -574,11 +574,7 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
         }
         "type" => return tensor_type(t, args.get(0, "dtype")),
         "backward" => {
-            let gradient = match &arg(0) {
-                Value::Tensor(g) => Some(g.clone()),
-                _ => None,
-            };
-            let retain = args.get(1, "retain_graph").is_some_and(Value::truthy);
+            let (gradient, retain) = backward_args(&args);
             t.backward(gradient.as_ref(), retain)?;
             return Ok(Value::None);
         }
@@ -1174,4 +1170,16 @@ fn tensor_type(t: &Tensor, target: Option<&Value>) -> Result<Value> {
         dtype: Some(dtype),
         ..tolab_engine::To::default()
     })?))
+}
+
+/// `backward(gradient=None, retain_graph=False)`'s arguments.
+pub(super) fn backward_args(args: &Args) -> (Option<Tensor>, bool) {
+    let gradient = match args.get(0, "gradient") {
+        Some(Value::Tensor(g)) => Some(g.clone()),
+        _ => None,
+    };
+    (
+        gradient,
+        args.get(1, "retain_graph").is_some_and(Value::truthy),
+    )
 }

@@ -64,10 +64,20 @@ pub fn lookup(name: &str) -> Option<Value> {
         .map(|n| Value::Builtin(n))
 }
 
+/// Builtins that read the values of the tensors they are given (a sync point for GPU tensors).
+const READ_VALUES: &[&str] = &[
+    "bool", "float", "int", "round", "abs", "sum", "min", "max", "sorted", "any", "all",
+];
+
 impl Interpreter {
     /// Calls a builtin. Those that need the interpreter (to iterate lazily, to call learner
     /// methods, to read attributes) are answered here; the rest by [`call`].
     pub(super) async fn call_builtin(&mut self, name: &str, mut args: Args) -> Result<Value, Flow> {
+        if READ_VALUES.contains(&name) {
+            for arg in &args.positional {
+                self.fetch_values(arg).await?;
+            }
+        }
         match name {
             "iter" | "next" | "enumerate" | "zip" | "map" | "filter" => {
                 return self.iterator_builtin(name, args).await;
@@ -160,6 +170,7 @@ impl Interpreter {
     /// `str(v)` (`as_str`) or `repr(v)`, with learners' `__str__`/`__repr__`, also of objects
     /// inside containers.
     pub(super) async fn text_of(&mut self, v: &Value, as_str: bool) -> Result<String, Flow> {
+        self.fetch_values(v).await?;
         let container = matches!(
             v,
             Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_)
@@ -689,17 +700,44 @@ fn identity(v: &Value) -> usize {
 /// The learner objects with a `__repr__` of their own in `v` and the containers inside it (each
 /// once, cycles and all; no deeper than `repr` goes).
 fn learner_objects(v: &Value) -> Vec<Value> {
+    let mut seen = std::collections::HashSet::new();
+    found_in(v, |v| match v {
+        Value::Instance(i) => Some(i.class.lookup("__repr__").is_some() && seen.insert(address(i))),
+        _ => None,
+    })
+}
+
+/// The tensors in `v` and the containers inside it, parameters included: what printing `v`
+/// reads.
+pub(super) fn tensors_in(v: &Value) -> Vec<tolab_engine::Tensor> {
+    found_in(v, |v| match v {
+        Value::Tensor(_) | Value::Parameter(_) => Some(true),
+        _ => None,
+    })
+    .into_iter()
+    .filter_map(|v| match &v {
+        Value::Tensor(t) => Some(t.clone()),
+        Value::Parameter(p) => Some(p.tensor()),
+        _ => None,
+    })
+    .collect()
+}
+
+/// The values in `v` and the containers inside it (each container once, cycles and all; no
+/// deeper than `repr` goes) that `pick` decides on: `Some(true)` takes one, `Some(false)` passes
+/// it by, and `None` looks inside it when it is a container.
+fn found_in(v: &Value, mut pick: impl FnMut(&Value) -> Option<bool>) -> Vec<Value> {
     let mut found = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut todo = vec![(v.clone(), 0)];
     while let Some((v, depth)) = todo.pop() {
-        let inside: Vec<Value> = match &v {
-            Value::Instance(i) => {
-                if i.class.lookup("__repr__").is_some() && seen.insert(address(i)) {
-                    found.push(v.clone());
-                }
-                continue;
+        if let Some(take) = pick(&v) {
+            if take {
+                found.push(v);
             }
+            continue;
+        }
+        let inside: Vec<Value> = match &v {
             Value::List(items) if seen.insert(address(items)) => items.borrow().clone(),
             Value::Set(items) if seen.insert(address(items)) => items.borrow().clone(),
             Value::Tuple(items) if seen.insert(address(items)) => items.to_vec(),
@@ -708,6 +746,7 @@ fn learner_objects(v: &Value) -> Vec<Value> {
                 .iter()
                 .flat_map(|(k, v)| [k.clone(), v.clone()])
                 .collect(),
+            Value::StructSeq(s) => s.items(),
             _ => continue,
         };
         if depth < MAX_REPR_DEPTH {

@@ -187,13 +187,15 @@ impl Interpreter {
                     None => ReduceOp::Sum,
                     Some(op) => reduce_op(&op.str_text())?,
                 };
-                world.all_reduce(&tensor(&args)?, op).await?;
+                let t = tensor(&args)?;
+                t.fetch().await?;
+                world.all_reduce(&t, op).await?;
             }
             "broadcast" => {
                 let src = args.get(1, "src").map_or(0.0, as_f64);
-                world
-                    .broadcast(&tensor(&args)?, src.max(0.0) as usize)
-                    .await?;
+                let t = tensor(&args)?;
+                t.fetch().await?;
+                world.broadcast(&t, src.max(0.0) as usize).await?;
             }
             "barrier" => world.barrier().await?,
             _ => return Err(PyException::unsupported(&format!("torch.distributed.{name}")).into()),

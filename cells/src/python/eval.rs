@@ -42,7 +42,7 @@ impl From<tolab_engine::Error> for Flow {
 pub type Eval<'a, T> = Pin<Box<dyn Future<Output = Result<T, Flow>> + 'a>>;
 
 /// A call's arguments: positional, then keyword.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Args {
     pub positional: Vec<Value>,
     pub keywords: Vec<(String, Value)>,
@@ -354,7 +354,7 @@ impl Interpreter {
                 Stmt::Assign(a) if a.targets.len() == 1 && is_simple(&a.value) => {
                     if let Some(name) = simple_name(&a.targets[0]) {
                         self.note_line(stmt)?;
-                        let value = self.simple_expr(&a.value)?;
+                        let value = self.engine_call(|me| me.simple_expr(&a.value)).await?;
                         self.set_name(name, value);
                         return Ok(());
                     }
@@ -363,8 +363,10 @@ impl Interpreter {
                     if let Some(name) = simple_name(&a.target) {
                         self.note_line(stmt)?;
                         let current = self.lookup(name)?;
-                        let operand = self.simple_expr(&a.value)?;
-                        let updated = operators::binary(a.op, &current, &operand, true)?;
+                        let operand = self.engine_call(|me| me.simple_expr(&a.value)).await?;
+                        let updated = self
+                            .engine_call(|_| Ok(operators::binary(a.op, &current, &operand, true)?))
+                            .await?;
                         self.set_name(name, updated);
                         return Ok(());
                     }
@@ -381,12 +383,12 @@ impl Interpreter {
 
     /// `if test: ... elif ...: ... else: ...`, its line already noted.
     async fn if_stmt(&mut self, s: &ruff_python_ast::StmtIf) -> Result<(), Flow> {
-        if self.expr(&s.test).await?.truth()? {
+        if self.test(&s.test).await? {
             return self.block(&s.body).await;
         }
         for clause in &s.elif_else_clauses {
             let taken = match &clause.test {
-                Some(test) => self.expr(test).await?.truth()?,
+                Some(test) => self.test(test).await?,
                 None => true,
             };
             if taken {
@@ -413,13 +415,15 @@ impl Interpreter {
                 Stmt::AugAssign(a) => {
                     let current = self.expr(&a.target).await?;
                     let operand = self.expr(&a.value).await?;
-                    let updated = operators::binary(a.op, &current, &operand, true)?;
+                    let updated = self
+                        .engine_call(|_| Ok(operators::binary(a.op, &current, &operand, true)?))
+                        .await?;
                     self.assign(&a.target, updated).await?;
                 }
                 Stmt::If(s) => self.if_stmt(s).await?,
                 Stmt::While(s) => {
                     let mut broke = false;
-                    while !broke && self.expr(&s.test).await?.truth()? {
+                    while !broke && self.test(&s.test).await? {
                         broke = self.loop_body(&s.body).await?;
                     }
                     if !broke {
@@ -485,7 +489,7 @@ impl Interpreter {
                     }
                 }
                 Stmt::Assert(a) => {
-                    if !self.expr(&a.test).await?.truth()? {
+                    if !self.test(&a.test).await? {
                         let message = match &a.msg {
                             Some(m) => self.expr(m).await?.str_text(),
                             None => String::new(),
@@ -811,7 +815,10 @@ impl Interpreter {
                 Expr::Subscript(s) => {
                     let container = self.expr(&s.value).await?;
                     let index = self.subscript(&s.slice).await?;
-                    operators::set_item(&container, &index, value)?;
+                    self.engine_call(|_| {
+                        Ok(operators::set_item(&container, &index, value.clone())?)
+                    })
+                    .await?;
                 }
                 _ => return Err(PyException::unsupported("this assignment target").into()),
             }
@@ -863,7 +870,7 @@ impl Interpreter {
     /// Evaluates an expression; [`is_simple`] ones synchronously, without boxing a future.
     pub(crate) async fn expr(&mut self, e: &Expr) -> Result<Value, Flow> {
         if is_simple(e) {
-            return self.simple_expr(e);
+            return self.engine_call(|me| me.simple_expr(e)).await;
         }
         self.expr_boxed(e).await
     }
@@ -917,19 +924,21 @@ impl Interpreter {
                 Expr::BinOp(b) => {
                     let left = self.expr(&b.left).await?;
                     let right = self.expr(&b.right).await?;
-                    operators::binary(b.op, &left, &right, false)?
+                    self.engine_call(|_| Ok(operators::binary(b.op, &left, &right, false)?))
+                        .await?
                 }
                 Expr::UnaryOp(u) => {
                     let operand = self.expr(&u.operand).await?;
-                    operators::unary(u.op, &operand)?
+                    self.engine_call(|_| Ok(operators::unary(u.op, &operand)?))
+                        .await?
                 }
                 Expr::BoolOp(b) => {
                     let mut last = Value::None;
                     for value in &b.values {
                         last = self.expr(value).await?;
                         let decided = match b.op {
-                            BoolOp::And => !last.truth()?,
-                            BoolOp::Or => last.truth()?,
+                            BoolOp::And => !self.truth(&last).await?,
+                            BoolOp::Or => self.truth(&last).await?,
                         };
                         if decided {
                             break;
@@ -942,8 +951,10 @@ impl Interpreter {
                     let mut result = Value::Bool(true);
                     for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
                         let right = self.expr(right).await?;
-                        result = operators::compare(*op, &left, &right)?;
-                        if !matches!(result, Value::Tensor(_)) && !result.truth()? {
+                        result = self
+                            .engine_call(|_| Ok(operators::compare(*op, &left, &right)?))
+                            .await?;
+                        if !matches!(result, Value::Tensor(_)) && !self.truth(&result).await? {
                             break;
                         }
                         left = right;
@@ -951,7 +962,7 @@ impl Interpreter {
                     result
                 }
                 Expr::If(i) => {
-                    if self.expr(&i.test).await?.truth()? {
+                    if self.test(&i.test).await? {
                         self.expr(&i.body).await?
                     } else {
                         self.expr(&i.orelse).await?
@@ -1001,7 +1012,10 @@ impl Interpreter {
                                 m.children().iter().map(|c| self.object_of(c)).collect();
                             operators::get_item(&Value::list(children), &index)?
                         }
-                        _ => operators::get_item(&container, &index)?,
+                        _ => {
+                            self.engine_call(|_| Ok(operators::get_item(&container, &index)?))
+                                .await?
+                        }
                     }
                 }
                 Expr::Call(call) => self.call_expr(call).await?,
@@ -1121,7 +1135,7 @@ impl Interpreter {
             'items: while let Some(item) = self.next_of(&mut items).await? {
                 self.assign(&first.target, item).await?;
                 for condition in &first.ifs {
-                    if !self.expr(condition).await?.truth()? {
+                    if !self.test(condition).await? {
                         continue 'items;
                     }
                 }
@@ -1318,13 +1332,20 @@ impl Interpreter {
                 let Value::NnModule(module) = &**owner else {
                     return Ok(Value::None);
                 };
-                self.module_method(module, name, args).map_err(Flow::from)
+                self.engine_call(|me| {
+                    me.module_method(module, name, args.clone())
+                        .map_err(Flow::from)
+                })
+                .await
             }
             Value::Method(owner, name) if matches!(**owner, Value::Optimizer(_)) => {
                 let Value::Optimizer(optimizer) = &**owner else {
                     return Ok(Value::None);
                 };
-                super::objects::optimizer_method(optimizer, name, &args).map_err(Flow::from)
+                self.engine_call(|_| {
+                    super::objects::optimizer_method(optimizer, name, &args).map_err(Flow::from)
+                })
+                .await
             }
             Value::Builtin("super") => self
                 .stack
@@ -1344,12 +1365,25 @@ impl Interpreter {
             Value::ModuleFn(module, name) => {
                 Box::pin(self.call_module_function(module, name, args)).await
             }
-            Value::Method(owner, name) => {
-                let result = super::attributes::call_method(owner, name, args)?;
-                if &**name == "backward" {
-                    self.after_backward().await?;
-                }
+            Value::Method(owner, name) if &**name == "backward" => {
+                // A backward pass cannot run twice: in the browser it waits for readbacks
+                // between nodes instead of being retried.
+                let result = match &*owner.resolved() {
+                    Value::Tensor(t) => {
+                        let (gradient, retain) = super::attributes::backward_args(&args);
+                        t.backward_async(gradient.as_ref(), retain).await?;
+                        Value::None
+                    }
+                    _ => super::attributes::call_method(owner, name, args)?,
+                };
+                self.after_backward().await?;
                 Ok(result)
+            }
+            Value::Method(owner, name) => {
+                self.engine_call(|_| {
+                    super::attributes::call_method(owner, name, args.clone()).map_err(Flow::from)
+                })
+                .await
             }
             Value::ExcClass(kind) => {
                 let message = args
@@ -1584,5 +1618,60 @@ fn is_simple(e: &Expr) -> bool {
             c.ops.len() == 1 && is_simple(&c.left) && c.comparators.iter().all(is_simple)
         }
         _ => false,
+    }
+}
+
+impl Interpreter {
+    /// Runs a synchronous call into the engine. In the browser a read of GPU memory whose bytes
+    /// are not back yet fails with `WouldBlock` before the call has changed anything (reads come
+    /// before writes): the readbacks it asked for are awaited (the browser's sync point) and the
+    /// call runs again, the trace rolled back to where it began. Natively reads never fail so.
+    ///
+    /// A call that reads GPU memory it wrote itself (an op the CPU computes from a result the GPU
+    /// made in the same call) never finds its bytes back in time: after a few rounds its error
+    /// stands, and the learner reads it.
+    pub(super) async fn engine_call<T>(
+        &mut self,
+        mut call: impl FnMut(&mut Self) -> Result<T, Flow>,
+    ) -> Result<T, Flow> {
+        const ROUNDS: usize = 4;
+        let mut round = 1;
+        loop {
+            let mark = self.session.trace_mark();
+            match call(self) {
+                Err(Flow::Error(e))
+                    if round < ROUNDS
+                        && e.engine
+                            .as_deref()
+                            .is_some_and(tolab_engine::Error::is_would_block) =>
+                {
+                    self.session.rewind_trace(mark);
+                    self.session.complete_readbacks().await?;
+                    round += 1;
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+
+    /// Python's truth value of `value` (a one-element tensor's is read from the device).
+    pub(super) async fn truth(&mut self, value: &Value) -> Result<bool, Flow> {
+        self.fetch_values(value).await?;
+        Ok(value.truth()?)
+    }
+
+    /// The truth value of the expression `e` (`if`, `while`, `assert`, comprehension filters).
+    async fn test(&mut self, e: &Expr) -> Result<bool, Flow> {
+        let value = self.expr(e).await?;
+        self.truth(&value).await
+    }
+
+    /// Brings the values of every GPU tensor in `value` back to the host before something
+    /// synchronous prints or tests them (in the browser, the await is the sync point).
+    pub(super) async fn fetch_values(&mut self, value: &Value) -> Result<(), Flow> {
+        for tensor in super::builtins::tensors_in(value) {
+            tensor.fetch().await?;
+        }
+        Ok(())
     }
 }

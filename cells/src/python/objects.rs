@@ -322,7 +322,8 @@ impl Interpreter {
                         ))),
                     })
                     .collect::<Result<_>>()?;
-                self.forward_with_learner_code(module, &inputs)
+                self.engine_call(|me| me.forward_with_learner_code(module, &inputs))
+                    .await
             }
         }
     }

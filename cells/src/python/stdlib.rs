@@ -44,7 +44,10 @@ impl Interpreter {
             ("torch", "save") => {
                 let object = args.get(0, "obj").cloned().unwrap_or(Value::None);
                 let path = text(1, "f").unwrap_or_default();
-                serialization::save(&to_engine(&object, "torch.save")?, &path, &*self.files)?;
+                let object = to_engine(&object, "torch.save")?;
+                let files = Rc::clone(&self.files);
+                self.engine_call(|_| Ok(serialization::save(&object, &path, &*files)?))
+                    .await?;
                 Value::None
             }
             ("torch", "load") => {
@@ -128,7 +131,12 @@ impl Interpreter {
                 Some(v) => Value::str(&v),
                 None => args.get(1, "default").cloned().unwrap_or(Value::None),
             },
-            _ => super::modules::call(&session, module, name, args)?,
+            _ => {
+                self.engine_call(|_| {
+                    Ok(super::modules::call(&session, module, name, args.clone())?)
+                })
+                .await?
+            }
         })
     }
 

@@ -381,3 +381,81 @@ pub(crate) fn write(dest: &Tensor, values: &Tensor) -> Option<Result<(), Error>>
             .map_err(Error::from),
     )
 }
+
+/// `torch.cat` on the GPU: each piece copied by the copy kernel into its run of a buffer whose
+/// first dimension is the cat dimension (where every piece is one contiguous run), then moved
+/// back into place by one more copy when `dim` is not the first. `None` where a piece is not in
+/// a GPU buffer or a packed dtype's run would not start a word.
+pub(crate) fn cat(
+    tensors: &[&Tensor],
+    dim: usize,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+) -> Option<Result<Tensor, Error>> {
+    let first = tensors.first()?;
+    let gpu = first.session().gpu(device)?;
+    let buffers: Vec<GpuBuffer> = tensors
+        .iter()
+        .map(|t| t.storage().gpu().map(|(_, b)| b))
+        .collect::<Option<_>>()?;
+    let others = |dims: &[usize]| -> Vec<usize> {
+        std::iter::once(dims[dim])
+            .chain(
+                dims.iter()
+                    .enumerate()
+                    .filter(|&(a, _)| a != dim)
+                    .map(|(_, &s)| s),
+            )
+            .collect()
+    };
+    let moved = others(shape);
+    let inner: usize = moved[1..].iter().product();
+    let per = (4 / dtype.size().min(4)).max(1);
+    let mut start = 0;
+    let mut runs = Vec::with_capacity(tensors.len());
+    for t in tensors {
+        if !(start * inner).is_multiple_of(per) {
+            return None;
+        }
+        runs.push(start * inner);
+        start += t.shape()[dim];
+    }
+    let kind = LaneKind::of(dtype);
+    Some((|| {
+        let (stacked, out) = output(first.session(), &moved, dtype, device)?;
+        for ((t, buffer), &offset) in tensors.iter().zip(&buffers).zip(&runs) {
+            let operand = KernelOperand {
+                buffer,
+                dtype: t.dtype(),
+                offset: t.storage_offset(),
+                strides: others(t.stride()),
+                kind,
+            };
+            let output = Output {
+                buffer: &out,
+                dtype,
+                offset,
+            };
+            gpu.elementwise(
+                Elementwise::Copy,
+                kind,
+                &others(t.shape()),
+                &[operand],
+                output,
+            )?;
+        }
+        if dim == 0 {
+            return Ok(stacked);
+        }
+        let back: Vec<i64> = (0..shape.len())
+            .map(|a| match a.cmp(&dim) {
+                std::cmp::Ordering::Less => a as i64 + 1,
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => a as i64,
+            })
+            .collect();
+        let placed = stacked.permute(&back)?;
+        contiguous(&placed).unwrap_or_else(|| placed.contiguous())
+    })())
+}

@@ -97,21 +97,13 @@ impl Tensor {
             .unwrap_or(DType::Float32);
         let mut shape = first.shape().to_vec();
         shape[d] = tensors.iter().map(|t| t.shape()[d]).sum();
-        let strides = contiguous_strides(&shape);
-        let mut values = vec![Scalar::Int(0); shape.iter().product()];
-        let mut start = 0;
-        for t in tensors {
-            let source = t.kernel_scalars()?;
-            let mut k = 0;
-            for_each_index(t.shape(), |index| {
-                let mut at = index.to_vec();
-                at[d] += start;
-                values[flat_index(&at, &strides)] = source[k];
-                k += 1;
-            });
-            start += t.shape()[d];
-        }
-        let out = Tensor::from_values(first.session(), &values, &shape, dtype, device, "cat")?;
+        let out = match super::gpu::cat(tensors, d, &shape, dtype, device) {
+            Some(out) => {
+                super::record_gpu_kernel(first.session(), device, "cat");
+                out?
+            }
+            None => cat_on_host(tensors, d, &shape, dtype, device)?,
+        };
         let sizes: Vec<(usize, DType)> =
             tensors.iter().map(|t| (t.shape()[d], t.dtype())).collect();
         let meta = autograd::record(tensors, || {
@@ -487,4 +479,30 @@ fn checked_positions(
     }
     let last = size.saturating_sub(1) as i64;
     Ok(positions.into_iter().map(|p| p.clamp(0, last)).collect())
+}
+
+/// `cat` computed on the host (the CPU, or standing in for a GPU device).
+fn cat_on_host(
+    tensors: &[&Tensor],
+    d: usize,
+    shape: &[usize],
+    dtype: DType,
+    device: crate::Device,
+) -> Result<Tensor, Error> {
+    let strides = contiguous_strides(shape);
+    let mut values = vec![Scalar::Int(0); shape.iter().product()];
+    let mut start = 0;
+    for t in tensors {
+        let source = t.kernel_scalars()?;
+        let mut k = 0;
+        for_each_index(t.shape(), |index| {
+            let mut at = index.to_vec();
+            at[d] += start;
+            values[flat_index(&at, &strides)] = source[k];
+            k += 1;
+        });
+        start += t.shape()[d];
+    }
+    let session = tensors.first().ok_or(Error::CatEmpty)?.session();
+    Tensor::from_values(session, &values, shape, dtype, device, "cat")
 }

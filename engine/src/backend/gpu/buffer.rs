@@ -176,7 +176,7 @@ impl GpuContext {
     /// cannot block, so there this fails with [`GpuError::WouldBlock`] (await
     /// [`GpuContext::download_async`] instead).
     pub fn download(&self, from: &GpuBuffer) -> Result<Vec<u8>, GpuError> {
-        if cfg!(target_arch = "wasm32") {
+        if !self.readbacks_block.get() {
             return Err(GpuError::WouldBlock);
         }
         poll_ready(self.download_async(from)).ok_or(GpuError::WouldBlock)?

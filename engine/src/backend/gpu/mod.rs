@@ -36,6 +36,9 @@ pub struct GpuContext {
     report: AdapterReport,
     /// Compiled kernels by their generated source's key: each is built once per device.
     pipelines: RefCell<HashMap<String, Rc<wgpu::ComputePipeline>>>,
+    /// Whether a synchronous readback may block the host (natively yes; a browser cannot, and
+    /// native tests switch it off to run the browser's way).
+    readbacks_block: std::cell::Cell<bool>,
     /// Errors wgpu raised outside any error scope (a failed submission, a lost device): kept
     /// here and raised at the next sync point instead of aborting the process.
     uncaptured: Arc<Mutex<Vec<String>>>,
@@ -86,8 +89,15 @@ impl GpuContext {
             queue,
             report,
             pipelines: RefCell::default(),
+            readbacks_block: std::cell::Cell::new(cfg!(not(target_arch = "wasm32"))),
             uncaptured,
         })
+    }
+
+    /// Makes synchronous readbacks fail with [`GpuError::WouldBlock`], as in a browser, so that
+    /// native tests run the browser's path (reads that await their readbacks).
+    pub fn never_block_on_readbacks(&self) {
+        self.readbacks_block.set(false);
     }
 
     /// What the adapter is and what it supports: shown in the lab's header and recorded in traces.
