@@ -82,10 +82,8 @@ impl Runtime {
         let mut notebook = self.notebook.take().unwrap_or_else(|| {
             // The UI animates the trace, so a notebook's session always records it.
             let session = match self.gpu.as_ref().and_then(|g| g.as_ref().ok()) {
-                Some(gpu) if GPU_TENSORS_ON_THE_ADAPTER => {
-                    Session::with_gpu(SessionConfig::default(), Rc::clone(gpu))
-                }
-                _ => Session::default(),
+                Some(gpu) => Session::with_gpu(SessionConfig::default(), Rc::clone(gpu)),
+                None => Session::default(),
             };
             session.set_tracing(true);
             Interpreter::notebook(session).with_stop_handle(self.stop.clone())
@@ -171,11 +169,6 @@ impl Runtime {
         }
     }
 }
-
-/// Whether notebooks keep GPU tensors in the adapter's buffers. Natively a readback blocks in
-/// `Device::poll`; in the browser it cannot block, and until sync points await their readbacks
-/// there, GPU devices in the browser run on the CPU backend (the trace marks it).
-const GPU_TENSORS_ON_THE_ADAPTER: bool = cfg!(not(target_arch = "wasm32"));
 
 #[cfg(target_arch = "wasm32")]
 fn no_adapter_reason(_detail: &str) -> String {

@@ -12,7 +12,7 @@ use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll};
 
 use crate::device::DeviceType;
 use crate::element::Scalar;
@@ -176,44 +176,54 @@ impl World {
 
     /// `torch.multiprocessing.spawn`: runs every rank's task to completion, in turns. Each rank
     /// runs with its own process state; a rank's error ends only that rank (the caller reports
-    /// the first, as `spawn` does).
-    pub fn run(&self, mut tasks: Vec<RankTask<'_>>) -> Vec<Result<(), Error>> {
+    /// the first, as `spawn` does). Ranks waiting for each other in collectives make no progress
+    /// alone; a round where none progresses is a deadlock (the watchdog's timeout). A rank that
+    /// awaits a GPU readback (in the browser) makes the run yield until the readback is back.
+    pub async fn run(&self, mut tasks: Vec<RankTask<'_>>) -> Vec<Result<(), Error>> {
         let session = self.0.session.clone();
         let mut states: Vec<ProcessState> = vec![ProcessState::default(); tasks.len()];
         let mut results: Vec<Option<Result<(), Error>>> = vec![None; tasks.len()];
-        let mut context = Context::from_waker(Waker::noop());
-        loop {
-            let before = self.0.progress.get();
-            let mut pending = 0;
-            for (rank, task) in tasks.iter_mut().enumerate() {
-                if results[rank].is_some() {
-                    continue;
-                }
-                session.swap_process(&mut states[rank]);
-                self.0.running.set(Some(rank));
-                let polled = task.as_mut().poll(&mut context);
-                self.0.running.set(None);
-                session.swap_process(&mut states[rank]);
-                match polled {
-                    Poll::Ready(result) => {
-                        results[rank] = Some(result);
-                        self.bump();
+        // The round in progress: the rank to poll next, the progress count when it began, and
+        // how many ranks in it are still running.
+        let (mut rank, mut before, mut pending) = (0, self.0.progress.get(), 0);
+        std::future::poll_fn(|context| {
+            loop {
+                if rank == tasks.len() {
+                    if pending == 0 {
+                        return Poll::Ready(());
                     }
-                    Poll::Pending => pending += 1,
+                    if self.0.progress.get() == before {
+                        // Everyone left is waiting for a rank that will never come.
+                        let error = self.timeout();
+                        for result in results.iter_mut().filter(|r| r.is_none()) {
+                            *result = Some(Err(error.clone()));
+                        }
+                        return Poll::Ready(());
+                    }
+                    (rank, before, pending) = (0, self.0.progress.get(), 0);
                 }
-            }
-            if pending == 0 {
-                break;
-            }
-            if self.0.progress.get() == before {
-                // Everyone left is waiting for a rank that will never come.
-                let error = self.timeout();
-                for result in results.iter_mut().filter(|r| r.is_none()) {
-                    *result = Some(Err(error.clone()));
+                if results[rank].is_none() {
+                    session.swap_process(&mut states[rank]);
+                    self.0.running.set(Some(rank));
+                    let polled = tasks[rank].as_mut().poll(context);
+                    let awaiting_readback = session.readbacks_in_flight();
+                    self.0.running.set(None);
+                    session.swap_process(&mut states[rank]);
+                    match polled {
+                        Poll::Ready(result) => {
+                            results[rank] = Some(result);
+                            self.bump();
+                        }
+                        // A rank awaiting a readback (in the browser) keeps its turn: the run yields
+                        // and polls it again first, so ranks interleave as they do natively.
+                        Poll::Pending if awaiting_readback => return Poll::Pending,
+                        Poll::Pending => pending += 1,
+                    }
                 }
-                break;
+                rank += 1;
             }
-        }
+        })
+        .await;
         results
             .into_iter()
             .map(|r| r.unwrap_or(Err(Error::ProcessGroupNotInitialized)))

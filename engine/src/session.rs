@@ -59,6 +59,8 @@ pub struct ProcessState {
     current_device: usize,
     /// `None`: a fresh process's generator (the default seed).
     generator: Option<Generator>,
+    /// GPU readbacks this process awaits.
+    readbacks_in_flight: usize,
 }
 
 /// A device-side assert on a GPU: pending until the host next waits for that device, then
@@ -99,6 +101,8 @@ struct State {
     /// Readbacks a read in the browser asked for and could not wait for (see
     /// [`Session::complete_readbacks`]).
     pending_readbacks: RefCell<Vec<(GpuBuffer, DType, Readback)>>,
+    /// Readbacks being awaited now (a simulated process waiting on one is not deadlocked).
+    readbacks_in_flight: Cell<usize>,
 }
 
 /// Where a new storage lives: its allocator block, its (simulated) address, and on a GPU backed
@@ -161,6 +165,7 @@ impl Session {
             gpu,
             segments: RefCell::default(),
             pending_readbacks: RefCell::default(),
+            readbacks_in_flight: Cell::new(0),
         }))
     }
 
@@ -184,10 +189,27 @@ impl Session {
             return Ok(());
         };
         for (buffer, dtype, readback) in pending {
-            let bytes = gpu.download_async(&buffer).await?;
+            let bytes = self.awaiting_readback(gpu.download_async(&buffer)).await?;
             *readback.borrow_mut() = Some(crate::storage::host_elements(dtype, &bytes)?);
         }
         Ok(())
+    }
+
+    /// Awaits `readback`, counted as in flight meanwhile.
+    pub(crate) async fn awaiting_readback<T>(
+        &self,
+        readback: impl std::future::Future<Output = T>,
+    ) -> T {
+        let count = &self.0.readbacks_in_flight;
+        count.set(count.get() + 1);
+        let value = readback.await;
+        count.set(count.get() - 1);
+        value
+    }
+
+    /// Whether the running process awaits a GPU readback now.
+    pub fn readbacks_in_flight(&self) -> bool {
+        self.0.readbacks_in_flight.get() > 0
     }
 
     /// How many trace events there are: a retried call rolls the trace back to this mark.
@@ -500,6 +522,10 @@ impl Session {
     /// Swaps this process's state with `state`; swapping again restores it.
     pub fn swap_process(&self, state: &mut ProcessState) {
         self.cuda(|c| std::mem::swap(&mut c.current, &mut state.current_device));
+        state.readbacks_in_flight = self
+            .0
+            .readbacks_in_flight
+            .replace(state.readbacks_in_flight);
         let mut generators = self.0.generators.borrow_mut();
         let mine = generators.remove(&Device::CPU);
         if let Some(g) = state.generator.take() {

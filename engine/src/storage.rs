@@ -384,7 +384,10 @@ impl Storage {
             return Ok(());
         }
         let gpu = Rc::clone(gpu);
-        let bytes = gpu.download_async(&buffer).await?;
+        let bytes = self
+            .session
+            .awaiting_readback(gpu.download_async(&buffer))
+            .await?;
         *readback.borrow_mut() = Some(host_elements(self.dtype, &bytes)?);
         Ok(())
     }

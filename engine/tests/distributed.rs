@@ -3,6 +3,7 @@
 //! DDP keeping replicas equal, and the machine's failure modes — every rank on `cuda:0` when
 //! `set_device(rank)` is forgotten (NCCL then refuses two ranks on one GPU, from c10d's
 //! ProcessGroupNCCL), mismatched collectives ending in the watchdog's timeout.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
@@ -26,7 +27,7 @@ static GOLDEN: LazyLock<Json> = LazyLock::new(|| {
 
 /// `mp.spawn(fn, nprocs=n)`: `fn(rank)` on each rank; the results in rank order.
 fn spawn<'a>(world: &World, ranks: impl Fn(usize) -> RankTask<'a>) -> Vec<Result<(), Error>> {
-    world.run((0..world.size()).map(ranks).collect())
+    pollster::block_on(world.run((0..world.size()).map(ranks).collect()))
 }
 
 #[test]

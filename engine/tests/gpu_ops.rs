@@ -558,6 +558,9 @@ fn cat_along_any_dim_matches_the_cpu_and_runs_on_the_gpu() {
         }
     }
     let kernels = kernels_on(&gpu);
-    let stand_ins: Vec<_> = kernels.iter().filter(|(_, b)| *b == Backend::CpuStandIn).collect();
+    let stand_ins: Vec<_> = kernels
+        .iter()
+        .filter(|(_, b)| *b == Backend::CpuStandIn)
+        .collect();
     assert!(stand_ins.is_empty(), "{stand_ins:?}");
 }

@@ -83,7 +83,7 @@ impl Interpreter {
                 }) as RankTask<'_>
             })
             .collect();
-        let ended = world.run(tasks);
+        let ended = world.run(tasks).await;
         let used: u64 = ranks
             .iter()
             .map(|r| self.steps_left.saturating_sub(r.steps_left))
