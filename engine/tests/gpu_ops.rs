@@ -564,3 +564,50 @@ fn cat_along_any_dim_matches_the_cpu_and_runs_on_the_gpu() {
         .collect();
     assert!(stand_ins.is_empty(), "{stand_ins:?}");
 }
+
+#[test]
+fn cross_entropy_and_its_gradient_run_on_the_gpu_and_match_the_cpu() {
+    use tolab_engine::nn::functional::{Reduction, cross_entropy};
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    let mut rng = Rng(5);
+    let logits = rng.values(6 * 4, DType::Float32);
+    let targets: Vec<Scalar> = [0, 3, -100, 2, 1, 3]
+        .iter()
+        .map(|&t| Scalar::Int(t))
+        .collect();
+    for reduction in [Reduction::Mean, Reduction::Sum, Reduction::None] {
+        let run = |session: &Session, device: &str| {
+            let x = Tensor::from_scalars(session, &logits, &[6, 4], None, Device::CPU, false)
+                .and_then(|t| t.to(To::device(device)))
+                .unwrap();
+            x.set_requires_grad(true).unwrap();
+            let y = Tensor::from_scalars(session, &targets, &[6], None, Device::CPU, false)
+                .and_then(|t| t.to(To::device(device)))
+                .unwrap();
+            let loss = cross_entropy(&x, &y, reduction, -100).unwrap();
+            loss.sum(&[], false).unwrap().backward(None, false).unwrap();
+            (loss, x.grad().unwrap())
+        };
+        let (cpu_loss, cpu_grad) = run(&cpu, "cpu");
+        let (gpu_loss, gpu_grad) = run(&gpu, "cuda");
+        assert_same(
+            &format!("sum(loss) {reduction:?}"),
+            Ok(cpu_loss),
+            Ok(gpu_loss),
+        );
+        assert_same(
+            &format!("sum(grad) {reduction:?}"),
+            Ok(cpu_grad),
+            Ok(gpu_grad),
+        );
+    }
+    // Only the one-hot rows of the targets are made on the host.
+    let stand_ins: Vec<String> = kernels_on(&gpu)
+        .into_iter()
+        .filter(|(_, b)| *b == Backend::CpuStandIn)
+        .map(|(op, _)| op)
+        .filter(|op| op != "one_hot" && op != "tensor")
+        .collect();
+    assert!(stand_ins.is_empty(), "{stand_ins:?}");
+}

@@ -285,20 +285,24 @@ pub fn nll_loss(
             || Error::TargetOutOfBounds { target: bad },
         )?;
     }
+    let kept = move |t: i64| t != ignore_index && !out_of_bounds(t);
+    let counted = targets.iter().filter(|&&t| t != ignore_index).count();
+    if input.storage().gpu().is_some() {
+        return nll_loss_on_gpu(input, &targets, kept, reduction, counted);
+    }
     let log_probs = floats(input)?;
     // On a GPU whose assert is pending, out-of-range targets read nothing.
     let picked: Vec<f64> = targets
         .iter()
         .enumerate()
         .map(|(i, &t)| {
-            if t == ignore_index || out_of_bounds(t) {
-                0.0
-            } else {
+            if kept(t) {
                 -log_probs[i * classes + t as usize]
+            } else {
+                0.0
             }
         })
         .collect();
-    let counted = targets.iter().filter(|&&t| t != ignore_index).count();
     let (values, scale) = reduce(picked, reduction, counted);
     let out_shape: Vec<usize> = if input.dim() == 1 {
         Vec::new()
@@ -312,11 +316,66 @@ pub fn nll_loss(
             let g = upstream(grad, reduction, targets.len())?;
             let mut dx = vec![0.0; batch * classes];
             for (i, &t) in targets.iter().enumerate() {
-                if t != ignore_index && !out_of_bounds(t) {
+                if kept(t) {
                     dx[i * classes + t as usize] = -g[i] * scale;
                 }
             }
             Ok(vec![Some(gradient_like(&input_like, dx)?)])
+        })
+    });
+    Ok(out.with_autograd(meta))
+}
+
+/// `nll_loss` of log-probabilities in a GPU buffer, on the GPU: each row's log-probability at its
+/// target is picked by multiplying with one-hot rows (made from the targets the host has already
+/// read to check them) and summing over the classes, so no GPU result is read back. The backward
+/// pass spreads the gradient through the same rows.
+fn nll_loss_on_gpu(
+    input: &Tensor,
+    targets: &[i64],
+    kept: impl Fn(i64) -> bool,
+    reduction: Reduction,
+    counted: usize,
+) -> Result<Tensor, Error> {
+    let session = input.session();
+    let classes = input.shape()[input.dim() - 1];
+    let class_dim = input.dim() as i64 - 1;
+    let mut one_hot = vec![Scalar::Float(0.0); input.numel()];
+    for (i, &t) in targets.iter().enumerate() {
+        if kept(t) {
+            one_hot[i * classes + t as usize] = Scalar::Float(1.0);
+        }
+    }
+    let rows = Tensor::from_values(
+        session,
+        &one_hot,
+        input.shape(),
+        input.dtype(),
+        input.device(),
+        "one_hot",
+    )?;
+    let scale = match reduction {
+        Reduction::Mean => 1.0 / counted as f64,
+        Reduction::Sum | Reduction::None => 1.0,
+    };
+    let out = session.no_grad(|| -> Result<Tensor, Error> {
+        let picked = rows.mul(input)?.sum(&[class_dim], false)?;
+        let losses = picked.rsub(Scalar::Int(0))?;
+        match reduction {
+            Reduction::None => Ok(losses),
+            Reduction::Sum => losses.sum(&[], false),
+            Reduction::Mean => losses.sum(&[], false)?.div(Scalar::Int(counted as i64)),
+        }
+    })?;
+    let meta = autograd::record(&[input], || {
+        Backward::new("NllLossBackward0", move |grad| {
+            // Each kept row's gradient, −g·scale, at its target; 0 elsewhere.
+            let g = if reduction == Reduction::None && rows.dim() == 2 {
+                grad.unsqueeze(1)?
+            } else {
+                grad.clone()
+            };
+            Ok(vec![Some(rows.mul(&g)?.mul(Scalar::Float(-scale))?)])
         })
     });
     Ok(out.with_autograd(meta))
