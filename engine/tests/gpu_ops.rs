@@ -290,11 +290,7 @@ fn casts_and_copies_between_every_pair_of_dtypes_match_the_cpu() {
             assert_same(&format!("{case}: contiguous"), t_cpu, t_gpu);
         }
     }
-    let kernels = kernels_on(&gpu);
-    assert!(
-        kernels.iter().all(|(_, b)| *b != Backend::CpuStandIn),
-        "{kernels:?}"
-    );
+    assert_no_stand_ins(&gpu, &[]);
 }
 
 #[test]
