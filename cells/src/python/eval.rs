@@ -354,7 +354,7 @@ impl Interpreter {
                 Stmt::Assign(a) if a.targets.len() == 1 && is_simple(&a.value) => {
                     if let Some(name) = simple_name(&a.targets[0]) {
                         self.note_line(stmt)?;
-                        let value = self.engine_call(|me| me.simple_expr(&a.value)).await?;
+                        let value = sync_first!(self, |me| me.simple_expr(&a.value))?;
                         self.set_name(name, value);
                         return Ok(());
                     }
@@ -363,10 +363,10 @@ impl Interpreter {
                     if let Some(name) = simple_name(&a.target) {
                         self.note_line(stmt)?;
                         let current = self.lookup(name)?;
-                        let operand = self.engine_call(|me| me.simple_expr(&a.value)).await?;
-                        let updated = self
-                            .engine_call(|_| Ok(operators::binary(a.op, &current, &operand, true)?))
-                            .await?;
+                        let operand = sync_first!(self, |me| me.simple_expr(&a.value))?;
+                        let updated = sync_first!(self, |_me| Ok(operators::binary(
+                            a.op, &current, &operand, true
+                        )?))?;
                         self.set_name(name, updated);
                         return Ok(());
                     }
@@ -415,9 +415,9 @@ impl Interpreter {
                 Stmt::AugAssign(a) => {
                     let current = self.expr(&a.target).await?;
                     let operand = self.expr(&a.value).await?;
-                    let updated = self
-                        .engine_call(|_| Ok(operators::binary(a.op, &current, &operand, true)?))
-                        .await?;
+                    let updated = sync_first!(self, |_me| Ok(operators::binary(
+                        a.op, &current, &operand, true
+                    )?))?;
                     self.assign(&a.target, updated).await?;
                 }
                 Stmt::If(s) => self.if_stmt(s).await?,
@@ -870,7 +870,9 @@ impl Interpreter {
     /// Evaluates an expression; [`is_simple`] ones synchronously, without boxing a future.
     pub(crate) async fn expr(&mut self, e: &Expr) -> Result<Value, Flow> {
         if is_simple(e) {
-            return self.engine_call(|me| me.simple_expr(e)).await;
+            // The fast path stays synchronous; only a read that could not wait (in the browser)
+            // takes the awaiting one.
+            return sync_first!(self, |me| me.simple_expr(e));
         }
         self.expr_boxed(e).await
     }
@@ -924,13 +926,13 @@ impl Interpreter {
                 Expr::BinOp(b) => {
                     let left = self.expr(&b.left).await?;
                     let right = self.expr(&b.right).await?;
-                    self.engine_call(|_| Ok(operators::binary(b.op, &left, &right, false)?))
-                        .await?
+                    sync_first!(self, |_me| Ok(operators::binary(
+                        b.op, &left, &right, false
+                    )?))?
                 }
                 Expr::UnaryOp(u) => {
                     let operand = self.expr(&u.operand).await?;
-                    self.engine_call(|_| Ok(operators::unary(u.op, &operand)?))
-                        .await?
+                    sync_first!(self, |_me| Ok(operators::unary(u.op, &operand)?))?
                 }
                 Expr::BoolOp(b) => {
                     let mut last = Value::None;
@@ -951,9 +953,8 @@ impl Interpreter {
                     let mut result = Value::Bool(true);
                     for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
                         let right = self.expr(right).await?;
-                        result = self
-                            .engine_call(|_| Ok(operators::compare(*op, &left, &right)?))
-                            .await?;
+                        result =
+                            sync_first!(self, |_me| Ok(operators::compare(*op, &left, &right)?))?;
                         if !matches!(result, Value::Tensor(_)) && !self.truth(&result).await? {
                             break;
                         }
@@ -1012,10 +1013,7 @@ impl Interpreter {
                                 m.children().iter().map(|c| self.object_of(c)).collect();
                             operators::get_item(&Value::list(children), &index)?
                         }
-                        _ => {
-                            self.engine_call(|_| Ok(operators::get_item(&container, &index)?))
-                                .await?
-                        }
+                        _ => sync_first!(self, |_me| Ok(operators::get_item(&container, &index)?))?,
                     }
                 }
                 Expr::Call(call) => self.call_expr(call).await?,
@@ -1621,6 +1619,29 @@ fn is_simple(e: &Expr) -> bool {
     }
 }
 
+/// A synchronous engine call on a hot path: run at once, and only when a read could not wait
+/// (in the browser) run again through [`Interpreter::engine_call`], which awaits the readbacks.
+macro_rules! sync_first {
+    ($self:ident, |$me:ident| $call:expr) => {{
+        let mark = $self.session.trace_mark();
+        let $me = &mut *$self;
+        match $call {
+            Err(flow) if would_block(&flow) => {
+                $self.session.rewind_trace(mark);
+                // Boxed, so that the hot path's future stays small.
+                Box::pin($self.engine_call(|$me| $call)).await
+            }
+            outcome => outcome,
+        }
+    }};
+}
+use sync_first;
+
+/// Whether `flow` is a read of GPU memory that could not wait for its readback (in the browser).
+fn would_block(flow: &Flow) -> bool {
+    matches!(flow, Flow::Error(e) if e.engine.as_deref().is_some_and(tolab_engine::Error::is_would_block))
+}
+
 impl Interpreter {
     /// Runs a synchronous call into the engine. In the browser a read of GPU memory whose bytes
     /// are not back yet fails with `WouldBlock` before the call has changed anything (reads come
@@ -1639,12 +1660,7 @@ impl Interpreter {
         loop {
             let mark = self.session.trace_mark();
             match call(self) {
-                Err(Flow::Error(e))
-                    if round < ROUNDS
-                        && e.engine
-                            .as_deref()
-                            .is_some_and(tolab_engine::Error::is_would_block) =>
-                {
+                Err(flow) if round < ROUNDS && would_block(&flow) => {
                     self.session.rewind_trace(mark);
                     self.session.complete_readbacks().await?;
                     round += 1;
@@ -1669,6 +1685,19 @@ impl Interpreter {
     /// Brings the values of every GPU tensor in `value` back to the host before something
     /// synchronous prints or tests them (in the browser, the await is the sync point).
     pub(super) async fn fetch_values(&mut self, value: &Value) -> Result<(), Flow> {
+        let holds_tensors = matches!(
+            value,
+            Value::Tensor(_)
+                | Value::Parameter(_)
+                | Value::List(_)
+                | Value::Tuple(_)
+                | Value::Dict(_)
+                | Value::Set(_)
+                | Value::StructSeq(_)
+        );
+        if !holds_tensors {
+            return Ok(());
+        }
         for tensor in super::builtins::tensors_in(value) {
             tensor.fetch().await?;
         }
