@@ -1188,6 +1188,7 @@ impl Interpreter {
                     InterpolatedStringElement::Literal(lit) => out.push_str(&lit.value),
                     InterpolatedStringElement::Interpolation(i) => {
                         let value = self.expr(&i.expression).await?;
+                        self.fetch_values(&value).await?;
                         let spec = match &i.format_spec {
                             Some(spec) => self.interpolate(&spec.elements).await?,
                             None => String::new(),

@@ -789,6 +789,17 @@ pub fn delete_item(container: &Value, index: &Value) -> Result<()> {
 
 /// `format(value, spec)` for the specs learners use in f-strings: `.4f`, `.2e`, `d`, `>8`, `%`.
 pub fn format(value: &Value, spec: &str) -> Result<String> {
+    // `Tensor.__format__`: a 0-dim tensor formats as its Python number (`f"{t}"` too).
+    if let Value::Tensor(t) = &*value.resolved()
+        && t.dim() == 0
+    {
+        let number = match t.item()? {
+            tolab_engine::Scalar::Bool(b) => Value::Bool(b),
+            tolab_engine::Scalar::Int(i) => Value::Int(i),
+            tolab_engine::Scalar::Float(x) => Value::Float(x),
+        };
+        return format(&number, spec);
+    }
     if spec.is_empty() {
         return Ok(value.str_text());
     }
