@@ -591,3 +591,32 @@ fn cross_entropy_and_its_gradient_run_on_the_gpu_and_match_the_cpu() {
     // Only the one-hot rows of the targets are made on the host.
     assert_no_stand_ins(&gpu, &["one_hot", "tensor"]);
 }
+
+#[test]
+fn where_and_masked_fill_match_the_cpu_on_the_gpu() {
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    for seed in 1..=6u64 {
+        let mut rng = Rng(seed * 0x1b87_3593);
+        let shape = rng.shape();
+        for dtype in [DType::Float32, DType::Int64, DType::Float16, DType::Bool] {
+            let (c_cpu, c_gpu) = pair(&cpu, &gpu, &mut rng, &shape, DType::Bool);
+            let (x_cpu, x_gpu) = pair(&cpu, &gpu, &mut rng, &shape, dtype);
+            let last: Vec<usize> = shape.last().map(|&d| vec![d]).unwrap_or_default();
+            let (y_cpu, y_gpu) = pair(&cpu, &gpu, &mut rng, &last, DType::Float32);
+            let case = format!("seed {seed}: where {dtype}{shape:?}");
+            assert_same(
+                &case,
+                Tensor::where_(&c_cpu, &x_cpu, &y_cpu),
+                Tensor::where_(&c_gpu, &x_gpu, &y_gpu),
+            );
+            let case = format!("seed {seed}: masked_fill {dtype}{shape:?}");
+            assert_same(
+                &case,
+                x_cpu.masked_fill(&c_cpu, Scalar::Int(7)),
+                x_gpu.masked_fill(&c_gpu, Scalar::Int(7)),
+            );
+        }
+    }
+    assert_no_stand_ins(&gpu, &[]);
+}

@@ -1,11 +1,13 @@
 //! Joining and picking: `cat`, `stack`, `where`, `gather`, `index_select`, `masked_fill`.
 //!
-//! These work element by element on row-major positions: lessons use them on small tensors, and
+//! `cat` and `where` (with `masked_fill`) run as GPU kernels on GPU tensors. The others work
+//! element by element on row-major positions on the host: lessons use them on small tensors, and
 //! the bounds checks (which PyTorch's CPU kernels also make, raising instead of truncating) are
 //! what matters.
 
 use crate::autograd::{self, Backward, SavedTensor};
-use crate::backend::cpu::elementwise::Binary;
+use crate::backend::cpu::elementwise::{Binary, LaneKind};
+use crate::backend::gpu::Elementwise;
 use crate::dtype::{DType, promote_types};
 use crate::element::Scalar;
 use crate::error::Error;
@@ -13,6 +15,7 @@ use crate::layout::{broadcast_shapes, contiguous_strides, wrap_dim};
 use crate::tensor::Tensor;
 
 use super::elementwise::{Operand, binary_values};
+use super::gpu::{Input, Launch};
 
 /// The row-major position of a multi-index.
 fn flat_index(index: &[usize], strides: &[usize]) -> usize {
@@ -171,17 +174,34 @@ impl Tensor {
         let shape = broadcast_shapes(&broadcast_shapes(condition.shape(), x.shape())?, y.shape())?;
         let sizes: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
         let dtype = promote_types(x.dtype(), y.dtype());
-        let (c, a, b) = (
-            condition.expand(&sizes)?.kernel_scalars()?,
-            x.expand(&sizes)?.kernel_scalars()?,
-            y.expand(&sizes)?.kernel_scalars()?,
-        );
-        let values: Vec<Scalar> = c
-            .iter()
-            .zip(a.iter().zip(&b))
-            .map(|(c, (a, b))| if *c == Scalar::Bool(true) { *a } else { *b })
-            .collect();
-        let out = Tensor::from_values(x.session(), &values, &shape, dtype, device, "where")?;
+        let kind = LaneKind::of(dtype);
+        let launch = Launch {
+            op: Elementwise::Where,
+            compute: kind,
+            kinds: &[LaneKind::Bool, kind, kind],
+            shape: &shape,
+            out_dtype: dtype,
+        };
+        let inputs = [Input::Tensor(condition), Input::Tensor(x), Input::Tensor(y)];
+        let out = match super::gpu::elementwise(x.session(), device, launch, &inputs) {
+            Some(out) => {
+                super::record_gpu_kernel(x.session(), device, "where");
+                out?
+            }
+            None => {
+                let (c, a, b) = (
+                    condition.expand(&sizes)?.kernel_scalars()?,
+                    x.expand(&sizes)?.kernel_scalars()?,
+                    y.expand(&sizes)?.kernel_scalars()?,
+                );
+                let values: Vec<Scalar> = c
+                    .iter()
+                    .zip(a.iter().zip(&b))
+                    .map(|(c, (a, b))| if *c == Scalar::Bool(true) { *a } else { *b })
+                    .collect();
+                Tensor::from_values(x.session(), &values, &shape, dtype, device, "where")?
+            }
+        };
         let mask = SavedTensor::new(&condition.detach());
         let (x_shape, x_dtype, y_shape, y_dtype) =
             (x.shape().to_vec(), x.dtype(), y.shape().to_vec(), y.dtype());
