@@ -620,3 +620,47 @@ fn where_and_masked_fill_match_the_cpu_on_the_gpu() {
     }
     assert_no_stand_ins(&gpu, &[]);
 }
+
+#[test]
+fn argmax_argmin_and_max_along_a_dim_match_the_cpu_on_the_gpu() {
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    let has_f64 = gpu.adapter().is_some_and(|g| g.report().shader_f64);
+    for seed in 1..=8u64 {
+        let mut rng = Rng(seed * 0x5851_f42d);
+        let mut shape = rng.shape();
+        if shape.is_empty() || shape.contains(&0) {
+            shape = vec![3, 4];
+        }
+        let dim = rng.below(shape.len() as u64) as i64;
+        for dtype in DType::ALL {
+            if dtype == DType::Float64 && !has_f64 {
+                continue;
+            }
+            let (x_cpu, x_gpu) = pair(&cpu, &gpu, &mut rng, &shape, dtype);
+            for keepdim in [false, true] {
+                let case = format!("seed {seed}: argmax {dtype}{shape:?} dim {dim} {keepdim}");
+                assert_same(
+                    &case,
+                    x_cpu.argmax(Some(dim), keepdim),
+                    x_gpu.argmax(Some(dim), keepdim),
+                );
+                let case = format!("seed {seed}: argmin {dtype}{shape:?} dim {dim}");
+                assert_same(
+                    &case,
+                    x_cpu.argmin(Some(dim), keepdim),
+                    x_gpu.argmin(Some(dim), keepdim),
+                );
+            }
+            let case = format!("seed {seed}: argmax {dtype}{shape:?} flattened");
+            assert_same(&case, x_cpu.argmax(None, false), x_gpu.argmax(None, false));
+            if dtype != DType::Bool {
+                let (cv, ci) = x_cpu.max_dim(dim, false).unwrap();
+                let (gv, gi) = x_gpu.max_dim(dim, false).unwrap();
+                assert_same(&format!("{case}: max values"), Ok(cv), Ok(gv));
+                assert_same(&format!("{case}: max indices"), Ok(ci), Ok(gi));
+            }
+        }
+    }
+    assert_no_stand_ins(&gpu, &[]);
+}

@@ -201,22 +201,7 @@ pub(crate) fn reduce(
     if (acc == LaneKind::F64 || x.dtype() == DType::Float64) && !gpu.report().shader_f64 {
         return None;
     }
-    let order: Vec<usize> = (0..x.dim())
-        .filter(|d| !reduced.contains(d))
-        .chain(reduced.iter().copied())
-        .collect();
-    let input = ReduceInput {
-        buffer: &buffer,
-        dtype: x.dtype(),
-        offset: x.storage_offset(),
-        shape: order.iter().map(|&d| x.shape()[d]).collect(),
-        strides: order.iter().map(|&d| x.stride()[d]).collect(),
-        outer: (0..x.dim())
-            .filter(|d| !reduced.contains(d))
-            .map(|d| x.shape()[d])
-            .product(),
-        inner: reduced.iter().map(|&d| x.shape()[d]).product(),
-    };
+    let input = reduce_view(x, &buffer, reduced);
     Some(accumulated(
         x.session(),
         gpu,
@@ -226,6 +211,42 @@ pub(crate) fn reduce(
         x.device(),
         |out| gpu.reduce(op, &input, out),
     ))
+}
+
+/// `x` (in `buffer`) seen as `outer × inner`: the dimensions kept first, the `reduced` ones last,
+/// as a permuted view (nothing is copied).
+fn reduce_view<'a>(x: &Tensor, buffer: &'a GpuBuffer, reduced: &[usize]) -> ReduceInput<'a> {
+    let kept = (0..x.dim()).filter(|d| !reduced.contains(d));
+    let order: Vec<usize> = kept.clone().chain(reduced.iter().copied()).collect();
+    ReduceInput {
+        buffer,
+        dtype: x.dtype(),
+        offset: x.storage_offset(),
+        shape: order.iter().map(|&d| x.shape()[d]).collect(),
+        strides: order.iter().map(|&d| x.stride()[d]).collect(),
+        outer: kept.map(|d| x.shape()[d]).product(),
+        inner: reduced.iter().map(|&d| x.shape()[d]).product(),
+    }
+}
+
+/// `argmax`/`argmin` of `x` along `dim` on its GPU, as an int64 tensor of `shape` (the other
+/// dimensions, in order); `None` where `x` is not in a GPU buffer or the adapter cannot.
+pub(crate) fn arg_extreme(
+    x: &Tensor,
+    dim: usize,
+    largest: bool,
+    shape: &[usize],
+) -> Option<Result<Tensor, Error>> {
+    let (gpu, buffer) = x.storage().gpu()?;
+    if (x.dtype() == DType::Float64) && !gpu.report().shader_f64 {
+        return None;
+    }
+    let input = reduce_view(x, &buffer, &[dim]);
+    Some((|| {
+        let (tensor, out) = output(x.session(), shape, DType::Int64, x.device())?;
+        gpu.arg_extreme(&input, largest, &out)?;
+        Ok(tensor)
+    })())
 }
 
 /// A fresh tensor of `shape` and `dtype` filled by `kernel`, which writes `acc` lanes: straight

@@ -404,9 +404,6 @@ impl Tensor {
         } else {
             source.shape().to_vec()
         };
-        let lanes =
-            source.read(|cpu| Lanes::gather(cpu, source.layout(), LaneKind::of(source.dtype())))?;
-        let positions = arg_extreme(&lanes, &shape, d, largest);
         let mut out_shape = shape.clone();
         out_shape[d] = 1;
         let keep = keepdim && dim.is_some() && self.dim() > 0;
@@ -420,9 +417,20 @@ impl Tensor {
                 .map(|(_, &s)| s)
                 .collect()
         };
-        let values: Vec<crate::Scalar> = positions.into_iter().map(crate::Scalar::Int).collect();
-        let data = crate::storage::CpuStorage::from_scalars(DType::Int64, &values);
         let name = if largest { "argmax" } else { "argmin" };
+        if source.dim() > 0
+            && let Some(positions) = super::gpu::arg_extreme(&source, d, largest, &final_shape)
+        {
+            super::record_gpu_kernel(self.session(), self.device(), name);
+            return positions;
+        }
+        let lanes =
+            source.read(|cpu| Lanes::gather(cpu, source.layout(), LaneKind::of(source.dtype())))?;
+        let values: Vec<crate::Scalar> = arg_extreme(&lanes, &shape, d, largest)
+            .into_iter()
+            .map(crate::Scalar::Int)
+            .collect();
+        let data = crate::storage::CpuStorage::from_scalars(DType::Int64, &values);
         Tensor::from_cpu_data(self.session(), data, &final_shape, self.device(), name)
     }
 

@@ -140,12 +140,7 @@ impl GpuContext {
         out: &GpuBuffer,
     ) -> Result<(), GpuError> {
         let acc = accumulator(input.dtype);
-        if (acc == LaneKind::F64 || input.dtype == DType::Float64) && !self.report.shader_f64 {
-            return Err(GpuError::Unsupported {
-                what: "float64 reductions on this adapter".into(),
-            });
-        }
-        if input.outer == 0 {
+        if !self.can_reduce(input)? {
             return Ok(());
         }
         let chunks = input.inner.div_ceil(CHUNK).max(1);
@@ -168,6 +163,17 @@ impl GpuContext {
         self.reduce_pass(op, &second, acc, 1, out)
     }
 
+    /// Whether `input` has anything to reduce; an error where its dtype needs float64 lanes the
+    /// adapter lacks.
+    fn can_reduce(&self, input: &ReduceInput) -> Result<bool, GpuError> {
+        if accumulator(input.dtype) == LaneKind::F64 && !self.report.shader_f64 {
+            return Err(GpuError::Unsupported {
+                what: "float64 reductions on this adapter".into(),
+            });
+        }
+        Ok(input.outer > 0)
+    }
+
     fn reduce_pass(
         &self,
         op: Reduction,
@@ -178,12 +184,50 @@ impl GpuContext {
     ) -> Result<(), GpuError> {
         let key = format!("reduce {op:?} {:?} {acc:?}", input.dtype);
         let pipeline = self.pipeline(&key, || source(op, input.dtype, acc));
-        let groups = (input.outer * chunks) as u64;
+        // One workgroup per (output, chunk).
         let grid = Grid::cover(
-            groups,
+            (input.outer * chunks) as u64,
             1,
             self.device.limits().max_compute_workgroups_per_dimension,
         )?;
+        self.dispatch_over(&pipeline, "reduce", input, chunks, grid, out)
+    }
+
+    /// Queues the position of the largest (`largest`) or smallest element of every `inner` run of
+    /// `input`: first occurrence on ties, the first NaN counting as the extreme (PyTorch's
+    /// `argmax`/`argmin`), written as int64 into `out`.
+    pub fn arg_extreme(
+        &self,
+        input: &ReduceInput,
+        largest: bool,
+        out: &GpuBuffer,
+    ) -> Result<(), GpuError> {
+        let acc = accumulator(input.dtype);
+        if !self.can_reduce(input)? {
+            return Ok(());
+        }
+        let key = format!("arg_extreme {:?} largest={largest}", input.dtype);
+        let pipeline = self.pipeline(&key, || arg_source(input.dtype, acc, largest));
+        // One thread per output position.
+        let grid = Grid::cover(
+            input.outer as u64,
+            ARG_WORKGROUP_SIZE,
+            self.device.limits().max_compute_workgroups_per_dimension,
+        )?;
+        self.dispatch_over(&pipeline, "arg_extreme", input, 1, grid, out)
+    }
+
+    /// Dispatches a reduction-shaped kernel: its dims are
+    /// `[outer, row_stride, 0, rank, shape, offset, strides, inner, chunk, chunks]`.
+    fn dispatch_over(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        label: &str,
+        input: &ReduceInput,
+        chunks: usize,
+        grid: Grid,
+        out: &GpuBuffer,
+    ) -> Result<(), GpuError> {
         let narrow = |v: usize| {
             u32::try_from(v).map_err(|_| GpuError::GridTooLarge {
                 invocations: v as u64,
@@ -208,13 +252,13 @@ impl GpuContext {
         let dims = self
             .device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("reduce dims"),
+                label: Some(label),
                 contents: bytemuck::cast_slice(&dims),
                 usage: wgpu::BufferUsages::STORAGE,
             });
         self.dispatch(
-            "reduce",
-            &pipeline,
+            label,
+            pipeline,
             &[
                 dims.as_entire_binding(),
                 out.binding(),
@@ -226,9 +270,72 @@ impl GpuContext {
     }
 }
 
+/// Threads per workgroup of the arg-extreme kernel.
+const ARG_WORKGROUP_SIZE: u32 = 64;
+
+/// The arg-extreme kernel: each thread walks one run, as the CPU backend's `arg_extreme` does.
+fn arg_source(dtype: DType, acc: LaneKind, largest: bool) -> String {
+    let ty = wgsl_type(acc);
+    let mut s = String::from(PRELUDE);
+    if dtype == DType::Float64 || acc == LaneKind::F64 {
+        s.push_str(PRELUDE_F64);
+    }
+    let (raw, held) = load(dtype, "input");
+    let (is_nan, better) = match (acc, largest) {
+        (LaneKind::I64, true) => ("false", "i64_lt(best, v)"),
+        (LaneKind::I64, false) => ("false", "i64_lt(v, best)"),
+        (_, true) => ("x != x", "v > best"),
+        (_, false) => ("x != x", "v < best"),
+    };
+    let _ = write!(
+        s,
+        r#"
+@group(0) @binding(0) var<storage, read> dims: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<storage, read_write> input: array<{in_type}>;
+
+fn load_element(e: u32) -> {ty} {{ return {loaded}; }}
+fn is_nan(x: {ty}) -> bool {{ return {is_nan}; }}
+
+@compute @workgroup_size({ARG_WORKGROUP_SIZE})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {{
+    let o = gid.y * dims[1] + gid.x;
+    if o >= dims[0] {{
+        return;
+    }}
+    let inner = dims[5u + 2u * dims[3]];
+    var position = 0u;
+    var best = load_element(element_offset(o * inner, 0u));
+    for (var r = 1u; r < inner && !is_nan(best); r++) {{
+        let v = load_element(element_offset(o * inner + r, 0u));
+        if is_nan(v) || {better} {{
+            position = r;
+            best = v;
+        }}
+    }}
+    out[2u * o] = position;
+    out[2u * o + 1u] = 0u;
+}}
+"#,
+        in_type = binding_type(dtype),
+        loaded = convert(&raw, held, acc),
+    );
+    s
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_arg_extreme_kernel_is_valid_wgsl() {
+        for dtype in DType::ALL {
+            for largest in [true, false] {
+                let src = arg_source(dtype, accumulator(dtype), largest);
+                super::super::elementwise::tests::validate(&src);
+            }
+        }
+    }
 
     #[test]
     fn every_reduction_of_every_dtype_generates_a_kernel_that_naga_accepts() {
