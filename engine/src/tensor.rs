@@ -169,7 +169,7 @@ impl Tensor {
         let numel = crate::layout::checked_storage_size(shape, dtype.size())? / dtype.size();
         let storage = Storage::new(session, device, dtype, numel, || Some(make(numel)), false)?;
         if device.kind != DeviceType::Meta {
-            crate::ops::record_kernel(session, device, op);
+            crate::ops::record_kernel(session, device, op, dtype);
         }
         Ok(Tensor::from_storage(
             Rc::new(storage),

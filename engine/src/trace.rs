@@ -86,8 +86,11 @@ impl TransferStep {
 #[serde(rename_all = "snake_case")]
 pub enum Backend {
     Cpu,
-    /// The CPU backend doing the work of a GPU device (no GPU backend for it yet, or no adapter).
+    /// The CPU backend doing the work of a GPU device (no GPU kernel for the op yet, or no adapter).
     CpuStandIn,
+    /// Float64 work of a GPU device done on the host: emulated on the host, because this adapter
+    /// has no float64 (WGSL in browsers never has it).
+    HostFloat64,
     Gpu,
 }
 

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use tolab_engine::backend::gpu::GpuContext;
 use tolab_engine::trace::{Backend, EventKind};
-use tolab_engine::{DType, Device, Scalar, Session, SessionConfig, Tensor, To};
+use tolab_engine::{DType, Device, Error, Scalar, Session, SessionConfig, Tensor, To};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -25,10 +25,19 @@ async fn webgpu_session() -> Session {
 
 /// The elements, awaiting the readback where the read could not wait.
 async fn values(t: &Tensor) -> Vec<f64> {
+    settled(t.session(), || t.scalars())
+        .await
+        .into_iter()
+        .map(Scalar::as_f64)
+        .collect()
+}
+
+/// `call`'s value once the readbacks it waits for are back.
+async fn settled<T>(session: &Session, mut call: impl FnMut() -> Result<T, Error>) -> T {
     loop {
-        match t.scalars() {
-            Err(e) if e.is_would_block() => t.session().complete_readbacks().await.unwrap(),
-            other => return other.unwrap().into_iter().map(Scalar::as_f64).collect(),
+        match call() {
+            Err(e) if e.is_would_block() => session.complete_readbacks().await.unwrap(),
+            outcome => return outcome.unwrap(),
         }
     }
 }
@@ -157,12 +166,7 @@ async fn a_round_trip_through_cuda_keeps_every_value() {
             .and_then(|t| t.to(To::device("cuda:0")))
             .unwrap();
         // The copy to the CPU reads GPU memory: in the browser it awaits the readback.
-        let back = loop {
-            match back.to(To::device("cpu")) {
-                Err(e) if e.is_would_block() => gpu.complete_readbacks().await.unwrap(),
-                other => break other.unwrap(),
-            }
-        };
+        let back = settled(&gpu, || back.to(To::device("cpu"))).await;
         assert_eq!(back.device(), Device::CPU);
         assert_eq!(back.scalars().unwrap(), host.scalars().unwrap(), "{dtype}");
     }
@@ -196,4 +200,33 @@ async fn a_backward_pass_through_webgpu_ops_gives_the_cpu_gradients() {
     assert_close("loss", &cpu_loss, &gpu_loss, 1e-5).await;
     assert_close("x.grad", &cpu_x, &gpu_x, 1e-5).await;
     assert_close("w.grad", &cpu_w, &gpu_w, 1e-5).await;
+}
+
+#[wasm_bindgen_test]
+async fn float64_on_an_adapter_without_it_is_computed_on_the_host_and_says_so() {
+    let cpu = Session::default();
+    let gpu = webgpu_session().await;
+    let a: Vec<f64> = (0..6).map(|i| f64::from(i) * 0.1 + 1e-9).collect();
+    let x_cpu = tensor(&cpu, &a, &[2, 3], DType::Float64, "cpu");
+    let x_gpu = tensor(&gpu, &a, &[2, 3], DType::Float64, "cuda");
+    gpu.take_trace();
+    // Computed on the host, the ops read GPU memory: each awaits its readback and runs again.
+    let squared = settled(&gpu, || x_gpu.mul(&x_gpu)).await;
+    let y_gpu = settled(&gpu, || squared.exp()).await;
+    let y_cpu = x_cpu.mul(&x_cpu).and_then(|y| y.exp()).unwrap();
+    assert_eq!(y_gpu.dtype(), DType::Float64);
+    assert_close("float64", &y_cpu, &y_gpu, 1e-15).await;
+    let backends: Vec<Backend> = gpu
+        .take_trace()
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Kernel { backend, .. } => Some(backend),
+            _ => None,
+        })
+        .collect();
+    assert!(!backends.is_empty());
+    assert!(
+        backends.iter().all(|&b| b == Backend::HostFloat64),
+        "{backends:?}"
+    );
 }

@@ -233,11 +233,18 @@ pub(crate) fn record_gpu_kernel(session: &Session, device: Device, op: &str) {
     });
 }
 
-/// Records that an op was computed on the host: on the CPU, or for a GPU device that has no GPU
-/// kernel for it, with the CPU standing in (the trace says so).
-pub(crate) fn record_kernel(session: &Session, device: Device, op: &str) {
+/// Records that an op making `dtype` values was computed on the host: on the CPU, or for a GPU
+/// device with the CPU standing in (the trace says so; float64 on an adapter without it is
+/// named as such).
+pub(crate) fn record_kernel(session: &Session, device: Device, op: &str, dtype: DType) {
     let backend = if device.is_cpu() {
         Backend::Cpu
+    } else if dtype == DType::Float64
+        && session
+            .gpu(device)
+            .is_some_and(|gpu| !gpu.report().shader_f64)
+    {
+        Backend::HostFloat64
     } else {
         Backend::CpuStandIn
     };
