@@ -664,3 +664,37 @@ fn argmax_argmin_and_max_along_a_dim_match_the_cpu_on_the_gpu() {
     }
     assert_no_stand_ins(&gpu, &[]);
 }
+
+#[test]
+fn a_tensor_past_the_largest_binding_is_computed_on_the_host_and_marked_so() {
+    let gpu = gpu_session();
+    let limit = gpu
+        .adapter()
+        .map(|g| g.report().max_storage_buffer_binding_size)
+        .unwrap();
+    // One float32 more than one binding holds (lavapipe: 128 MiB).
+    let n = (limit / 4 + 1) as usize;
+    let x = Tensor::full(
+        &gpu,
+        &[n],
+        Scalar::Float(1.5),
+        DType::Float32,
+        Device::cuda(0),
+    )
+    .unwrap();
+    let y = x.mul(Scalar::Int(2)).unwrap();
+    // The float32 sum, rounded once.
+    let expected = f64::from((3.0 * n as f64) as f32);
+    assert_eq!(
+        y.sum(&[], false).unwrap().item().unwrap().as_f64(),
+        expected
+    );
+    let kernels = kernels_on(&gpu);
+    assert!(
+        kernels
+            .iter()
+            .all(|(op, b)| *b == Backend::CpuStandIn || op == "tensor"),
+        "{kernels:?}"
+    );
+    assert_eq!(kernels.len(), 3, "{kernels:?}");
+}

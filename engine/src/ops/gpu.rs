@@ -70,6 +70,17 @@ impl Input<'_> {
     }
 }
 
+/// Whether a kernel can bind every one of `inputs` and an output of `out_bytes` at once. A larger
+/// tensor is computed on the host for now (marked as a stand-in): splitting a binding is not
+/// built yet.
+fn binds<'a>(
+    gpu: &GpuContext,
+    inputs: impl IntoIterator<Item = &'a GpuBuffer>,
+    out_bytes: usize,
+) -> bool {
+    gpu.binds(out_bytes as u64) && inputs.into_iter().all(|b| gpu.binds(b.len()))
+}
+
 /// A fresh contiguous tensor on `device` whose elements a kernel will write.
 pub(crate) fn output(
     session: &Session,
@@ -117,7 +128,11 @@ pub(crate) fn elementwise(
         .map(|b| b.dtype)
         .chain([launch.out_dtype])
         .collect();
-    if !gpu.can_run(launch.op, launch.compute, &dtypes) {
+    let numel: usize = launch.shape.iter().product();
+    let out_bytes = numel * launch.out_dtype.size();
+    if !gpu.can_run(launch.op, launch.compute, &dtypes)
+        || !binds(gpu, bound.iter().map(|b| &b.buffer), out_bytes)
+    {
         return None;
     }
     Some(run(gpu, session, device, &launch, &bound))
@@ -198,6 +213,10 @@ pub(crate) fn reduce(
 ) -> Option<Result<Tensor, Error>> {
     let (gpu, buffer) = x.storage().gpu()?;
     let acc = accumulator(x.dtype());
+    let out_bytes = shape.iter().product::<usize>() * acc.dtype().size().max(out_dtype.size());
+    if !binds(gpu, [&buffer], out_bytes) {
+        return None;
+    }
     if (acc == LaneKind::F64 || x.dtype() == DType::Float64) && !gpu.report().shader_f64 {
         return None;
     }
@@ -238,7 +257,10 @@ pub(crate) fn arg_extreme(
     shape: &[usize],
 ) -> Option<Result<Tensor, Error>> {
     let (gpu, buffer) = x.storage().gpu()?;
-    if (x.dtype() == DType::Float64) && !gpu.report().shader_f64 {
+    let out_bytes = shape.iter().product::<usize>() * DType::Int64.size();
+    if (x.dtype() == DType::Float64 && !gpu.report().shader_f64)
+        || !binds(gpu, [&buffer], out_bytes)
+    {
         return None;
     }
     let input = reduce_view(x, &buffer, &[dim]);
@@ -298,7 +320,8 @@ pub(crate) fn matmul(
     let (gpu, lhs) = a.storage().gpu()?;
     let (_, rhs) = b.storage().gpu()?;
     let acc = product_lanes(a.dtype())?;
-    if acc == LaneKind::F64 && !gpu.report().shader_f64 {
+    let out_bytes = shape.iter().product::<usize>() * acc.dtype().size();
+    if (acc == LaneKind::F64 && !gpu.report().shader_f64) || !binds(gpu, [&lhs, &rhs], out_bytes) {
         return None;
     }
     let view = |t: &Tensor, buffer| {
@@ -372,6 +395,9 @@ pub(crate) fn contiguous(x: &Tensor) -> Option<Result<Tensor, Error>> {
 pub(crate) fn write(dest: &Tensor, values: &Tensor) -> Option<Result<(), Error>> {
     let (gpu, out) = dest.storage().gpu()?;
     let (_, input) = values.storage().gpu()?;
+    if !binds(gpu, [&out, &input], 0) {
+        return None;
+    }
     let per = 4 / dest.dtype().size().min(4);
     let storage_len = dest.storage().nbytes() as usize / dest.dtype().size();
     let ends_cleanly =
@@ -420,6 +446,13 @@ pub(crate) fn cat(
         .iter()
         .map(|t| t.storage().gpu().map(|(_, b)| b))
         .collect::<Option<_>>()?;
+    if !binds(
+        gpu,
+        &buffers,
+        shape.iter().product::<usize>() * dtype.size(),
+    ) {
+        return None;
+    }
     let others = |dims: &[usize]| -> Vec<usize> {
         std::iter::once(dims[dim])
             .chain(

@@ -148,6 +148,11 @@ impl GpuContext {
         }
     }
 
+    /// Whether a kernel can bind `bytes` of a buffer (`max_storage_buffer_binding_size`).
+    pub fn binds(&self, bytes: u64) -> bool {
+        padded(bytes) <= self.device.limits().max_storage_buffer_binding_size
+    }
+
     /// Host → device: queued, so it lands before any kernel submitted after it.
     pub fn upload(&self, to: &GpuBuffer, bytes: &[u8]) {
         if bytes.is_empty() {
