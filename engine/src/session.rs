@@ -176,11 +176,6 @@ impl Session {
             .push((buffer, dtype, readback));
     }
 
-    /// Whether a read failed because its GPU bytes were not back yet (only in the browser).
-    pub fn has_pending_readbacks(&self) -> bool {
-        !self.0.pending_readbacks.borrow().is_empty()
-    }
-
     /// Awaits the readbacks that reads asked for: the sync point of the browser, where the host
     /// cannot block. Afterwards the same reads find their values.
     pub async fn complete_readbacks(&self) -> Result<(), Error> {
@@ -189,22 +184,26 @@ impl Session {
             return Ok(());
         };
         for (buffer, dtype, readback) in pending {
-            let bytes = self.awaiting_readback(gpu.download_async(&buffer)).await?;
-            *readback.borrow_mut() = Some(crate::storage::host_elements(dtype, &bytes)?);
+            self.read_back(&gpu, &buffer, dtype, &readback).await?;
         }
         Ok(())
     }
 
-    /// Awaits `readback`, counted as in flight meanwhile.
-    pub(crate) async fn awaiting_readback<T>(
+    /// Reads `buffer`'s `dtype` elements back into `readback`, counted as in flight meanwhile
+    /// (a simulated process awaiting it is not deadlocked).
+    pub(crate) async fn read_back(
         &self,
-        readback: impl std::future::Future<Output = T>,
-    ) -> T {
+        gpu: &GpuContext,
+        buffer: &GpuBuffer,
+        dtype: DType,
+        readback: &Readback,
+    ) -> Result<(), Error> {
         let count = &self.0.readbacks_in_flight;
         count.set(count.get() + 1);
-        let value = readback.await;
+        let bytes = gpu.download_async(buffer).await;
         count.set(count.get() - 1);
-        value
+        *readback.borrow_mut() = Some(crate::storage::host_elements(dtype, &bytes?)?);
+        Ok(())
     }
 
     /// Whether the running process awaits a GPU readback now.
@@ -585,7 +584,10 @@ impl Session {
             Some(gpu) => {
                 let mut segments = self.0.segments.borrow_mut();
                 let buffers = segments.entry(device).or_default();
-                buffers.retain(allocator.segment_bases());
+                // Segments vanish only when the allocator released its cache to make room.
+                if a.released_for_retry > 0 {
+                    buffers.retain(allocator.segment_bases());
+                }
                 let block = buffers.block(
                     gpu,
                     a.segment_base,

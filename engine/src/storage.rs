@@ -384,12 +384,9 @@ impl Storage {
             return Ok(());
         }
         let gpu = Rc::clone(gpu);
-        let bytes = self
-            .session
-            .awaiting_readback(gpu.download_async(&buffer))
-            .await?;
-        *readback.borrow_mut() = Some(host_elements(self.dtype, &bytes)?);
-        Ok(())
+        self.session
+            .read_back(&gpu, &buffer, self.dtype, &readback)
+            .await
     }
 
     /// Forgets what the host read back: the GPU has written the storage since.

@@ -54,17 +54,6 @@ impl Rng {
     }
 }
 
-const DTYPES: [DType; 8] = [
-    DType::Float32,
-    DType::Float64,
-    DType::Float16,
-    DType::BFloat16,
-    DType::Int64,
-    DType::Int32,
-    DType::UInt8,
-    DType::Bool,
-];
-
 /// The same tensor on the CPU and on `cuda:0`, maybe seen through a transposed (non-contiguous)
 /// view.
 fn pair(
@@ -213,11 +202,11 @@ fn binary_ops_and_comparisons_match_the_cpu_for_every_dtype_broadcast_and_stride
             .collect();
         let dropped = rng.below(other.len() as u64 + 1) as usize;
         other.drain(..dropped);
-        for &dtype in &DTYPES {
+        for dtype in DType::ALL {
             if dtype == DType::Float64 && !has_f64 {
                 continue;
             }
-            let other_dtype = DTYPES[rng.below(8) as usize];
+            let other_dtype = DType::ALL[rng.below(8) as usize];
             let (a_cpu, a_gpu) = pair(&cpu, &gpu, &mut rng, &shape, dtype);
             let (b_cpu, b_gpu) = pair(&cpu, &gpu, &mut rng, &other, other_dtype);
             for (name, op) in &ops {
@@ -256,7 +245,7 @@ fn unary_ops_match_the_cpu_for_every_dtype() {
     for seed in 1..=12u64 {
         let mut rng = Rng(seed * 0x51_7cc1);
         let shape = rng.shape();
-        for &dtype in &DTYPES {
+        for dtype in DType::ALL {
             if dtype == DType::Float64 && !has_f64 {
                 continue;
             }
@@ -275,8 +264,8 @@ fn casts_and_copies_between_every_pair_of_dtypes_match_the_cpu() {
     let gpu = gpu_session();
     let has_f64 = gpu.adapter().is_some_and(|g| g.report().shader_f64);
     let mut rng = Rng(7);
-    for &from in &DTYPES {
-        for &to in &DTYPES {
+    for from in DType::ALL {
+        for to in DType::ALL {
             if (from == DType::Float64 || to == DType::Float64) && !has_f64 {
                 continue;
             }
@@ -297,7 +286,7 @@ fn casts_and_copies_between_every_pair_of_dtypes_match_the_cpu() {
 fn host_device_round_trips_are_exact_and_the_copies_are_real() {
     let gpu = gpu_session();
     let mut rng = Rng(11);
-    for &dtype in &DTYPES {
+    for dtype in DType::ALL {
         for shape in [vec![], vec![0], vec![1], vec![7], vec![3, 333]] {
             let values = rng.values(shape.iter().product(), dtype);
             let host = Tensor::from_scalars(&gpu, &values, &shape, Some(dtype), Device::CPU, false)

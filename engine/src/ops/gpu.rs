@@ -10,7 +10,7 @@ use crate::backend::cpu::elementwise::LaneKind;
 use crate::backend::cpu::reduce::Reduction;
 use crate::backend::gpu::{
     Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand, MatrixView, Output, Product,
-    ReduceInput, accumulator, product_lanes,
+    ReduceInput, accumulator, packing, product_lanes,
 };
 use crate::device::Device;
 use crate::dtype::DType;
@@ -217,7 +217,7 @@ pub(crate) fn reduce(
     if !binds(gpu, [&buffer], out_bytes) {
         return None;
     }
-    if (acc == LaneKind::F64 || x.dtype() == DType::Float64) && !gpu.report().shader_f64 {
+    if acc == LaneKind::F64 && !gpu.report().shader_f64 {
         return None;
     }
     let input = reduce_view(x, &buffer, reduced);
@@ -357,6 +357,32 @@ pub(crate) fn fill(
     device: Device,
 ) -> Option<Result<Tensor, Error>> {
     let device = session.resolve(device).ok()?;
+    copied(session, device, Input::Scalar(value), shape, dtype, "fill")
+}
+
+/// A row-major copy of `x` on its GPU (`contiguous()`, `clone()`).
+pub(crate) fn contiguous(x: &Tensor) -> Option<Result<Tensor, Error>> {
+    let (session, device) = (x.session(), x.device());
+    copied(
+        session,
+        device,
+        Input::Tensor(x),
+        x.shape(),
+        x.dtype(),
+        "clone",
+    )
+}
+
+/// A fresh `dtype` tensor of `shape` on `device` that the copy kernel fills from `input`,
+/// recorded as the GPU kernel `op`.
+fn copied(
+    session: &Session,
+    device: Device,
+    input: Input,
+    shape: &[usize],
+    dtype: DType,
+    op: &str,
+) -> Option<Result<Tensor, Error>> {
     let kind = LaneKind::of(dtype);
     let launch = Launch {
         op: Elementwise::Copy,
@@ -365,26 +391,9 @@ pub(crate) fn fill(
         shape,
         out_dtype: dtype,
     };
-    let filled = elementwise(session, device, launch, &[Input::Scalar(value)])?;
-    if filled.is_ok() {
-        super::record_gpu_kernel(session, device, "fill");
-    }
-    Some(filled)
-}
-
-/// A row-major copy of `x` on its GPU (`contiguous()`, `clone()`).
-pub(crate) fn contiguous(x: &Tensor) -> Option<Result<Tensor, Error>> {
-    let kind = LaneKind::of(x.dtype());
-    let launch = Launch {
-        op: Elementwise::Copy,
-        compute: kind,
-        kinds: &[kind],
-        shape: x.shape(),
-        out_dtype: x.dtype(),
-    };
-    let copy = elementwise(x.session(), x.device(), launch, &[Input::Tensor(x)])?;
+    let copy = elementwise(session, device, launch, &[input])?;
     if copy.is_ok() {
-        super::record_gpu_kernel(x.session(), x.device(), "clone");
+        super::record_gpu_kernel(session, device, op);
     }
     Some(copy)
 }
@@ -398,7 +407,7 @@ pub(crate) fn write(dest: &Tensor, values: &Tensor) -> Option<Result<(), Error>>
     if !binds(gpu, [&out, &input], 0) {
         return None;
     }
-    let per = 4 / dest.dtype().size().min(4);
+    let per = packing(dest.dtype()) as usize;
     let storage_len = dest.storage().nbytes() as usize / dest.dtype().size();
     let ends_cleanly =
         dest.numel().is_multiple_of(per) || dest.storage_offset() + dest.numel() == storage_len;
@@ -465,7 +474,7 @@ pub(crate) fn cat(
     };
     let moved = others(shape);
     let inner: usize = moved[1..].iter().product();
-    let per = (4 / dtype.size().min(4)).max(1);
+    let per = packing(dtype) as usize;
     let mut start = 0;
     let mut runs = Vec::with_capacity(tensors.len());
     for t in tensors {

@@ -163,20 +163,6 @@ impl GpuContext {
         self.queue.write_buffer(to.segment(), to.offset(), &padded);
     }
 
-    /// Device → device, queued.
-    pub fn copy(&self, from: &GpuBuffer, to: &GpuBuffer) {
-        let len = from.padded_len().min(to.padded_len());
-        let mut encoder = self.encoder("copy");
-        encoder.copy_buffer_to_buffer(
-            from.segment(),
-            from.offset(),
-            to.segment(),
-            to.offset(),
-            len,
-        );
-        self.queue.submit([encoder.finish()]);
-    }
-
     /// Device → host without waiting: natively the wait blocks in `Device::poll`; a browser
     /// cannot block, so there this fails with [`GpuError::WouldBlock`] (await
     /// [`GpuContext::download_async`] instead).

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 pub use adapter::AdapterReport;
 pub use buffer::{GpuBuffer, SegmentBuffers};
-pub use elementwise::{Elementwise, Operand as KernelOperand, Output};
+pub use elementwise::{Elementwise, Operand as KernelOperand, Output, packing};
 pub use error::GpuError;
 pub use matmul::{MatrixView, Product, product_lanes};
 pub use reduce::{ReduceInput, accumulator};
