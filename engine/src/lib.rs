@@ -14,6 +14,7 @@
 //! - [`trace`]: the events the UI animates. [`error`]: one error type with PyTorch's texts.
 
 pub mod amp;
+mod asserts;
 pub mod autograd;
 pub mod backend;
 pub mod data;

@@ -9,7 +9,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::backend::gpu::{GpuBuffer, GpuContext, SegmentBuffers};
+use crate::asserts::{CheckedLaunch, FlagRead, KernelChecks};
+use crate::backend::gpu::{GpuBuffer, GpuContext, GpuError, SegmentBuffers};
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::error::Error;
@@ -93,6 +94,8 @@ struct State {
     /// The autocast dtype of each device type inside an enabled `torch.autocast` region.
     autocast: RefCell<HashMap<DeviceType, DType>>,
     device_asserts: RefCell<HashMap<Device, DeviceAssert>>,
+    /// The bounds-checking kernels launched on GPUs, and the flags they raise.
+    kernel_checks: RefCell<KernelChecks>,
     /// The wgpu backend behind `cuda:N` and `mps`, when the runtime found an adapter: every
     /// logical GPU is a set of buffers on it, with its own allocator and cap.
     gpu: Option<Rc<GpuContext>>,
@@ -103,6 +106,13 @@ struct State {
     pending_readbacks: RefCell<Vec<(GpuBuffer, DType, Readback)>>,
     /// Readbacks being awaited now (a simulated process waiting on one is not deadlocked).
     readbacks_in_flight: Cell<usize>,
+}
+
+/// See [`Session::retry_mark`].
+#[derive(Debug, Clone, Copy)]
+pub struct RetryMark {
+    events: usize,
+    launches: usize,
 }
 
 /// Where a new storage lives: its allocator block, its (simulated) address, and on a GPU backed
@@ -162,6 +172,7 @@ impl Session {
             worker: Cell::new(None),
             autocast: RefCell::default(),
             device_asserts: RefCell::default(),
+            kernel_checks: RefCell::default(),
             gpu,
             segments: RefCell::default(),
             pending_readbacks: RefCell::default(),
@@ -211,14 +222,20 @@ impl Session {
         self.0.readbacks_in_flight.get() > 0
     }
 
-    /// How many trace events there are: a retried call rolls the trace back to this mark.
-    pub fn trace_mark(&self) -> usize {
-        self.0.tracer.borrow().len()
+    /// Where a call begins that may have to run again (in the browser, after awaiting its
+    /// readbacks): the trace's length and the checking kernels launched so far.
+    pub fn retry_mark(&self) -> RetryMark {
+        RetryMark {
+            events: self.0.tracer.borrow().len(),
+            launches: self.0.kernel_checks.borrow().count(),
+        }
     }
 
-    /// Drops the events recorded since `mark` (a call that will run again).
-    pub fn rewind_trace(&self, mark: usize) {
-        self.0.tracer.borrow_mut().truncate(mark);
+    /// Rolls back to `mark` a call that will run again: its events are dropped, and its checking
+    /// kernels will get the same codes when it launches them again.
+    pub fn rewind(&self, mark: RetryMark) {
+        self.0.tracer.borrow_mut().truncate(mark.events);
+        self.0.kernel_checks.borrow_mut().truncate(mark.launches);
     }
 
     /// The GPU backing `device`, if it is a GPU device and the session has one.
@@ -469,12 +486,92 @@ impl Session {
                 .insert(device, DeviceAssert::Raised);
             return Err(Error::DeviceSideAssert);
         }
+        self.pend_device_assert(device);
+        Ok(())
+    }
+
+    /// The flag that bounds-checking kernels on GPU `device` raise, and the code a kernel
+    /// launched now writes there when a check fails: on a CUDA device it registers the launch
+    /// (its assertion, and the statement running), elsewhere (`mps`, whose indices the host
+    /// checked first) it is 0, which writes nothing.
+    pub(crate) fn checked_launch(
+        &self,
+        device: Device,
+        gpu: &GpuContext,
+        assertion: &str,
+    ) -> (GpuBuffer, u32) {
+        let flag = self.assert_flag(device, gpu);
+        if device.kind != DeviceType::Cuda {
+            return (flag, 0);
+        }
+        let code = self.0.kernel_checks.borrow_mut().launch(CheckedLaunch {
+            device,
+            assertion: assertion.to_owned(),
+            span: self.0.tracer.borrow().span(),
+        });
+        (flag, code)
+    }
+
+    /// The flag of GPU `device` that kernels raise when a bounds check fails.
+    pub(crate) fn assert_flag(&self, device: Device, gpu: &GpuContext) -> GpuBuffer {
+        self.0.kernel_checks.borrow_mut().flag(device, gpu)
+    }
+
+    /// After a checking kernel was queued: under `CUDA_LAUNCH_BLOCKING=1` every launch waits for
+    /// its kernel, so a failed check is raised by the call that launched it.
+    pub(crate) fn after_checked_launch(&self, device: Device) -> Result<(), Error> {
+        if device.kind == DeviceType::Cuda && self.cuda(|c| c.launch_blocking) {
+            return self.sync(device, "CUDA_LAUNCH_BLOCKING=1");
+        }
+        Ok(())
+    }
+
+    /// Reads `device`'s assert flag where a checking kernel ran since the last read: a failed
+    /// check becomes a pending device-side assert, traced at the line that launched the kernel.
+    /// In the browser the read is a readback to await (the call fails with `WouldBlock` first).
+    fn read_assert_flag(&self, device: Device, gpu: &GpuContext) -> Result<(), Error> {
+        let mut checks = self.0.kernel_checks.borrow_mut();
+        let Some(flag) = checks.unchecked(device) else {
+            return Ok(());
+        };
+        let (value, covers) = match checks.fetched(device) {
+            Some(fetched) => fetched,
+            None => match gpu.download(&flag) {
+                Ok(bytes) => {
+                    let word = bytes.get(..4).and_then(|w| w.try_into().ok());
+                    (word.map_or(0, u32::from_le_bytes), checks.count())
+                }
+                Err(GpuError::WouldBlock) => {
+                    let readback = Readback::default();
+                    checks.fetching(device, Rc::clone(&readback));
+                    self.want_readback(flag, DType::Int32, readback);
+                    return Err(GpuError::WouldBlock.into());
+                }
+                Err(e) => return Err(e.into()),
+            },
+        };
+        if let FlagRead::Failed(launch) = checks.read(device, value, covers) {
+            let message = launch.map_or_else(
+                || "a device-side assertion failed".to_owned(),
+                |l| l.assertion.clone(),
+            );
+            let span = launch.and_then(|l| l.span.clone());
+            self.0
+                .tracer
+                .borrow_mut()
+                .record_at(span, Some(device), || EventKind::DeviceAssert { message });
+            self.pend_device_assert(device);
+        }
+        Ok(())
+    }
+
+    /// A device-side assert fired on `device`: the next sync point raises it.
+    fn pend_device_assert(&self, device: Device) {
         self.0
             .device_asserts
             .borrow_mut()
             .entry(device)
             .or_insert(DeviceAssert::Pending);
-        Ok(())
     }
 
     /// The host waits for `device` (`item()`, printing, a blocking copy to the CPU,
@@ -482,7 +579,11 @@ impl Session {
     /// pending or was raised, it is raised now.
     pub(crate) fn sync(&self, device: Device, reason: &str) -> Result<(), Error> {
         let waited_us = match self.gpu(device) {
-            Some(gpu) => gpu.wait()?,
+            Some(gpu) => {
+                let waited = gpu.wait()?;
+                self.read_assert_flag(device, gpu)?;
+                waited
+            }
             None => 0,
         };
         if device.kind != DeviceType::Cuda {

@@ -199,15 +199,31 @@ impl Tracer {
         self.span = span;
     }
 
+    /// The source the events recorded now belong to.
+    pub fn span(&self) -> Option<SourceSpan> {
+        self.span.clone()
+    }
+
     /// Records an event; `kind` is only built when tracing is on.
     pub fn record(&mut self, device: Option<Device>, kind: impl FnOnce() -> EventKind) {
+        self.record_at(self.span.clone(), device, kind);
+    }
+
+    /// Records an event that belongs to `span` rather than to the statement running now (a
+    /// device-side assert found at a sync point, traced at the line that launched its kernel).
+    pub fn record_at(
+        &mut self,
+        span: Option<SourceSpan>,
+        device: Option<Device>,
+        kind: impl FnOnce() -> EventKind,
+    ) {
         if !self.enabled {
             return;
         }
         let event = TraceEvent {
             seq: self.next_seq,
             device,
-            span: self.span.clone(),
+            span,
             kind: kind(),
         };
         self.next_seq += 1;

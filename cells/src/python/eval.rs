@@ -1624,11 +1624,11 @@ fn is_simple(e: &Expr) -> bool {
 /// (in the browser) run again through [`Interpreter::engine_call`], which awaits the readbacks.
 macro_rules! sync_first {
     ($self:ident, |$me:ident| $call:expr) => {{
-        let mark = $self.session.trace_mark();
+        let mark = $self.session.retry_mark();
         let $me = &mut *$self;
         match $call {
             Err(flow) if would_block(&flow) => {
-                $self.session.rewind_trace(mark);
+                $self.session.rewind(mark);
                 // Boxed, so that the hot path's future stays small.
                 Box::pin($self.engine_call(|$me| $call)).await
             }
@@ -1659,10 +1659,10 @@ impl Interpreter {
         const ROUNDS: usize = 4;
         let mut round = 1;
         loop {
-            let mark = self.session.trace_mark();
+            let mark = self.session.retry_mark();
             match call(self) {
                 Err(flow) if round < ROUNDS && would_block(&flow) => {
-                    self.session.rewind_trace(mark);
+                    self.session.rewind(mark);
                     self.session.complete_readbacks().await?;
                     round += 1;
                 }

@@ -8,6 +8,7 @@ use crate::dtype::DType;
 use crate::element::Scalar;
 use crate::error::Error;
 use crate::layout::ShapeText;
+use crate::ops::indexing::{Picking, pick_gradient};
 use crate::repr::python_float;
 use crate::tensor::Tensor;
 
@@ -539,26 +540,18 @@ pub fn embedding(
     let picked = session.no_grad(|| -> Result<Tensor, Error> {
         weight.index_select(0, &flat)?.reshape(&shape)?.contiguous()
     })?;
-    let indices: Vec<i64> = flat
-        .kernel_scalars()?
-        .into_iter()
-        .map(|s| s.as_f64() as i64)
-        .collect();
-    let weight_like = weight.detach();
+    let index = SavedTensor::new(&flat.detach());
     let meta = autograd::record(&[weight], || {
-        Backward::new("EmbeddingBackward0", move |grad| {
-            let g = floats(grad)?;
-            let mut sums = vec![0.0; rows * dim];
-            for (k, &i) in indices.iter().enumerate() {
-                let row = if i < 0 { i + rows as i64 } else { i };
-                if Some(i) == padding_idx || row < 0 || row as usize >= rows {
-                    continue;
+        Backward::saving("EmbeddingBackward0", move |grad| {
+            // Each token's gradient row added into its row of the weight; the padding row gets none.
+            let rows_of_grad = grad.reshape(&[-1, dim as i64])?;
+            let summed = pick_gradient(&rows_of_grad, index.unpack()?, &[rows, dim], |w, i| {
+                Picking {
+                    ignore: padding_idx,
+                    ..Picking::select(w, i, 0)
                 }
-                for d in 0..dim {
-                    sums[row as usize * dim + d] += g[k * dim + d];
-                }
-            }
-            Ok(vec![Some(gradient_like(&weight_like, sums)?)])
+            })?;
+            Ok(vec![Some(summed)])
         })
     });
     Ok(picked.with_autograd(meta))

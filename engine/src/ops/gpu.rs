@@ -9,7 +9,7 @@ use crate::autograd::AutogradMeta;
 use crate::backend::cpu::elementwise::LaneKind;
 use crate::backend::cpu::reduce::Reduction;
 use crate::backend::gpu::{
-    Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand, MatrixView, Output, Product,
+    Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand, MatrixView, Output, Pick, Product,
     ReduceInput, accumulator, packing, product_lanes,
 };
 use crate::device::Device;
@@ -20,6 +20,8 @@ use crate::layout::Layout;
 use crate::session::Session;
 use crate::storage::{CpuStorage, Storage};
 use crate::tensor::Tensor;
+
+use super::indexing::Picking;
 
 /// An input of a GPU kernel, before it is bound: a tensor on the GPU, or a value every element
 /// shares (a Python number, or a 0-dim CPU tensor, which PyTorch passes as a kernel argument).
@@ -228,6 +230,7 @@ pub(crate) fn reduce(
         out_dtype,
         acc,
         x.device(),
+        false,
         |out| gpu.reduce(op, &input, out),
     ))
 }
@@ -272,8 +275,10 @@ pub(crate) fn arg_extreme(
 }
 
 /// A fresh tensor of `shape` and `dtype` filled by `kernel`, which writes `acc` lanes: straight
-/// into the result where its dtype is the accumulator's, else into a scratch buffer that the
-/// copy kernel rounds once into the result (float16 and bfloat16 accumulate in float32).
+/// into the result where its dtype is the accumulator's and the kernel needs no `zeroed` buffer,
+/// else into a fresh scratch buffer (zeroed, as every new wgpu buffer is) that the copy kernel
+/// rounds once into the result (float16 and bfloat16 accumulate in float32).
+#[allow(clippy::too_many_arguments)]
 fn accumulated(
     session: &Session,
     gpu: &GpuContext,
@@ -281,10 +286,11 @@ fn accumulated(
     dtype: DType,
     acc: LaneKind,
     device: Device,
+    zeroed: bool,
     kernel: impl FnOnce(&GpuBuffer) -> Result<(), GpuError>,
 ) -> Result<Tensor, Error> {
     let (tensor, out) = output(session, shape, dtype, device)?;
-    if dtype == acc.dtype() {
+    if dtype == acc.dtype() && !zeroed {
         kernel(&out)?;
         return Ok(tensor);
     }
@@ -344,6 +350,7 @@ pub(crate) fn matmul(
         a.dtype(),
         acc,
         a.device(),
+        false,
         |out| gpu.matmul(a.dtype(), product, lhs_view, rhs_view, out),
     ))
 }
@@ -521,4 +528,136 @@ pub(crate) fn cat(
         let placed = stacked.permute(&back)?;
         contiguous(&placed).unwrap_or_else(|| placed.contiguous())
     })())
+}
+
+/// The elements of `source` that `index` picks, as `picking` says, into a fresh tensor on their
+/// GPU, recorded as the GPU kernel `op`. On a CUDA device the kernel checks the indices itself
+/// and a failure is a device-side assert saying `assertion`, raised at the next sync point; on
+/// another GPU (`mps`) `host_check` reads and checks them first. `None` where the GPU cannot.
+pub(crate) fn gather(
+    source: &Tensor,
+    index: &Tensor,
+    picking: &Picking,
+    (op, assertion): (&str, &str),
+    host_check: impl FnOnce() -> Result<(), Error>,
+) -> Option<Result<Tensor, Error>> {
+    let (gpu, source_buffer) = source.storage().gpu()?;
+    let (_, index_buffer) = index.storage().gpu()?;
+    let dtype = source.dtype();
+    let out_bytes = picking.shape.iter().product::<usize>() * dtype.size();
+    if (dtype == DType::Float64 && !gpu.report().shader_f64)
+        || !binds(gpu, [&source_buffer, &index_buffer], out_bytes)
+    {
+        return None;
+    }
+    let (session, device) = (source.session(), source.device());
+    Some((|| {
+        if device.kind != crate::device::DeviceType::Cuda {
+            host_check()?;
+        }
+        let (flag, code) = session.checked_launch(device, gpu, assertion);
+        let (tensor, out) = output(session, &picking.shape, dtype, device)?;
+        let kind = LaneKind::of(dtype);
+        let (source_operand, index_operand) = pick_operands(
+            picking,
+            (&source_buffer, dtype, kind),
+            (&index_buffer, index.dtype()),
+        );
+        gpu.gather(
+            &picking.shape,
+            source_operand,
+            index_operand,
+            Output::whole(&out, dtype),
+            pick_of(picking, &flag, code),
+        )?;
+        super::record_gpu_kernel(session, device, op);
+        session.after_checked_launch(device)?;
+        Ok(tensor)
+    })())
+}
+
+/// The gradient of a pick on the GPU: `grad` (of `picking.shape`) added into zeros of `shape`
+/// at the positions `index` picks (`picking`'s source walks the result row-major), by the
+/// scatter-add kernel in float32. `None` where the GPU cannot (float64 has no atomic add).
+pub(crate) fn scatter_add(
+    grad: &Tensor,
+    index: &Tensor,
+    picking: &Picking,
+    shape: &[usize],
+) -> Option<Result<Tensor, Error>> {
+    let (gpu, grad_buffer) = grad.storage().gpu()?;
+    let (_, index_buffer) = index.storage().gpu()?;
+    let numel: usize = shape.iter().product();
+    if grad.dtype() == DType::Float64 || !binds(gpu, [&grad_buffer, &index_buffer], numel * 4) {
+        return None;
+    }
+    let (session, device) = (grad.session(), grad.device());
+    let flag = session.assert_flag(device, gpu);
+    let (_, index_operand) = pick_operands(
+        picking,
+        (&grad_buffer, grad.dtype(), LaneKind::F32),
+        (&index_buffer, index.dtype()),
+    );
+    let values = KernelOperand {
+        buffer: &grad_buffer,
+        dtype: grad.dtype(),
+        offset: grad.storage_offset(),
+        strides: grad.stride().to_vec(),
+        kind: LaneKind::F32,
+    };
+    Some(accumulated(
+        session,
+        gpu,
+        shape,
+        grad.dtype(),
+        LaneKind::F32,
+        device,
+        true,
+        |out| {
+            gpu.scatter_add(
+                &picking.shape,
+                values,
+                index_operand,
+                &picking.source_strides,
+                out,
+                pick_of(picking, &flag, 0),
+            )
+        },
+    ))
+}
+
+/// The source and index operands of a pick: the source read as `kind` lanes.
+fn pick_operands<'a>(
+    picking: &Picking,
+    (source, source_dtype, kind): (&'a GpuBuffer, DType, LaneKind),
+    (index, index_dtype): (&'a GpuBuffer, DType),
+) -> (KernelOperand<'a>, KernelOperand<'a>) {
+    (
+        KernelOperand {
+            buffer: source,
+            dtype: source_dtype,
+            offset: picking.source_offset,
+            strides: picking.source_strides.clone(),
+            kind,
+        },
+        KernelOperand {
+            buffer: index,
+            dtype: index_dtype,
+            offset: picking.index_offset,
+            strides: picking.index_strides.clone(),
+            kind: LaneKind::I64,
+        },
+    )
+}
+
+/// `picking`'s dimension as a kernel's pick, raising `flag` with `code` on a failed check.
+fn pick_of<'a>(picking: &Picking, flag: &'a GpuBuffer, code: u32) -> Pick<'a> {
+    Pick {
+        stride: picking.dim_stride,
+        size: picking.size,
+        wrap_negative: picking.wrap_negative,
+        ignore: picking.ignore,
+        flag,
+        code,
+    }
 }

@@ -1,9 +1,11 @@
-//! Joining and picking: `cat`, `stack`, `where`, `gather`, `index_select`, `masked_fill`.
+//! Joining and picking: `cat`, `stack`, `where`, `masked_fill`, and the ops that pick elements
+//! through an index (`gather`, `index_select`, `t[idx]`, `t[mask]`).
 //!
-//! `cat` and `where` (with `masked_fill`) run as GPU kernels on GPU tensors. The others work
-//! element by element on row-major positions on the host: lessons use them on small tensors, and
-//! the bounds checks (which PyTorch's CPU kernels also make, raising instead of truncating) are
-//! what matters.
+//! Every pick is one [`Picking`]: for each element of the result, a source position walked by
+//! strides plus what the index says along one dimension. On a GPU the gather kernel reads through
+//! it and checks the indices itself (a failure is a device-side assert, raised at the next sync
+//! point); its gradient is the scatter-add kernel writing through the same picking. On the host
+//! the same picking walks row-major values, after the CPU's bounds checks (which raise at once).
 
 use crate::autograd::{self, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::{Binary, LaneKind};
@@ -16,6 +18,165 @@ use crate::tensor::Tensor;
 
 use super::elementwise::{Operand, binary_values};
 use super::gpu::{Input, Launch};
+
+/// A tensor's elements as a pick walks them: its own layout where a GPU kernel reads it, or
+/// row-major where the host reads its values.
+#[derive(Debug, Clone)]
+pub(crate) struct Walk {
+    shape: Vec<usize>,
+    strides: Vec<usize>,
+    offset: usize,
+}
+
+impl Walk {
+    fn layout(t: &Tensor) -> Walk {
+        Walk {
+            shape: t.shape().to_vec(),
+            strides: t.stride().to_vec(),
+            offset: t.storage_offset(),
+        }
+    }
+
+    fn row_major(shape: &[usize]) -> Walk {
+        Walk {
+            shape: shape.to_vec(),
+            strides: contiguous_strides(shape),
+            offset: 0,
+        }
+    }
+
+    /// The strides with the picked dimension `d` stepping nowhere (the index steps it).
+    fn strides_without(&self, d: usize) -> Vec<usize> {
+        let mut strides = self.strides.clone();
+        strides[d] = 0;
+        strides
+    }
+}
+
+/// How an op picks: element `k` of `shape` comes from the source element at `source_offset`
+/// plus `k` walked by `source_strides`, plus `dim_stride` times the index element at
+/// `index_offset` plus `k` walked by `index_strides`.
+#[derive(Debug, Clone)]
+pub(crate) struct Picking {
+    pub shape: Vec<usize>,
+    pub source_offset: usize,
+    pub source_strides: Vec<usize>,
+    pub index_offset: usize,
+    pub index_strides: Vec<usize>,
+    pub dim_stride: usize,
+    /// The picked dimension's size: indices outside it fail the bounds check.
+    pub size: usize,
+    /// Negative indices count from the end (`t[idx]`).
+    pub wrap_negative: bool,
+    /// An index value that picks nothing (`padding_idx` in embedding's gradient).
+    pub ignore: Option<i64>,
+}
+
+impl Picking {
+    /// `gather(d, index)`: the result has the index's shape.
+    fn gather(source: &Walk, index: &Walk, d: usize) -> Picking {
+        Picking {
+            shape: index.shape.clone(),
+            source_offset: source.offset,
+            source_strides: source.strides_without(d),
+            index_offset: index.offset,
+            index_strides: index.strides.clone(),
+            dim_stride: source.strides[d],
+            size: source.shape[d],
+            wrap_negative: false,
+            ignore: None,
+        }
+    }
+
+    /// `index_select(d, index)` with a vector (or 0-dim) index: whole slices along `d`.
+    pub(crate) fn select(source: &Walk, index: &Walk, d: usize) -> Picking {
+        let mut shape = source.shape.clone();
+        shape[d] = index.shape.first().copied().unwrap_or(1);
+        let mut index_strides = vec![0; shape.len()];
+        index_strides[d] = index.strides.first().copied().unwrap_or(0);
+        Picking {
+            shape,
+            index_strides,
+            ..Picking::gather(source, index, d)
+        }
+    }
+
+    /// `t[index]`: rows of the first dimension, the index's shape in front of the rest.
+    fn rows(source: &Walk, index: &Walk) -> Picking {
+        let rest = source.shape.len() - 1;
+        let shape = [&index.shape[..], &source.shape[1..]].concat();
+        let source_strides = [&vec![0; index.shape.len()][..], &source.strides[1..]].concat();
+        let index_strides = [&index.strides[..], &vec![0; rest][..]].concat();
+        Picking {
+            shape,
+            source_offset: source.offset,
+            source_strides,
+            index_offset: index.offset,
+            index_strides,
+            dim_stride: source.strides[0],
+            size: source.shape[0],
+            wrap_negative: true,
+            ignore: None,
+        }
+    }
+
+    /// For each element of the result, row-major, the source position it picks on the host from
+    /// `index` (row-major values); `None` where the index picks nothing (ignored, or out of
+    /// range after a device-side assert).
+    fn positions(&self, index: &[i64]) -> Vec<Option<usize>> {
+        let mut positions = Vec::with_capacity(self.shape.iter().product());
+        for_each_index(&self.shape, |at| {
+            let i = index[self.index_offset + flat_index(at, &self.index_strides)];
+            let i = if self.wrap_negative && i < 0 {
+                i + self.size as i64
+            } else {
+                i
+            };
+            let picked =
+                Some(i).filter(|&i| Some(i) != self.ignore && i >= 0 && (i as usize) < self.size);
+            positions.push(picked.map(|i| {
+                self.source_offset
+                    + flat_index(at, &self.source_strides)
+                    + i as usize * self.dim_stride
+            }));
+        });
+        positions
+    }
+}
+
+/// The gradient of a pick: `grad` (of the picking's shape) summed into zeros of `shape` at the
+/// positions `index` picked (`scatter_add`, `index_add`, `index_put_` with accumulate).
+/// `picking` builds the pick from the result's row-major walk and the index's walk.
+pub(crate) fn pick_gradient(
+    grad: &Tensor,
+    index: &Tensor,
+    shape: &[usize],
+    picking: impl Fn(&Walk, &Walk) -> Picking,
+) -> Result<Tensor, Error> {
+    let destination = Walk::row_major(shape);
+    if let Some(summed) = super::gpu::scatter_add(
+        grad,
+        index,
+        &picking(&destination, &Walk::layout(index)),
+        shape,
+    ) {
+        super::record_gpu_kernel(grad.session(), grad.device(), "index_add");
+        return summed;
+    }
+    let picking = picking(&destination, &Walk::row_major(index.shape()));
+    let g = grad.kernel_scalars()?;
+    let mut sums = vec![0.0f64; shape.iter().product()];
+    for (k, position) in picking
+        .positions(&index_values(index)?)
+        .into_iter()
+        .enumerate()
+    {
+        if let Some(p) = position {
+            sums[p] += g[k].as_f64();
+        }
+    }
+    gradient_from_sums(grad, sums, shape)
+}
 
 /// The row-major position of a multi-index.
 fn flat_index(index: &[usize], strides: &[usize]) -> usize {
@@ -222,7 +383,8 @@ impl Tensor {
     }
 
     /// `torch.gather(self, dim, index)`: `out[i][j] = self[i][index[i][j]]` (for dim 1). Indices out of
-    /// range raise, as PyTorch's CPU kernel does.
+    /// range raise on the CPU (PyTorch's CPU kernel checks them) and fire a device-side assert on
+    /// a GPU.
     pub fn gather(&self, dim: i64, index: &Tensor) -> Result<Tensor, Error> {
         if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
             return Err(Error::GatherIndexDtype);
@@ -231,7 +393,7 @@ impl Tensor {
             return Err(Error::GatherIndexDims);
         }
         let d = wrap_dim(dim, self.dim())?;
-        let device = super::common_device(&[self, index])?;
+        super::common_device(&[self, index])?;
         for axis in (0..self.dim()).filter(|&a| a != d) {
             if index.shape()[axis] > self.shape()[axis] {
                 return Err(Error::GatherSizes {
@@ -242,63 +404,17 @@ impl Tensor {
                 });
             }
         }
+        const ASSERT: &str = "ScatterGatherKernel.cu: operator(): block: [0,0,0], thread: [0,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"` failed.";
         let size = self.shape()[d];
-        let positions = checked_positions(
-            self,
-            index_values(index)?,
-            size,
-            "ScatterGatherKernel.cu: operator(): block: [0,0,0], thread: [0,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"` failed.",
-            |bad| Error::IndexOutOfBounds {
+        let picking = move |source: &Walk, index: &Walk| Picking::gather(source, index, d);
+        let out = pick(self, index, picking, ("gather", ASSERT), |values| {
+            checked_positions(self, values, size, ASSERT, |bad| Error::IndexOutOfBounds {
                 index: bad,
                 dim: d,
                 size,
-            },
-        )?;
-        if size == 0 && !positions.is_empty() {
-            return Tensor::full(
-                self.session(),
-                index.shape(),
-                Scalar::Int(0),
-                self.dtype(),
-                device,
-            );
-        }
-        let source = self.kernel_scalars()?;
-        let strides = contiguous_strides(self.shape());
-        let mut values = Vec::with_capacity(positions.len());
-        let mut k = 0;
-        for_each_index(index.shape(), |at| {
-            let mut from = at.to_vec();
-            from[d] = positions[k] as usize;
-            values.push(source[flat_index(&from, &strides)]);
-            k += 1;
-        });
-        let out = Tensor::from_values(
-            self.session(),
-            &values,
-            index.shape(),
-            self.dtype(),
-            device,
-            "gather",
-        )?;
-        let (shape, saved_index) = (self.shape().to_vec(), positions);
-        let index_shape = index.shape().to_vec();
-        let meta = autograd::record(&[self], || {
-            Backward::new("GatherBackward0", move |grad| {
-                let g = grad.kernel_scalars()?;
-                let strides = contiguous_strides(&shape);
-                let mut sums = vec![0.0f64; shape.iter().product()];
-                let mut k = 0;
-                for_each_index(&index_shape, |at| {
-                    let mut to = at.to_vec();
-                    to[d] = saved_index[k] as usize;
-                    sums[flat_index(&to, &strides)] += g[k].as_f64();
-                    k += 1;
-                });
-                Ok(vec![Some(gradient_from_sums(grad, sums, &shape)?)])
             })
-        });
-        Ok(out.with_autograd(meta))
+        })?;
+        Ok(out.with_autograd(pick_history(self, index, "GatherBackward0", picking)))
     }
 
     /// `torch.index_select(self, dim, index)`: whole slices picked by a vector of indices.
@@ -306,43 +422,18 @@ impl Tensor {
         if index.dim() > 1 {
             return Err(Error::IndexSelectVector);
         }
+        if self.dim() == 0 {
+            return Err(Error::SelectZeroDim);
+        }
         let d = wrap_dim(dim, self.dim())?;
-        let size = self.shape().get(d).copied().unwrap_or(1);
-        let positions = checked_positions(
-            self,
-            index_values(index)?,
-            size,
-            "Indexing.cu: indexSelectSmallIndex: block: [0,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
-            |_| Error::IndexOutOfRangeInSelf,
-        )?;
-        let pieces = positions
-            .iter()
-            .map(|&p| self.select(d as i64, p)?.unsqueeze(d as i64))
-            .collect::<Result<Vec<_>, _>>()?;
-        let out = self
-            .session()
-            .no_grad(|| Tensor::cat(&pieces.iter().collect::<Vec<_>>(), d as i64))?;
-        let shape = self.shape().to_vec();
-        let meta = autograd::record(&[self], || {
-            Backward::new("IndexSelectBackward0", move |grad| {
-                // index_add: each selected slice's gradient added back at its source position.
-                let g = grad.kernel_scalars()?;
-                let inner: usize = shape[d + 1..].iter().product();
-                let outer: usize = shape[..d].iter().product();
-                let (size, picked) = (shape[d], positions.len());
-                let mut sums = vec![0.0f64; shape.iter().product()];
-                for o in 0..outer {
-                    for (k, &p) in positions.iter().enumerate() {
-                        for i in 0..inner {
-                            sums[(o * size + p as usize) * inner + i] +=
-                                g[(o * picked + k) * inner + i].as_f64();
-                        }
-                    }
-                }
-                Ok(vec![Some(gradient_from_sums(grad, sums, &shape)?)])
-            })
-        });
-        Ok(out.with_autograd(meta))
+        super::common_device(&[self, index])?;
+        const ASSERT: &str = "Indexing.cu: indexSelectSmallIndex: block: [0,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.";
+        let size = self.shape()[d];
+        let picking = move |source: &Walk, index: &Walk| Picking::select(source, index, d);
+        let out = pick(self, index, picking, ("index_select", ASSERT), |values| {
+            checked_positions(self, values, size, ASSERT, |_| Error::IndexOutOfRangeInSelf)
+        })?;
+        Ok(out.with_autograd(pick_history(self, index, "IndexSelectBackward0", picking)))
     }
 
     /// `masked_fill(mask, value)`: `value` where the (broadcast) boolean mask is true.
@@ -382,7 +473,8 @@ impl Tensor {
 
 impl Tensor {
     /// `t[mask]` with a boolean mask over the leading dimensions: the selected rows, flattened
-    /// (`IndexBackward0`).
+    /// (`IndexBackward0`). Which rows the mask selects decides the result's shape, so the host
+    /// reads the mask (a sync point on a GPU, as PyTorch's `nonzero` is).
     pub fn index_mask(&self, mask: &Tensor) -> Result<Tensor, Error> {
         if mask.dtype() != DType::Bool {
             return self.index_with(mask);
@@ -397,16 +489,27 @@ impl Tensor {
                 });
             }
         }
-        let rows: Vec<usize> = mask
+        let device = super::common_device(&[self, mask])?;
+        let rows: Vec<Scalar> = mask
             .kernel_scalars()?
             .iter()
             .enumerate()
             .filter(|(_, m)| **m == Scalar::Bool(true))
-            .map(|(i, _)| i)
+            .map(|(i, _)| Scalar::Int(i as i64))
             .collect();
-        let mut shape = vec![rows.len()];
-        shape.extend_from_slice(&self.shape()[k..]);
-        self.pick_rows(k, &rows, &shape)
+        let rows = Tensor::from_values(
+            self.session(),
+            &rows,
+            &[rows.len()],
+            DType::Int64,
+            device,
+            "nonzero",
+        )?;
+        // The masked dimensions seen as one: row-major positions of the mask.
+        let mut flat: Vec<i64> = vec![-1];
+        flat.extend(self.shape()[k..].iter().map(|&s| s as i64));
+        let source = self.session().no_grad(|| self.reshape(&flat))?;
+        self.pick_rows(&source, &rows, Ok)
     }
 
     /// `t[index]` with an integer tensor: rows of the first dimension, negative indices counting
@@ -415,71 +518,109 @@ impl Tensor {
         if self.dim() == 0 {
             return Err(Error::TooManyIndices { ndim: 0 });
         }
+        super::common_device(&[self, index])?;
         let size = self.shape()[0];
-        let wrapped: Vec<i64> = index_values(index)?
-            .into_iter()
-            .map(|i| if i < 0 { i + size as i64 } else { i })
-            .collect();
-        let rows = checked_positions(
-            self,
-            wrapped,
-            size,
-            "IndexKernel.cu: operator(): block: [0,0,0], thread: [0,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.",
-            |bad| Error::IndexOutOfBoundsIndexing {
-                index: if bad >= size as i64 { bad } else { bad - size as i64 },
-                dim: 0,
-                size,
-            },
-        )?
-        .into_iter()
-        .map(|p| p as usize)
-        .collect::<Vec<_>>();
-        let mut shape = index.shape().to_vec();
-        shape.extend_from_slice(&self.shape()[1..]);
-        if size == 0 && !rows.is_empty() {
-            // Only a GPU gets here (its assert pending): the kernel's output is all it leaves.
-            return Tensor::full(
-                self.session(),
-                &shape,
-                Scalar::Int(0),
-                self.dtype(),
-                self.device(),
-            );
-        }
-        self.pick_rows(1, &rows, &shape)
+        self.pick_rows(self, index, |values| {
+            let wrapped = values
+                .into_iter()
+                .map(|i| if i < 0 { i + size as i64 } else { i })
+                .collect();
+            checked_positions(self, wrapped, size, INDEX_ASSERT, |bad| {
+                Error::IndexOutOfBoundsIndexing {
+                    index: if bad >= size as i64 {
+                        bad
+                    } else {
+                        bad - size as i64
+                    },
+                    dim: 0,
+                    size,
+                }
+            })
+        })
     }
 
-    /// Rows of this tensor seen as (product of the first `k` dims) × (the rest).
-    fn pick_rows(&self, k: usize, rows: &[usize], shape: &[usize]) -> Result<Tensor, Error> {
-        let row_len: usize = self.shape()[k..].iter().product();
-        let values = self.kernel_scalars()?;
-        let picked: Vec<Scalar> = rows
-            .iter()
-            .flat_map(|&r| values[r * row_len..(r + 1) * row_len].iter().copied())
-            .collect();
-        let out = Tensor::from_values(
-            self.session(),
-            &picked,
-            shape,
-            self.dtype(),
-            self.device(),
-            "index_select",
-        )?;
-        let (input_shape, rows) = (self.shape().to_vec(), rows.to_vec());
+    /// Rows of `source` (this tensor, or a view of it with the masked dimensions merged) picked
+    /// by `index`, recorded as `IndexBackward0` of this tensor; `check` is the host's bounds
+    /// check.
+    fn pick_rows(
+        &self,
+        source: &Tensor,
+        index: &Tensor,
+        check: impl Fn(Vec<i64>) -> Result<Vec<i64>, Error>,
+    ) -> Result<Tensor, Error> {
+        let out = pick(source, index, Picking::rows, ("index", INDEX_ASSERT), check)?;
+        let index = SavedTensor::new(&index.detach());
+        let (shape, merged) = (self.shape().to_vec(), source.shape().to_vec());
         let meta = autograd::record(&[self], || {
-            Backward::new("IndexBackward0", move |grad| {
-                let g = grad.kernel_scalars()?;
-                let mut sums = vec![0.0f64; input_shape.iter().product()];
-                for (i, &r) in rows.iter().enumerate() {
-                    for j in 0..row_len {
-                        sums[r * row_len + j] += g[i * row_len + j].as_f64();
-                    }
-                }
-                Ok(vec![Some(gradient_from_sums(grad, sums, &input_shape)?)])
+            Backward::saving("IndexBackward0", move |grad| {
+                let summed = pick_gradient(grad, index.unpack()?, &merged, Picking::rows)?;
+                let shape: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+                Ok(vec![Some(summed.reshape(&shape)?)])
             })
         });
         Ok(out.with_autograd(meta))
     }
+}
+
+const INDEX_ASSERT: &str = "IndexKernel.cu: operator(): block: [0,0,0], thread: [0,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.";
+
+/// The elements of `source` that `index` picks as `picking` says, recorded as the kernel `op`:
+/// on the GPU where it can (the kernel checking the indices, failing with `assertion`), else on
+/// the host after `check` made the index values in-range positions (the CPU's bounds check, or a
+/// device-side assert where the GPU has no kernel for the dtype).
+fn pick(
+    source: &Tensor,
+    index: &Tensor,
+    picking: impl Fn(&Walk, &Walk) -> Picking,
+    (op, assertion): (&str, &str),
+    check: impl Fn(Vec<i64>) -> Result<Vec<i64>, Error>,
+) -> Result<Tensor, Error> {
+    let on_gpu = picking(&Walk::layout(source), &Walk::layout(index));
+    let host_check = || check(index_values(index)?).map(drop);
+    if let Some(out) = super::gpu::gather(source, index, &on_gpu, (op, assertion), host_check) {
+        return out;
+    }
+    let positions = check(index_values(index)?)?;
+    let picking = picking(
+        &Walk::row_major(source.shape()),
+        &Walk::row_major(index.shape()),
+    );
+    let values = source.kernel_scalars()?;
+    let picked: Vec<Scalar> = picking
+        .positions(&positions)
+        .into_iter()
+        .map(|p| p.map_or(Scalar::Int(0), |p| values[p]))
+        .collect();
+    Tensor::from_values(
+        source.session(),
+        &picked,
+        &picking.shape,
+        source.dtype(),
+        source.device(),
+        op,
+    )
+}
+
+/// The history of a pick from `source` through `index`: the node `name`, whose backward is the
+/// scatter-add of the gradient through the same picking.
+fn pick_history(
+    source: &Tensor,
+    index: &Tensor,
+    name: &'static str,
+    picking: impl Fn(&Walk, &Walk) -> Picking + Copy + 'static,
+) -> crate::autograd::AutogradMeta {
+    let index = SavedTensor::new(&index.detach());
+    let shape = source.shape().to_vec();
+    autograd::record(&[source], || {
+        Backward::saving(name, move |grad| {
+            Ok(vec![Some(pick_gradient(
+                grad,
+                index.unpack()?,
+                &shape,
+                picking,
+            )?)])
+        })
+    })
 }
 
 /// Indices a kernel reads along a dimension of `size`. Out-of-range ones are the CPU's error at

@@ -6,7 +6,7 @@ mod conv;
 mod create;
 mod elementwise;
 pub(crate) mod gpu;
-mod indexing;
+pub(crate) mod indexing;
 pub(crate) mod inplace;
 mod matmul;
 mod reduce;

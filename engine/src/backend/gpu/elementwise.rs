@@ -21,6 +21,7 @@ const WORKGROUP_SIZE: u32 = 64;
 
 pub(super) const PRELUDE: &str = include_str!("shaders/elementwise.wgsl");
 pub(super) const PRELUDE_F64: &str = include_str!("shaders/elementwise_f64.wgsl");
+pub(super) const PICK: &str = include_str!("shaders/pick.wgsl");
 
 /// What an elementwise kernel computes from its operands `x0, x1, …`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,6 +52,47 @@ impl<'a> Output<'a> {
             offset: 0,
         }
     }
+}
+
+/// How a kernel picks positions along one dimension of an operand through an int64 index:
+/// `gather`, `index_select`, `t[idx]` and `embedding` read through it, and the scatter-adds of
+/// their gradients write through it.
+#[derive(Debug, Clone, Copy)]
+pub struct Pick<'a> {
+    /// Elements between neighbours along the picked dimension.
+    pub stride: usize,
+    /// The dimension's size: indices outside `0..size` fail the bounds check.
+    pub size: usize,
+    /// Negative indices count from the end (`t[idx]`) instead of failing (`gather`).
+    pub wrap_negative: bool,
+    /// An index that picks nothing and fails no check (`ignore_index`, `padding_idx`).
+    pub ignore: Option<i64>,
+    /// The flag a failed check raises, and the code it writes (0 writes nothing).
+    pub flag: &'a GpuBuffer,
+    pub code: u32,
+}
+
+impl Pick<'_> {
+    /// The pick's tail of a kernel's `dims` (see `shaders/pick.wgsl`).
+    pub(super) fn dims(&self) -> Result<[u32; 7], GpuError> {
+        let ignore = self.ignore.unwrap_or(0) as u64;
+        Ok([
+            narrow(self.stride)?,
+            narrow(self.size)?,
+            u32::from(self.wrap_negative),
+            u32::from(self.ignore.is_some()),
+            ignore as u32,
+            (ignore >> 32) as u32,
+            self.code,
+        ])
+    }
+}
+
+/// A size or stride as the `u32` a kernel reads.
+pub(super) fn narrow(v: usize) -> Result<u32, GpuError> {
+    u32::try_from(v).map_err(|_| GpuError::GridTooLarge {
+        invocations: v as u64,
+    })
 }
 
 /// One input: a strided view of a GPU buffer, read as `kind` lanes.
@@ -288,19 +330,72 @@ pub(super) fn binding_type(dtype: DType) -> &'static str {
     }
 }
 
-/// The WGSL source of one kernel.
 /// One operand as a kernel sees it: its dtype, the lanes it is read as, and its binding slot
 /// (operands in the same storage share one binding: browsers refuse two writable bindings of one
-/// range).
-type Signature = (DType, LaneKind, usize);
+/// range). Slots are numbered densely in order of first use.
+pub(super) type Signature = (DType, LaneKind, usize);
 
-/// The WGSL source of one kernel computing `expression` (the op's, in `compute` lanes).
+/// The binding slot of each operand: operands in one storage share the slot of the first.
+pub(super) fn slots(buffers: &[&GpuBuffer]) -> Vec<usize> {
+    let mut distinct: Vec<&GpuBuffer> = Vec::new();
+    buffers
+        .iter()
+        .map(|b| match distinct.iter().position(|d| d.same_binding(b)) {
+            Some(slot) => slot,
+            None => {
+                distinct.push(b);
+                distinct.len() - 1
+            }
+        })
+        .collect()
+}
+
+/// The declarations of the input bindings (from binding 2 on, one per slot), and the number of
+/// the next free binding.
+pub(super) fn input_bindings(s: &mut String, inputs: &[Signature]) -> usize {
+    let mut declared = 0;
+    for &(dtype, _, slot) in inputs {
+        if slot == declared {
+            let _ = writeln!(
+                s,
+                "@group(0) @binding({}) var<storage, read_write> in{slot}: array<{}>;",
+                slot + 2,
+                binding_type(dtype)
+            );
+            declared += 1;
+        }
+    }
+    declared + 2
+}
+
+/// The `failed` flag binding and the pick helpers, for a kernel with `operands` operand blocks.
+pub(super) fn pick_bindings(s: &mut String, binding: usize, operands: usize) {
+    let _ = writeln!(
+        s,
+        "@group(0) @binding({binding}) var<storage, read_write> failed: array<atomic<u32>>;\nconst OPERANDS: u32 = {operands}u;"
+    );
+    s.push_str(PICK);
+}
+
+/// The zero of `kind` lanes: what a gather gives where its index picks nothing.
+fn zero(kind: LaneKind) -> &'static str {
+    match kind {
+        LaneKind::F32 => "0.0",
+        LaneKind::F64 => "f64(0.0)",
+        LaneKind::I64 => "vec2<u32>(0u, 0u)",
+        LaneKind::Bool => "false",
+    }
+}
+
+/// The WGSL source of one kernel computing `expression` (the op's, in `compute` lanes). A
+/// `picked` kernel reads operand 0 through the pick of its last operand (an int64 index).
 fn source(
     op: Elementwise,
     expression: &str,
     compute: LaneKind,
     inputs: &[Signature],
     out: DType,
+    picked: bool,
 ) -> String {
     let result = op.result_kind(compute);
     let mut s = String::from(PRELUDE);
@@ -321,15 +416,9 @@ fn source(
         "@group(0) @binding(1) var<storage, read_write> out: array<{}>;",
         binding_type(out)
     );
-    for (i, &(dtype, _, slot)) in inputs.iter().enumerate() {
-        if slot == i {
-            let _ = writeln!(
-                s,
-                "@group(0) @binding({}) var<storage, read_write> in{slot}: array<{}>;",
-                slot + 2,
-                binding_type(dtype)
-            );
-        }
+    let next = input_bindings(&mut s, inputs);
+    if picked {
+        pick_bindings(&mut s, next, inputs.len());
     }
     for (i, &(dtype, kind, slot)) in inputs.iter().enumerate() {
         let (raw, held) = load(dtype, &format!("in{slot}"));
@@ -343,7 +432,16 @@ fn source(
     let stored = LaneKind::of(out);
     let _ = writeln!(s, "fn value(k: u32) -> {} {{", wgsl_type(stored));
     for i in 0..inputs.len() {
-        let _ = writeln!(s, "    let x{i} = load{i}(element_offset(k, {i}u));");
+        if picked && i == 0 {
+            let index = inputs.len() - 1;
+            let _ = writeln!(
+                s,
+                "    let p = pick(load{index}(element_offset(k, {index}u)));\n    var x0 = {};\n    if p != SKIP {{\n        x0 = load0(element_offset(k, 0u) + p * pick_stride());\n    }}",
+                zero(inputs[0].1)
+            );
+        } else {
+            let _ = writeln!(s, "    let x{i} = load{i}(element_offset(k, {i}u));");
+        }
     }
     let _ = writeln!(s, "    let r: {} = {expression};", wgsl_type(result));
     let _ = writeln!(
@@ -443,6 +541,48 @@ impl GpuContext {
         inputs: &[Operand],
         out: Output,
     ) -> Result<(), GpuError> {
+        self.launch(op, compute, shape, inputs, out, None)
+    }
+
+    /// Queues a gather over `shape`: each element is `source` read at its strided position plus
+    /// `pick.stride` times what `index` (int64 lanes) picks there, converted to the output's
+    /// dtype; 0 where the index picks nothing. An index out of range raises `pick.flag`.
+    pub fn gather(
+        &self,
+        shape: &[usize],
+        source: Operand,
+        index: Operand,
+        out: Output,
+        pick: Pick,
+    ) -> Result<(), GpuError> {
+        let compute = LaneKind::of(out.dtype);
+        let source = Operand {
+            kind: compute,
+            ..source
+        };
+        let index = Operand {
+            kind: LaneKind::I64,
+            ..index
+        };
+        self.launch(
+            Elementwise::Copy,
+            compute,
+            shape,
+            &[source, index],
+            out,
+            Some(pick),
+        )
+    }
+
+    fn launch(
+        &self,
+        op: Elementwise,
+        compute: LaneKind,
+        shape: &[usize],
+        inputs: &[Operand],
+        out: Output,
+        pick: Option<Pick>,
+    ) -> Result<(), GpuError> {
         let Output {
             buffer: out,
             dtype: out_dtype,
@@ -463,41 +603,22 @@ impl GpuContext {
         if numel == 0 {
             return Ok(());
         }
-        let limits = self.device.limits();
-        let too_large = inputs
-            .iter()
-            .map(|o| o.buffer)
-            .chain([out])
-            .map(GpuBuffer::padded_len)
-            .find(|&bytes| bytes > limits.max_storage_buffer_binding_size);
-        if let Some(bytes) = too_large {
-            return Err(GpuError::BufferTooLarge {
-                bytes,
-                max_bytes: limits.max_storage_buffer_binding_size,
-            });
-        }
-        let slots: Vec<usize> = inputs
-            .iter()
-            .enumerate()
-            .map(|(i, o)| {
-                inputs[..i]
-                    .iter()
-                    .position(|earlier| earlier.buffer.same_binding(o.buffer))
-                    .unwrap_or(i)
-            })
-            .collect();
+        let buffers: Vec<&GpuBuffer> = inputs.iter().map(|o| o.buffer).collect();
+        self.check_bindings(buffers.iter().copied().chain([out]))?;
+        let slots = slots(&buffers);
         let signature: Vec<Signature> = inputs
             .iter()
             .zip(&slots)
             .map(|(o, &slot)| (o.dtype, o.kind, slot))
             .collect();
-        let key = format!("elementwise {op:?} {compute:?} {signature:?} -> {out_dtype:?}");
+        let picked = pick.is_some();
+        let key = format!("elementwise {op:?} {compute:?} {signature:?} -> {out_dtype:?} {picked}");
         let expression = op
             .expression(compute)
             .ok_or_else(|| GpuError::Unsupported { what: key.clone() })?;
         // The source is generated only the first time: the pipeline is cached by its key.
         let pipeline = self.pipeline(&key, || {
-            source(op, expression, compute, &signature, out_dtype)
+            source(op, expression, compute, &signature, out_dtype, picked)
         });
 
         let per = packing(out_dtype);
@@ -505,48 +626,81 @@ impl GpuContext {
         let grid = Grid::cover(
             units,
             WORKGROUP_SIZE,
-            limits.max_compute_workgroups_per_dimension,
+            self.device.limits().max_compute_workgroups_per_dimension,
         )?;
         let strides: Vec<&[usize]> = inputs.iter().map(|o| o.strides.as_slice()).collect();
-        let (shape, strides) = coalesce(shape, &strides);
-        let mut dims: Vec<u32> = Vec::with_capacity(4 + shape.len() * (inputs.len() + 1));
-        let narrow = |v: usize| {
-            u32::try_from(v).map_err(|_| GpuError::GridTooLarge {
-                invocations: v as u64,
-            })
-        };
-        dims.push(narrow(numel)?);
-        dims.push(grid.row_stride);
-        dims.push(narrow(out_offset / per as usize)?);
-        dims.push(narrow(shape.len())?);
-        for &d in &shape {
-            dims.push(narrow(d)?);
-        }
-        for (input, strides) in inputs.iter().zip(&strides) {
-            dims.push(narrow(input.offset)?);
-            for &s in strides {
-                dims.push(narrow(s)?);
-            }
-        }
-        let dims = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("dims"),
-                contents: bytemuck::cast_slice(&dims),
-                usage: wgpu::BufferUsages::STORAGE,
-            });
-        let mut bindings = vec![dims.as_entire_binding(), out.binding()];
+        let offsets: Vec<usize> = inputs.iter().map(|o| o.offset).collect();
+        let mut dims = operand_dims(shape, &offsets, &strides, grid.row_stride)?;
+        dims[2] = narrow(out_offset / per as usize)?;
+        let mut bindings = vec![out.binding()];
         bindings.extend(
             inputs
                 .iter()
                 .zip(&slots)
                 .enumerate()
-                .filter(|&(i, (_, &slot))| slot == i)
+                .filter(|&(i, (_, &slot))| slots[..i].iter().all(|&s| s != slot))
                 .map(|(_, (input, _))| input.buffer.binding()),
         );
+        if let Some(pick) = &pick {
+            dims.extend(pick.dims()?);
+            bindings.push(pick.flag.binding());
+        }
+        let dims = self.dims(&dims);
+        bindings.insert(0, dims.as_entire_binding());
         self.dispatch("elementwise", &pipeline, &bindings, grid);
         Ok(())
     }
+
+    /// Fails with [`GpuError::BufferTooLarge`] where one of `buffers` is past the largest
+    /// storage binding.
+    pub(super) fn check_bindings<'b>(
+        &self,
+        buffers: impl IntoIterator<Item = &'b GpuBuffer>,
+    ) -> Result<(), GpuError> {
+        let max_bytes = self.device.limits().max_storage_buffer_binding_size;
+        match buffers
+            .into_iter()
+            .map(GpuBuffer::padded_len)
+            .find(|&bytes| bytes > max_bytes)
+        {
+            Some(bytes) => Err(GpuError::BufferTooLarge { bytes, max_bytes }),
+            None => Ok(()),
+        }
+    }
+
+    /// A kernel's `dims` as a buffer.
+    pub(super) fn dims(&self, dims: &[u32]) -> wgpu::Buffer {
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("dims"),
+                contents: bytemuck::cast_slice(dims),
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+    }
+}
+
+/// The `dims` of a kernel walking `shape` (coalesced) with one operand block per entry of
+/// `offsets` and `strides`: `[numel, row_stride, 0, rank, shape, per operand: offset, strides]`.
+pub(super) fn operand_dims(
+    shape: &[usize],
+    offsets: &[usize],
+    strides: &[&[usize]],
+    row_stride: u32,
+) -> Result<Vec<u32>, GpuError> {
+    let numel: usize = shape.iter().product();
+    let (shape, strides) = coalesce(shape, strides);
+    let mut dims: Vec<u32> = Vec::with_capacity(4 + shape.len() * (offsets.len() + 1));
+    dims.extend([narrow(numel)?, row_stride, 0, narrow(shape.len())?]);
+    for &d in &shape {
+        dims.push(narrow(d)?);
+    }
+    for (&offset, strides) in offsets.iter().zip(&strides) {
+        dims.push(narrow(offset)?);
+        for &s in strides {
+            dims.push(narrow(s)?);
+        }
+    }
+    Ok(dims)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -573,7 +727,7 @@ pub(super) mod tests {
         // The kernel of `op`, where WGSL has its expression for `kind` lanes.
         let kernel = |op: Elementwise, kind, inputs: &[Signature], out| {
             op.expression(kind)
-                .map(|expression| source(op, expression, kind, inputs, out))
+                .map(|expression| source(op, expression, kind, inputs, out, false))
         };
         let mut checked = 0;
         for input in DType::ALL {
@@ -648,6 +802,30 @@ pub(super) mod tests {
             validate(&src);
         }
         assert!(checked > 100, "{checked}");
+    }
+
+    #[test]
+    fn gather_kernels_read_through_an_index_of_either_integer_dtype() {
+        for source_dtype in DType::ALL {
+            let kind = LaneKind::of(source_dtype);
+            for index in [DType::Int64, DType::Int32] {
+                // An index shares the source's binding only when it is the same storage.
+                for index_slot in [0, 1]
+                    .into_iter()
+                    .filter(|&s| s == 1 || index == source_dtype)
+                {
+                    let inputs = [(source_dtype, kind, 0), (index, LaneKind::I64, index_slot)];
+                    validate(&source(
+                        Elementwise::Copy,
+                        "x0",
+                        kind,
+                        &inputs,
+                        source_dtype,
+                        true,
+                    ));
+                }
+            }
+        }
     }
 
     pub(in crate::backend::gpu) fn validate(src: &str) {

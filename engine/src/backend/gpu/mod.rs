@@ -14,6 +14,7 @@ mod grid;
 mod matmul;
 mod readback;
 mod reduce;
+mod scatter;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -23,7 +24,7 @@ use std::sync::{Arc, Mutex};
 
 pub use adapter::AdapterReport;
 pub use buffer::{GpuBuffer, SegmentBuffers};
-pub use elementwise::{Elementwise, Operand as KernelOperand, Output, packing};
+pub use elementwise::{Elementwise, Operand as KernelOperand, Output, Pick, packing};
 pub use error::GpuError;
 pub use matmul::{MatrixView, Product, product_lanes};
 pub use reduce::{ReduceInput, accumulator};
