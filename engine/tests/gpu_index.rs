@@ -200,7 +200,7 @@ fn line(n: u32) -> Option<SourceSpan> {
 
 /// A pick with index 7 into 3 rows, and the words of its kernel's assertion.
 type BadPick = fn(&Tensor, &Tensor) -> Result<Tensor, Error>;
-const BAD_PICKS: [(&str, BadPick); 4] = [
+const BAD_PICKS: [(&str, BadPick); 5] = [
     ("index out of bounds", |data, bad| {
         data.gather(0, &bad.view(&[2, 1])?)
     }),
@@ -210,6 +210,10 @@ const BAD_PICKS: [(&str, BadPick); 4] = [
     ("-sizes[i] <= index", |data, bad| data.index_with(bad)),
     ("srcIndex < srcSelectDimSize", |data, bad| {
         functional::embedding(bad, data, None)
+    }),
+    ("t >= 0 && t < n_classes", |data, bad| {
+        let logits = data.slice(0, Some(0), Some(2), 1)?;
+        functional::nll_loss(&logits, bad, functional::Reduction::Mean, -100)
     }),
 ];
 

@@ -4,11 +4,13 @@
 
 use crate::amp::{CastPolicy, autocast_inputs};
 use crate::autograd::{self, Backward, SavedTensor};
+use crate::backend::cpu::elementwise::Binary;
 use crate::dtype::DType;
 use crate::element::Scalar;
 use crate::error::Error;
 use crate::layout::ShapeText;
-use crate::ops::indexing::{Picking, pick_gradient};
+use crate::ops::gpu::gather;
+use crate::ops::indexing::{Picking, Walk, pick_gradient};
 use crate::repr::python_float;
 use crate::tensor::Tensor;
 
@@ -273,24 +275,32 @@ pub fn nll_loss(
             target: target_batch,
         });
     }
-    let targets: Vec<i64> = target
-        .kernel_scalars()?
-        .into_iter()
-        .map(|s| s.as_f64() as i64)
-        .collect();
+    const ASSERT: &str = "Loss.cu: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [0,0,0] Assertion `t >= 0 && t < n_classes` failed.";
     let out_of_bounds = move |t: i64| t != ignore_index && (t < 0 || t as usize >= classes);
-    if let Some(&bad) = targets.iter().find(|&&t| out_of_bounds(t)) {
-        input.session().device_assert(
-            input.device(),
-            "Loss.cu: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [0,0,0] Assertion `t >= 0 && t < n_classes` failed.",
-            || Error::TargetOutOfBounds { target: bad },
-        )?;
+    // The host's check of the targets: the CPU's error, or a device-side assert where no kernel
+    // checks them.
+    let checked_targets =
+        || -> Result<Vec<i64>, Error> {
+            let targets: Vec<i64> = target
+                .kernel_scalars()?
+                .into_iter()
+                .map(|s| s.as_f64() as i64)
+                .collect();
+            if let Some(&bad) = targets.iter().find(|&&t| out_of_bounds(t)) {
+                input.session().device_assert(input.device(), ASSERT, || {
+                    Error::TargetOutOfBounds { target: bad }
+                })?;
+            }
+            Ok(targets)
+        };
+    let picking = Picking::targets(&Walk::layout(input), &Walk::layout(target), ignore_index);
+    let host_check = || checked_targets().map(drop);
+    if let Some(picked) = gather(input, target, &picking, ("nll_loss", ASSERT), host_check) {
+        return nll_loss_on_gpu(input, target, &picked?, reduction, ignore_index);
     }
+    let targets = checked_targets()?;
     let kept = move |t: i64| t != ignore_index && !out_of_bounds(t);
     let counted = targets.iter().filter(|&&t| t != ignore_index).count();
-    if input.storage().gpu().is_some() {
-        return nll_loss_on_gpu(input, &targets, kept, reduction, counted);
-    }
     let log_probs = floats(input)?;
     // On a GPU whose assert is pending, out-of-range targets read nothing.
     let picked: Vec<f64> = targets
@@ -327,56 +337,49 @@ pub fn nll_loss(
     Ok(out.with_autograd(meta))
 }
 
-/// `nll_loss` of log-probabilities in a GPU buffer, on the GPU: each row's log-probability at its
-/// target is picked by multiplying with one-hot rows (made from the targets the host has already
-/// read to check them) and summing over the classes, so no GPU result is read back. The backward
-/// pass spreads the gradient through the same rows.
+/// `nll_loss` on the GPU from `picked`, each row's log-probability at its target (0 where the
+/// target is `ignore_index`), which the gather kernel read while checking the targets. The mean
+/// divides by the count of targets not ignored, counted on the GPU too (0 of them gives NaN, as
+/// in PyTorch). The backward pass scatters `−grad` (divided by that count for the mean) back to
+/// each row's target.
 fn nll_loss_on_gpu(
     input: &Tensor,
-    targets: &[i64],
-    kept: impl Fn(i64) -> bool,
+    target: &Tensor,
+    picked: &Tensor,
     reduction: Reduction,
-    counted: usize,
+    ignore_index: i64,
 ) -> Result<Tensor, Error> {
     let session = input.session();
-    let classes = input.shape()[input.dim() - 1];
-    let class_dim = input.dim() as i64 - 1;
-    let mut one_hot = vec![Scalar::Float(0.0); input.numel()];
-    for (i, &t) in targets.iter().enumerate() {
-        if kept(t) {
-            one_hot[i * classes + t as usize] = Scalar::Float(1.0);
-        }
-    }
-    let rows = Tensor::from_values(
-        session,
-        &one_hot,
-        input.shape(),
-        input.dtype(),
-        input.device(),
-        "one_hot",
-    )?;
-    let scale = match reduction {
-        Reduction::Mean => 1.0 / counted as f64,
-        Reduction::Sum | Reduction::None => 1.0,
-    };
+    let rows = picked.numel() as i64;
+    let counted = session.no_grad(|| {
+        target
+            .compare(Binary::Ne, Scalar::Int(ignore_index))?
+            .sum(&[], false)
+    })?;
     let out = session.no_grad(|| -> Result<Tensor, Error> {
-        let picked = rows.mul(input)?.sum(&[class_dim], false)?;
-        let losses = picked.rsub(Scalar::Int(0))?;
+        let losses = picked.neg()?;
         match reduction {
+            // A 1-D input (one sample) gives a 0-dim loss.
+            Reduction::None if input.dim() == 1 => losses.reshape(&[]),
             Reduction::None => Ok(losses),
             Reduction::Sum => losses.sum(&[], false),
-            Reduction::Mean => losses.sum(&[], false)?.div(Scalar::Int(counted as i64)),
+            Reduction::Mean => losses.sum(&[], false)?.div(&counted),
         }
     })?;
+    let (target, shape) = (target.detach(), input.shape().to_vec());
     let meta = autograd::record(&[input], || {
         Backward::new("NllLossBackward0", move |grad| {
-            // Each kept row's gradient, −g·scale, at its target; 0 elsewhere.
-            let g = if reduction == Reduction::None && rows.dim() == 2 {
-                grad.unsqueeze(1)?
-            } else {
-                grad.clone()
-            };
-            Ok(vec![Some(rows.mul(&g)?.mul(Scalar::Float(-scale))?)])
+            let per_row = match reduction {
+                Reduction::Mean => grad.div(&counted)?,
+                Reduction::Sum | Reduction::None => grad.clone(),
+            }
+            .neg()?
+            .reshape(&[-1])?
+            .expand(&[rows])?;
+            let spread = pick_gradient(&per_row, &target, &shape, |input, target| {
+                Picking::targets(input, target, ignore_index)
+            })?;
+            Ok(vec![Some(spread)])
         })
     });
     Ok(out.with_autograd(meta))

@@ -29,7 +29,7 @@ pub(crate) struct Walk {
 }
 
 impl Walk {
-    fn layout(t: &Tensor) -> Walk {
+    pub(crate) fn layout(t: &Tensor) -> Walk {
         Walk {
             shape: t.shape().to_vec(),
             strides: t.stride().to_vec(),
@@ -117,6 +117,26 @@ impl Picking {
             size: source.shape[0],
             wrap_negative: true,
             ignore: None,
+        }
+    }
+
+    /// `nll_loss`'s pick: each row's log-probability at its target class (a 1-D input is one
+    /// row), nothing where the target is `ignore`.
+    pub(crate) fn targets(input: &Walk, target: &Walk, ignore: i64) -> Picking {
+        let (rows, row_stride, class_dim) = match input.shape[..] {
+            [rows, _] => (rows, input.strides[0], 1),
+            _ => (1, 0, 0),
+        };
+        Picking {
+            shape: vec![rows],
+            source_offset: input.offset,
+            source_strides: vec![row_stride],
+            index_offset: target.offset,
+            index_strides: vec![target.strides.first().copied().unwrap_or(0)],
+            dim_stride: input.strides[class_dim],
+            size: input.shape[class_dim],
+            wrap_negative: false,
+            ignore: Some(ignore),
         }
     }
 
