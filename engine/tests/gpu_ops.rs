@@ -541,3 +541,60 @@ fn a_tensor_past_the_largest_binding_is_computed_on_the_host_and_marked_so() {
     );
     assert_eq!(kernels.len(), 3, "{kernels:?}");
 }
+
+#[test]
+fn conv2d_and_its_gradients_match_the_cpu_for_strides_padding_dilation_and_groups() {
+    use tolab_engine::ops::Conv2dParams;
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    for seed in 1..=6u64 {
+        let mut rng = Rng(seed * 0x51_7cc1);
+        let groups = 1 + rng.below(2) as usize;
+        let channels = groups * (1 + rng.below(3) as usize);
+        let out_channels = groups * (1 + rng.below(3) as usize);
+        let kernel = [1 + rng.below(3) as usize, 1 + rng.below(3) as usize];
+        let params = Conv2dParams {
+            stride: [1 + rng.below(2) as usize, 1 + rng.below(2) as usize],
+            padding: [rng.below(2) as usize, rng.below(3) as usize],
+            padding_extra: [0, 0],
+            dilation: [1 + rng.below(2) as usize, 1],
+            groups,
+        };
+        let input_shape = [2, channels, 5 + rng.below(3) as usize, 6];
+        let weight_shape = [out_channels, channels / groups, kernel[0], kernel[1]];
+        for dtype in [
+            DType::Float32,
+            DType::Float16,
+            DType::BFloat16,
+            DType::Float64,
+        ] {
+            let (x_cpu, x_gpu) = pair(&cpu, &gpu, &mut rng, &input_shape, dtype);
+            let (w_cpu, w_gpu) = pair(&cpu, &gpu, &mut rng, &weight_shape, dtype);
+            let (b_cpu, b_gpu) = pair(&cpu, &gpu, &mut rng, &[out_channels], dtype);
+            let run = |x: &Tensor, w: &Tensor, b: &Tensor| {
+                let (x, w, b) = (x.detach(), w.detach(), b.detach());
+                for leaf in [&x, &w, &b] {
+                    leaf.set_requires_grad(true).unwrap();
+                }
+                let y = x.conv2d(&w, Some(&b), params).unwrap();
+                y.mul(&y)
+                    .unwrap()
+                    .sum(&[], false)
+                    .unwrap()
+                    .backward(None, false)
+                    .unwrap();
+                (y, x.grad().unwrap(), w.grad().unwrap(), b.grad().unwrap())
+            };
+            let (cpu_out, gpu_out) = (run(&x_cpu, &w_cpu, &b_cpu), run(&x_gpu, &w_gpu, &b_gpu));
+            // Every output sums channels × taps products: held to the accumulation bound.
+            let case = format!(
+                "seed {seed}: sum(conv2d {dtype} {input_shape:?} ⋆ {weight_shape:?}, {params:?})"
+            );
+            assert_same(&case, Ok(cpu_out.0), Ok(gpu_out.0));
+            assert_same(&format!("{case} input grad"), Ok(cpu_out.1), Ok(gpu_out.1));
+            assert_same(&format!("{case} weight grad"), Ok(cpu_out.2), Ok(gpu_out.2));
+            assert_same(&format!("{case} bias grad"), Ok(cpu_out.3), Ok(gpu_out.3));
+        }
+    }
+    assert_no_stand_ins(&gpu, &[]);
+}

@@ -1,11 +1,13 @@
-//! `conv2d` on the CPU backend: each image unfolded into columns (im2col) and multiplied by the
-//! weights with the GEMM kernel, group by group, in float64 and rounded to the input's dtype; the
-//! backward pass folds the column gradients back (col2im). PyTorch records
-//! `ConvolutionBackward0` over input, weight and bias.
+//! `conv2d`. On a GPU: the direct convolution kernels (forward, and each gradient), the bias
+//! added by the elementwise kernel. On the CPU backend: each image unfolded into columns (im2col)
+//! and multiplied by the weights with the GEMM kernel, group by group, in float64 and rounded to
+//! the input's dtype; the backward pass folds the column gradients back (col2im). PyTorch
+//! records `ConvolutionBackward0` over input, weight and bias.
 
 use crate::autograd::{self, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::Lanes;
 use crate::backend::cpu::matmul;
+use crate::backend::gpu::{ConvPass, ConvShape};
 use crate::error::Error;
 use crate::tensor::Tensor;
 
@@ -35,6 +37,23 @@ struct Geometry {
 }
 
 impl Geometry {
+    /// The sizes as the GPU's convolution kernels take them.
+    fn on_gpu(&self) -> ConvShape {
+        ConvShape {
+            batch: self.batch,
+            channels: self.channels,
+            height: self.height,
+            width: self.width,
+            out_channels: self.out_channels,
+            kernel: self.kernel,
+            out: self.out,
+            groups: self.params.groups,
+            stride: self.params.stride,
+            padding: self.params.padding,
+            dilation: self.params.dilation,
+        }
+    }
+
     fn group_channels(&self) -> usize {
         self.channels / self.params.groups
     }
@@ -147,30 +166,55 @@ impl Tensor {
                 got: b.shape().to_vec(),
             });
         }
-        let out = convolve(
-            &geometry,
-            &floats(self)?,
-            &floats(weight)?,
-            bias.map(floats).transpose()?,
-        );
         let shape = [
             geometry.batch,
             geometry.out_channels,
             geometry.out[0],
             geometry.out[1],
         ];
-        let result = Tensor::from_cpu_data(
-            self.session(),
-            Lanes::F64(out).into_storage(self.dtype()),
-            &shape,
-            device,
-            "conv2d",
-        )?;
+        let conv = geometry.on_gpu();
+        let result =
+            match super::gpu::conv2d(ConvPass::Forward, &conv, (self, weight, bias), &shape) {
+                Some(out) => out?,
+                None => Tensor::from_cpu_data(
+                    self.session(),
+                    Lanes::F64(convolve(
+                        &geometry,
+                        &floats(self)?,
+                        &floats(weight)?,
+                        bias.map(floats).transpose()?,
+                    ))
+                    .into_storage(self.dtype()),
+                    &shape,
+                    device,
+                    "conv2d",
+                )?,
+            };
         let (saved_input, saved_weight) = (SavedTensor::new(self), SavedTensor::new(weight));
         let has_bias = bias.is_some();
         let meta = autograd::record_edges(&[Some(self), Some(weight), bias], || {
             Backward::saving("ConvolutionBackward0", move |grad| {
                 let (input, weight) = (saved_input.unpack()?, saved_weight.unpack()?);
+                let on_gpu = super::gpu::conv2d(
+                    ConvPass::GradInput,
+                    &conv,
+                    (grad, weight, None),
+                    input.shape(),
+                )
+                .zip(super::gpu::conv2d(
+                    ConvPass::GradWeight,
+                    &conv,
+                    (grad, input, None),
+                    weight.shape(),
+                ));
+                if let Some((grad_input, grad_weight)) = on_gpu {
+                    let grad_bias = if has_bias {
+                        Some(grad.sum(&[0, 2, 3], false)?)
+                    } else {
+                        None
+                    };
+                    return Ok(vec![Some(grad_input?), Some(grad_weight?), grad_bias]);
+                }
                 let (grad_input, grad_weight, grad_bias) =
                     convolve_backward(&geometry, &floats(input)?, &floats(weight)?, &floats(grad)?);
                 let like = |t: &Tensor, values: Vec<f64>, shape: &[usize]| {

@@ -9,8 +9,8 @@ use crate::autograd::AutogradMeta;
 use crate::backend::cpu::elementwise::LaneKind;
 use crate::backend::cpu::reduce::Reduction;
 use crate::backend::gpu::{
-    Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand, MatrixView, Output, Pick, Product,
-    ReduceInput, accumulator, packing, product_lanes,
+    ConvOperand, ConvPass, ConvShape, Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand,
+    MatrixView, Output, Pick, Product, ReduceInput, accumulator, packing, product_lanes,
 };
 use crate::device::Device;
 use crate::dtype::DType;
@@ -660,4 +660,64 @@ fn pick_of<'a>(picking: &Picking, flag: &'a GpuBuffer, code: u32) -> Pick<'a> {
         flag,
         code,
     }
+}
+
+/// `pass` of the convolution `conv` on the GPU of `a` and `b` (see [`ConvPass`]; the forward
+/// pass adds `bias`), into a fresh tensor of `shape`; strided operands are made contiguous by the
+/// copy kernel first. `None` where the GPU cannot (integer operands, float64 without
+/// `SHADER_F64`).
+pub(crate) fn conv2d(
+    pass: ConvPass,
+    conv: &ConvShape,
+    (a, b, bias): (&Tensor, &Tensor, Option<&Tensor>),
+    shape: &[usize],
+) -> Option<Result<Tensor, Error>> {
+    let (gpu, a_buffer) = a.storage().gpu()?;
+    let (_, b_buffer) = b.storage().gpu()?;
+    let dtype = a.dtype();
+    let acc = product_lanes(dtype)?;
+    let out_bytes = shape.iter().product::<usize>() * acc.dtype().size();
+    if (acc == LaneKind::F64 && !gpu.report().shader_f64)
+        || !binds(gpu, [&a_buffer, &b_buffer], out_bytes)
+    {
+        return None;
+    }
+    Some((|| {
+        let (a, b) = (a.contiguous()?, b.contiguous()?);
+        let bias = bias.map(Tensor::contiguous).transpose()?;
+        let operand = |t: &Tensor| {
+            t.storage()
+                .gpu()
+                .map(|(_, buffer)| (buffer, t.storage_offset()))
+                .ok_or(Error::MetaHasNoData)
+        };
+        let ((a_buffer, a_offset), (b_buffer, b_offset)) = (operand(&a)?, operand(&b)?);
+        let bias = bias.as_ref().map(operand).transpose()?;
+        let result = accumulated(
+            a.session(),
+            gpu,
+            shape,
+            dtype,
+            acc,
+            a.device(),
+            false,
+            |out| {
+                let a = ConvOperand {
+                    buffer: &a_buffer,
+                    offset: a_offset,
+                };
+                let b = ConvOperand {
+                    buffer: &b_buffer,
+                    offset: b_offset,
+                };
+                let bias = bias.as_ref().map(|(buffer, offset)| ConvOperand {
+                    buffer,
+                    offset: *offset,
+                });
+                gpu.conv2d(pass, dtype, conv, a, b, bias, out)
+            },
+        )?;
+        super::record_gpu_kernel(a.session(), a.device(), pass.kernel_name());
+        Ok(result)
+    })())
 }

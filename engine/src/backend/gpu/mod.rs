@@ -8,6 +8,7 @@
 mod adapter;
 mod buffer;
 mod clock;
+mod conv;
 mod elementwise;
 mod error;
 mod grid;
@@ -24,6 +25,7 @@ use std::sync::{Arc, Mutex};
 
 pub use adapter::AdapterReport;
 pub use buffer::{GpuBuffer, SegmentBuffers};
+pub use conv::{ConvOperand, ConvPass, ConvShape};
 pub use elementwise::{Elementwise, Operand as KernelOperand, Output, Pick, packing};
 pub use error::GpuError;
 pub use matmul::{MatrixView, Product, product_lanes};
