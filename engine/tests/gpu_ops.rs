@@ -598,3 +598,55 @@ fn conv2d_and_its_gradients_match_the_cpu_for_strides_padding_dilation_and_group
     }
     assert_no_stand_ins(&gpu, &[]);
 }
+
+#[test]
+fn mse_bce_with_logits_and_layer_norm_with_their_gradients_run_on_the_gpu() {
+    use tolab_engine::nn::functional::{self, Reduction};
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    let mut rng = Rng(77);
+    let (x_cpu, x_gpu) = pair(&cpu, &gpu, &mut rng, &[4, 6], DType::Float32);
+    let (t_cpu, t_gpu) = pair(&cpu, &gpu, &mut rng, &[4, 6], DType::Float32);
+    let (w_cpu, w_gpu) = pair(&cpu, &gpu, &mut rng, &[6], DType::Float32);
+    let (b_cpu, b_gpu) = pair(&cpu, &gpu, &mut rng, &[6], DType::Float32);
+    type Loss = fn(&Tensor, &Tensor, &Tensor, &Tensor) -> Result<Tensor, Error>;
+    let cases: [(&str, Loss); 4] = [
+        ("mse", |x, t, _, _| {
+            functional::mse_loss(x, t, Reduction::Mean)
+        }),
+        ("bce", |x, t, _, _| {
+            let probabilities = t.sigmoid()?;
+            functional::binary_cross_entropy_with_logits(x, &probabilities, Reduction::Sum)
+        }),
+        ("bce none", |x, t, _, _| {
+            let probabilities = t.sigmoid()?;
+            functional::binary_cross_entropy_with_logits(x, &probabilities, Reduction::None)?.mul(t)
+        }),
+        ("layer_norm", |x, t, w, b| {
+            functional::layer_norm(x, &[6], Some(w), Some(b), 1e-5)?.mul(t)
+        }),
+    ];
+    for (name, loss) in cases {
+        let run = |x: &Tensor, t: &Tensor, w: &Tensor, b: &Tensor| {
+            let (x, w, b) = (x.detach(), w.detach(), b.detach());
+            for leaf in [&x, &w, &b] {
+                leaf.set_requires_grad(true).unwrap();
+            }
+            let value = loss(&x, t, &w, &b).unwrap().sum(&[], false).unwrap();
+            value.backward(None, false).unwrap();
+            (value, x.grad().unwrap(), w.grad(), b.grad())
+        };
+        let c = run(&x_cpu, &t_cpu, &w_cpu, &b_cpu);
+        let g = run(&x_gpu, &t_gpu, &w_gpu, &b_gpu);
+        // Each is a short chain of float32 kernels: held to the accumulation bound.
+        assert_same(&format!("sum({name})"), Ok(c.0), Ok(g.0));
+        assert_same(&format!("sum({name} input grad)"), Ok(c.1), Ok(g.1));
+        if let (Some(cw), Some(gw)) = (c.2, g.2) {
+            assert_same(&format!("sum({name} weight grad)"), Ok(cw), Ok(gw));
+        }
+        if let (Some(cb), Some(gb)) = (c.3, g.3) {
+            assert_same(&format!("sum({name} bias grad)"), Ok(cb), Ok(gb));
+        }
+    }
+    assert_no_stand_ins(&gpu, &[]);
+}

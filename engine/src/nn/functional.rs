@@ -187,23 +187,20 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result
             ShapeText(input.shape())
         ));
     }
-    let diff = input.session().no_grad(|| input.sub(target))?;
-    let d = floats(&diff)?;
-    let n = d.len();
-    let (values, scale) = reduce(d.iter().map(|x| x * x).collect(), reduction, n);
-    let out = loss_tensor(&diff, values, reduction, diff.shape())?;
+    let session = input.session();
+    let n = broadcast_numel(input, target)?;
+    let out = session.no_grad(|| {
+        let diff = input.sub(target)?;
+        reduced(diff.mul(&diff)?, reduction)
+    })?;
     let (saved_input, saved_target) = (SavedTensor::new(input), SavedTensor::new(target));
     let meta = autograd::record(&[input, target], || {
         Backward::saving("MseLossBackward0", move |grad| {
             let (input, target) = (saved_input.unpack()?, saved_target.unpack()?);
-            let diff = input.sub(target)?;
-            let g = upstream(grad, reduction, n)?;
-            let dx: Vec<f64> = floats(&diff)?
-                .iter()
-                .zip(&g)
-                .map(|(d, g)| 2.0 * d * g * scale)
-                .collect();
-            let dx = gradient_like(&diff, dx)?;
+            let dx = input
+                .sub(target)?
+                .mul(&per_element(grad, reduction, n)?)?
+                .mul(Scalar::Int(2))?;
             Ok(vec![
                 Some(crate::ops::reduce_grad(&dx, input.shape(), input.dtype())?),
                 Some(crate::ops::reduce_grad(
@@ -215,6 +212,33 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, reduction: Reduction) -> Result
         })
     });
     Ok(out.with_autograd(meta))
+}
+
+/// The elements a loss over `input` and `target` (broadcast) has.
+fn broadcast_numel(input: &Tensor, target: &Tensor) -> Result<usize, Error> {
+    Ok(
+        crate::layout::broadcast_shapes(input.shape(), target.shape())?
+            .iter()
+            .product(),
+    )
+}
+
+/// A loss's per-element values reduced as asked (by the reduction kernels on a GPU).
+fn reduced(losses: Tensor, reduction: Reduction) -> Result<Tensor, Error> {
+    match reduction {
+        Reduction::None => Ok(losses),
+        Reduction::Sum => losses.sum(&[], false),
+        Reduction::Mean => losses.mean(&[], false),
+    }
+}
+
+/// The upstream gradient as each of a loss's `n` elements receives it (broadcast from a scalar
+/// for `sum` and `mean`, divided by `n` for the mean).
+fn per_element(grad: &Tensor, reduction: Reduction, n: usize) -> Result<Tensor, Error> {
+    match reduction {
+        Reduction::Mean => grad.div(Scalar::Int(n as i64)),
+        Reduction::Sum | Reduction::None => Ok(grad.clone()),
+    }
 }
 
 /// `F.nll_loss(input, target, reduction, ignore_index)`: input holds log-probabilities with the
@@ -422,36 +446,21 @@ pub fn binary_cross_entropy_with_logits(
         });
     }
     crate::ops::common_device(&[input, target])?;
-    let (x, t) = (floats(input)?, floats(target)?);
-    let n = x.len();
-    let losses: Vec<f64> = x
-        .iter()
-        .zip(&t)
-        .map(|(&x, &t)| {
-            let max = (-x).max(0.0);
-            (1.0 - t) * x + max + ((-max).exp() + (-x - max).exp()).ln()
-        })
-        .collect();
-    let (values, scale) = reduce(losses, reduction, n);
-    let out = loss_tensor(input, values, reduction, input.shape())?;
+    let n = input.numel();
+    let out = input.session().no_grad(|| {
+        // relu(x) − t·x + log(1 + e^(−|x|)): the exponent is never positive.
+        let softplus = input.abs()?.neg()?.exp()?.add(Scalar::Int(1))?.log()?;
+        let losses = input.relu()?.sub(&target.mul(input)?)?.add(&softplus)?;
+        reduced(losses, reduction)
+    })?;
     let (saved_input, saved_target) = (SavedTensor::new(input), SavedTensor::new(target));
     let meta = autograd::record(&[input, target], || {
         Backward::saving("BinaryCrossEntropyWithLogitsBackward0", move |grad| {
             let (input, target) = (saved_input.unpack()?, saved_target.unpack()?);
-            let (x, t) = (floats(input)?, floats(target)?);
-            let g = upstream(grad, reduction, x.len())?;
-            let sigmoid = |v: f64| 1.0 / (1.0 + (-v).exp());
-            let dx = x
-                .iter()
-                .zip(&t)
-                .zip(&g)
-                .map(|((&x, &t), &g)| (sigmoid(x) - t) * g * scale)
-                .collect();
-            let dt = x.iter().zip(&g).map(|(&x, &g)| -x * g * scale).collect();
-            Ok(vec![
-                Some(gradient_like(input, dx)?),
-                Some(gradient_like(target, dt)?),
-            ])
+            let g = per_element(grad, reduction, n)?;
+            let dx = input.sigmoid()?.sub(target)?.mul(&g)?;
+            let dt = input.neg()?.mul(&g)?;
+            Ok(vec![Some(dx), Some(dt)])
         })
     });
     Ok(out.with_autograd(meta))
@@ -598,66 +607,62 @@ pub fn layer_norm(
         }
     }
     crate::ops::common_device(&inputs)?;
-    let width: usize = normalized_shape.iter().product();
-    let x = floats(input)?;
-    let w = weight.map(floats).transpose()?;
-    let b = bias.map(floats).transpose()?;
-    let mut xhat = vec![0.0; x.len()];
-    let mut rstd = Vec::new();
-    for (row, out) in x.chunks(width.max(1)).zip(xhat.chunks_mut(width.max(1))) {
-        let mean = row.iter().sum::<f64>() / width as f64;
-        let var = row.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / width as f64;
-        let r = 1.0 / (var + eps).sqrt();
-        rstd.push(r);
-        for (o, v) in out.iter_mut().zip(row) {
-            *o = (v - mean) * r;
-        }
-    }
-    let y: Vec<f64> = xhat
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let j = i % width.max(1);
-            v * w.as_ref().map_or(1.0, |w| w[j]) + b.as_ref().map_or(0.0, |b| b[j])
-        })
-        .collect();
-    let out = gradient_like(input, y)?;
-    let input_like = input.detach();
+    let session = input.session();
+    let rank = input.dim() as i64;
+    let normalized: Vec<i64> = (rank - k as i64..rank).collect();
+    let leading: Vec<i64> = (0..rank - k as i64).collect();
+    let (xhat, std) = session.no_grad(|| -> Result<(Tensor, Tensor), Error> {
+        let centred = input.sub(&input.mean(&normalized, true)?)?;
+        let var = centred.mul(&centred)?.mean(&normalized, true)?;
+        let std = var.add(Scalar::Float(eps))?.sqrt()?;
+        Ok((centred.div(&std)?, std))
+    })?;
+    let out = session.no_grad(|| affine(&xhat, weight, bias))?;
     let weight_like = weight.map(Tensor::detach);
-    let bias_like = bias.map(Tensor::detach);
+    let has_bias = bias.is_some();
     let meta = autograd::record_edges(&[Some(input), weight, bias], || {
         Backward::new("NativeLayerNormBackward0", move |grad| {
-            let dy = floats(grad)?;
-            let n = width.max(1) as f64;
-            let mut dx = vec![0.0; dy.len()];
-            let mut dw = vec![0.0; width];
-            let mut db = vec![0.0; width];
-            for (r, start) in (0..dy.len()).step_by(width.max(1)).enumerate() {
-                let dxhat: Vec<f64> = (0..width)
-                    .map(|j| dy[start + j] * w.as_ref().map_or(1.0, |w| w[j]))
-                    .collect();
-                let mean_dxhat = dxhat.iter().sum::<f64>() / n;
-                let mean_dxhat_xhat =
-                    (0..width).map(|j| dxhat[j] * xhat[start + j]).sum::<f64>() / n;
-                for j in 0..width {
-                    let h = xhat[start + j];
-                    dx[start + j] = rstd[r] * (dxhat[j] - mean_dxhat - h * mean_dxhat_xhat);
-                    dw[j] += dy[start + j] * h;
-                    db[j] += dy[start + j];
+            let dxhat = match &weight_like {
+                Some(w) => grad.mul(w)?,
+                None => grad.clone(),
+            };
+            let mean_dxhat = dxhat.mean(&normalized, true)?;
+            let mean_dxhat_xhat = dxhat.mul(&xhat)?.mean(&normalized, true)?;
+            let dx = dxhat
+                .sub(&mean_dxhat)?
+                .sub(&xhat.mul(&mean_dxhat_xhat)?)?
+                .div(&std)?;
+            // The parameters' gradients sum over the leading (batch) dimensions.
+            let over_batch = |t: Tensor| {
+                if leading.is_empty() {
+                    Ok(t)
+                } else {
+                    t.sum(&leading, false)
                 }
-            }
-            Ok(vec![
-                Some(gradient_like(&input_like, dx)?),
-                weight_like
-                    .as_ref()
-                    .map(|w| gradient_like(w, dw))
-                    .transpose()?,
-                bias_like
-                    .as_ref()
-                    .map(|b| gradient_like(b, db))
-                    .transpose()?,
-            ])
+            };
+            let dw = match weight_like {
+                Some(_) => Some(over_batch(grad.mul(&xhat)?)?),
+                None => None,
+            };
+            let db = if has_bias {
+                Some(over_batch(grad.clone())?)
+            } else {
+                None
+            };
+            Ok(vec![Some(dx), dw, db])
         })
     });
     Ok(out.with_autograd(meta))
+}
+
+/// `xhat · weight + bias`, each where given.
+fn affine(xhat: &Tensor, weight: Option<&Tensor>, bias: Option<&Tensor>) -> Result<Tensor, Error> {
+    let scaled = match weight {
+        Some(w) => xhat.mul(w)?,
+        None => xhat.clone(),
+    };
+    match bias {
+        Some(b) => scaled.add(b),
+        None => Ok(scaled),
+    }
 }
