@@ -650,3 +650,46 @@ fn mse_bce_with_logits_and_layer_norm_with_their_gradients_run_on_the_gpu() {
     }
     assert_no_stand_ins(&gpu, &[]);
 }
+
+#[test]
+fn arange_linspace_and_eye_are_made_on_the_gpu_as_on_the_cpu() {
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    for dtype in DType::ALL {
+        let on = |session: &Session, device: &str| {
+            let device = Device::parse(device).unwrap();
+            [
+                Tensor::arange(
+                    session,
+                    Scalar::Int(-3),
+                    Scalar::Int(40),
+                    Scalar::Int(3),
+                    Some(dtype),
+                    device,
+                ),
+                Tensor::arange(
+                    session,
+                    Scalar::Float(0.5),
+                    Scalar::Float(7.0),
+                    Scalar::Float(0.37),
+                    Some(dtype),
+                    device,
+                ),
+                Tensor::linspace(session, -2.5, 9.0, 13, dtype, device),
+                Tensor::linspace(session, 4.0, 9.0, 1, dtype, device),
+                Tensor::eye(session, 5, Some(7), dtype, device),
+            ]
+        };
+        for (k, (c, g)) in on(&cpu, "cpu")
+            .into_iter()
+            .zip(on(&gpu, "cuda"))
+            .enumerate()
+        {
+            assert_same(&format!("sequence {k} of {dtype}"), c, g);
+        }
+    }
+    assert_no_stand_ins(&gpu, &[]);
+    // A Mac's GPU has no float64, whichever kernel would fill it.
+    let error = Tensor::zeros(&gpu, &[2], DType::Float64, Device::parse("mps").unwrap());
+    assert!(matches!(error, Err(Error::MpsFloat64)), "{error:?}");
+}

@@ -1,6 +1,8 @@
 //! Creation ops: `zeros`, `ones`, `empty`, `arange`, `linspace`, `eye` and the `*_like` forms
 //! (`full`, `rand`, `randn`, `randint` and `randperm` live with the tensor's constructors).
 
+use crate::backend::cpu::elementwise::LaneKind;
+use crate::backend::gpu::Elementwise;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::element::Scalar;
@@ -8,6 +10,8 @@ use crate::error::Error;
 use crate::session::Session;
 use crate::storage::CpuStorage;
 use crate::tensor::Tensor;
+
+use super::gpu::{Input, Launch};
 
 /// Sizes as Python passes them (they may be negative, which is an error).
 fn sizes(op: &'static str, shape: &[i64]) -> Result<Vec<usize>, Error> {
@@ -88,7 +92,26 @@ impl Tensor {
         if count.is_nan() || count >= 9.0e18 {
             return Err(Error::InvalidSize);
         }
-        Tensor::generated(session, &[count as usize], dtype, device, "arange", |n| {
+        let shape = [count as usize];
+        // Integer bounds count exactly; others in double where the adapter has it (as the CPU
+        // does), else in float32 (as CUDA does).
+        let compute = match (start, step) {
+            (Scalar::Int(_), Scalar::Int(_)) => LaneKind::I64,
+            _ if session.adapter().is_some_and(|g| g.report().shader_f64) => LaneKind::F64,
+            _ => LaneKind::F32,
+        };
+        let launch = Launch {
+            op: Elementwise::Arange,
+            compute,
+            kinds: &[compute, compute],
+            shape: &shape,
+            out_dtype: dtype,
+        };
+        let bounds = [Input::Scalar(start), Input::Scalar(step)];
+        if let Some(made) = super::gpu::made(session, device, launch, &bounds, "arange") {
+            return made;
+        }
+        Tensor::generated(session, &shape, dtype, device, "arange", |n| {
             let values: Vec<Scalar> = (0..n)
                 .map(|i| match (start, step) {
                     (Scalar::Int(a0), Scalar::Int(s0)) => Scalar::Int(a0 + i as i64 * s0),
@@ -111,6 +134,26 @@ impl Tensor {
         device: Device,
     ) -> Result<Tensor, Error> {
         let steps = usize::try_from(steps).map_err(|_| Error::LinspaceNegativeSteps)?;
+        let intervals = steps.max(2) - 1;
+        let (compute, step) = if dtype == DType::Float64 {
+            (LaneKind::F64, (end - start) / intervals as f64)
+        } else {
+            let step = (end as f32 - start as f32) / intervals as f32;
+            (LaneKind::F32, f64::from(step))
+        };
+        // One step counts up from `start` alone (the formula's second half would give `end`).
+        let end = if steps == 1 { start } else { end };
+        let launch = Launch {
+            op: Elementwise::Linspace,
+            compute,
+            kinds: &[compute; 3],
+            shape: &[steps],
+            out_dtype: dtype,
+        };
+        let ends = [start, end, step].map(|v| Input::Scalar(Scalar::Float(v)));
+        if let Some(made) = super::gpu::made(session, device, launch, &ends, "linspace") {
+            return made;
+        }
         Tensor::generated(session, &[steps], dtype, device, "linspace", |steps| {
             let halfway = steps / 2;
             let values: Vec<Scalar> = match (steps, dtype) {
@@ -156,6 +199,17 @@ impl Tensor {
         let rows = usize::try_from(n).map_err(|_| Error::EyeNegative { n })?;
         let m = m.unwrap_or(n);
         let cols = usize::try_from(m).map_err(|_| Error::EyeNegative { n: m })?;
+        let launch = Launch {
+            op: Elementwise::Eye,
+            compute: LaneKind::I64,
+            kinds: &[LaneKind::I64],
+            shape: &[rows, cols],
+            out_dtype: dtype,
+        };
+        let row = [Input::Scalar(Scalar::Int(m))];
+        if let Some(made) = super::gpu::made(session, device, launch, &row, "eye") {
+            return made;
+        }
         Tensor::generated(session, &[rows, cols], dtype, device, "eye", |n| {
             let values: Vec<Scalar> = (0..n)
                 .map(|i| Scalar::Int(i64::from(i / cols == i % cols)))

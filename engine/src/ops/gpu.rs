@@ -90,6 +90,7 @@ pub(crate) fn output(
     dtype: DType,
     device: Device,
 ) -> Result<(Tensor, GpuBuffer), Error> {
+    crate::tensor::check_device_dtype(device, dtype)?;
     let numel = crate::layout::checked_storage_size(shape, dtype.size())? / dtype.size();
     let storage = Storage::new(session, device, dtype, numel, || None, false)?;
     let (_, buffer) = storage.gpu().ok_or(Error::MetaHasNoData)?;
@@ -363,7 +364,6 @@ pub(crate) fn fill(
     dtype: DType,
     device: Device,
 ) -> Option<Result<Tensor, Error>> {
-    let device = session.resolve(device).ok()?;
     copied(session, device, Input::Scalar(value), shape, dtype, "fill")
 }
 
@@ -398,11 +398,24 @@ fn copied(
         shape,
         out_dtype: dtype,
     };
-    let copy = elementwise(session, device, launch, &[input])?;
-    if copy.is_ok() {
+    made(session, device, launch, &[input], op)
+}
+
+/// A fresh tensor that `launch` computes on `device` (resolved here) from `inputs`, recorded as
+/// the GPU kernel `op`: fills, copies and the sequences (`arange`, `linspace`, `eye`).
+pub(crate) fn made(
+    session: &Session,
+    device: Device,
+    launch: Launch,
+    inputs: &[Input],
+    op: &str,
+) -> Option<Result<Tensor, Error>> {
+    let device = session.resolve(device).ok()?;
+    let made = elementwise(session, device, launch, inputs)?;
+    if made.is_ok() {
         super::record_gpu_kernel(session, device, op);
     }
-    Some(copy)
+    Some(made)
 }
 
 /// Writes `values` (of `dest`'s shape) into `dest`'s elements on their GPU: the copy kernel

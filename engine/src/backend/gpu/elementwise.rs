@@ -32,6 +32,13 @@ pub enum Elementwise {
     Copy,
     /// `torch.where(x0, x1, x2)`.
     Where,
+    /// `torch.arange`: element `k` is `x0 + k·x1`.
+    Arange,
+    /// `torch.linspace`: PyTorch's two-sided formula with fused multiply-adds, from `x0` up to
+    /// the middle and from `x1` down past it, in steps of `x2`.
+    Linspace,
+    /// `torch.eye`: element `k` of rows `x0` long is 1 on the diagonal.
+    Eye,
 }
 
 /// Where a kernel writes: `dtype` elements of `buffer` from element `offset` on, row-major (for
@@ -112,6 +119,7 @@ impl Elementwise {
     fn result_kind(self, compute: LaneKind) -> LaneKind {
         match self {
             Elementwise::Binary(op) if op.is_comparison() => LaneKind::Bool,
+            Elementwise::Eye => LaneKind::Bool,
             _ => compute,
         }
     }
@@ -123,6 +131,17 @@ impl Elementwise {
         Some(match (self, compute) {
             (Elementwise::Copy, _) => "x0",
             (Elementwise::Where, _) => "select(x2, x1, x0)",
+            (Elementwise::Arange, K::F32) => "x0 + f32(k) * x1",
+            (Elementwise::Arange, K::F64) => "x0 + f64(k) * x1",
+            (Elementwise::Arange, K::I64) => "i64_add(x0, i64_mul(vec2<u32>(k, 0u), x1))",
+            (Elementwise::Linspace, K::F32) => {
+                "select(fma(-x2, f32(dims[0] - 1u - k), x1), fma(x2, f32(k), x0), k < dims[0] / 2u)"
+            }
+            (Elementwise::Linspace, K::F64) => {
+                "select(fma(-x2, f64(dims[0] - 1u - k), x1), fma(x2, f64(k), x0), k < dims[0] / 2u)"
+            }
+            (Elementwise::Eye, K::I64) => "(k / x0.x) == (k % x0.x)",
+            (Elementwise::Arange | Elementwise::Linspace | Elementwise::Eye, _) => return None,
             (Elementwise::Binary(op), K::F32 | K::F64) => float_binary(op, compute)?,
             (Elementwise::Binary(op), K::I64) => int_binary(op),
             (Elementwise::Binary(op), K::Bool) => bool_binary(op),
@@ -800,6 +819,22 @@ pub(super) mod tests {
             )
             .unwrap();
             validate(&src);
+        }
+        for (op, inputs) in [
+            (Elementwise::Arange, 2),
+            (Elementwise::Linspace, 3),
+            (Elementwise::Eye, 1),
+        ] {
+            for kind in [LaneKind::F32, LaneKind::F64, LaneKind::I64] {
+                let operands: Vec<Signature> =
+                    (0..inputs).map(|i| (kind.dtype(), kind, i)).collect();
+                for out in DType::ALL {
+                    if let Some(src) = kernel(op, kind, &operands, out) {
+                        validate(&src);
+                        checked += 1;
+                    }
+                }
+            }
         }
         assert!(checked > 100, "{checked}");
     }
