@@ -160,6 +160,7 @@ impl GpuContext {
         }
         let mut padded = bytes.to_vec();
         padded.resize(to.padded_len() as usize, 0);
+        self.flush();
         self.queue.write_buffer(to.segment(), to.offset(), &padded);
     }
 
@@ -186,6 +187,7 @@ impl GpuContext {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        self.flush();
         let mut encoder = self.encoder("readback");
         encoder.copy_buffer_to_buffer(
             from.segment(),
@@ -204,6 +206,7 @@ impl GpuContext {
     /// Waits for every queued submission (`torch.cuda.synchronize()` and the other sync
     /// points); returns how long the host waited, in microseconds.
     pub fn wait(&self) -> Result<u64, GpuError> {
+        self.flush();
         let start = super::clock::now_us();
         self.device
             .poll(wgpu::PollType::wait_indefinitely())

@@ -45,7 +45,15 @@ pub struct GpuContext {
     /// Errors wgpu raised outside any error scope (a failed submission, a lost device): kept
     /// here and raised at the next sync point instead of aborting the process.
     uncaptured: Arc<Mutex<Vec<String>>>,
+    /// Kernels recorded but not submitted yet, and how many: a submission costs far more than a
+    /// dispatch, so kernels queue up in one command encoder until something needs them to run
+    /// (see [`GpuContext::flush`]).
+    batch: RefCell<Option<(wgpu::CommandEncoder, u32)>>,
 }
+
+/// The most kernels one submission carries: enough to amortise its cost, few enough that the
+/// GPU starts on a long run of small ops while the host is still recording them.
+const BATCH: u32 = 64;
 
 impl GpuContext {
     /// Finds an adapter and opens a device on it.
@@ -94,6 +102,7 @@ impl GpuContext {
             pipelines: RefCell::default(),
             readbacks_block: std::cell::Cell::new(cfg!(not(target_arch = "wasm32"))),
             uncaptured,
+            batch: RefCell::default(),
         })
     }
 
@@ -198,8 +207,11 @@ impl GpuContext {
             layout: &pipeline.get_bind_group_layout(0),
             entries: &entries,
         });
-        let mut encoder = self.encoder(label);
+        let mut batch = self.batch.borrow_mut();
+        let (encoder, kernels) = batch.get_or_insert_with(|| (self.encoder("kernels"), 0));
         {
+            // One pass per kernel: wgpu orders passes that share a buffer, as CUDA orders the
+            // kernels of a stream.
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(label),
                 timestamp_writes: None,
@@ -208,7 +220,20 @@ impl GpuContext {
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(grid.workgroups_x, grid.workgroups_y, depth);
         }
-        self.queue.submit([encoder.finish()]);
+        *kernels += 1;
+        if *kernels >= BATCH {
+            drop(batch);
+            self.flush();
+        }
+    }
+
+    /// Submits the kernels recorded so far. Anything that must come after them on the queue
+    /// flushes first: an upload (`write_buffer` runs before the next submission's commands, so
+    /// it would overtake kernels still in the batch that read the old bytes), a readback, a wait.
+    pub(super) fn flush(&self) {
+        if let Some((encoder, _)) = self.batch.borrow_mut().take() {
+            self.queue.submit([encoder.finish()]);
+        }
     }
 }
 
