@@ -526,9 +526,7 @@ impl Tensor {
                     grad.dtype(),
                     grad.device(),
                 )?;
-                let target = pick(zeros.layout())?;
-                let values = grad.read(|cpu| cpu.gather(grad.layout(), grad.dtype()))?;
-                zeros.write_at(&target, &values)?;
+                zeros.write_view(&pick(zeros.layout())?, grad)?;
                 Ok(vec![Some(zeros)])
             })
         }
@@ -696,18 +694,23 @@ impl Tensor {
         })))
     }
 
-    /// Writes row-major `values` at the storage positions `layout` selects (a fresh tensor's
-    /// first write, used by backward passes).
-    pub(crate) fn write_at(&self, layout: &Layout, values: &CpuStorage) -> Result<(), Error> {
+    /// Writes `values` (of `layout`'s shape) into this tensor's storage where `layout` places
+    /// them: the copy kernel on a GPU (a strided write where the layout is a view), else on the
+    /// host.
+    pub(crate) fn write_view(&self, layout: &Layout, values: &Tensor) -> Result<(), Error> {
+        if let Some(written) = crate::ops::gpu::write(self.storage(), layout, values) {
+            return written;
+        }
+        let values = values.read(|cpu| cpu.gather(values.layout(), self.dtype()))?;
         let storage = &self.0.storage;
         if storage.gpu().is_some() {
             let mut all = storage.read(CpuStorage::clone)?;
-            all.scatter(layout, values);
+            all.scatter(layout, &values);
             return storage.write(all);
         }
         match &mut *storage.data_mut() {
             StorageData::Cpu(cpu) => {
-                cpu.scatter(layout, values);
+                cpu.scatter(layout, &values);
                 Ok(())
             }
             _ => Err(Error::MetaHasNoData),

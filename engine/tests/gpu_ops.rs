@@ -693,3 +693,54 @@ fn arange_linspace_and_eye_are_made_on_the_gpu_as_on_the_cpu() {
     let error = Tensor::zeros(&gpu, &[2], DType::Float64, Device::parse("mps").unwrap());
     assert!(matches!(error, Err(Error::MpsFloat64)), "{error:?}");
 }
+
+#[test]
+fn in_place_writes_into_strided_views_and_slice_gradients_stay_on_the_gpu() {
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    let mut rng = Rng(4242);
+    for dtype in DType::ALL {
+        let (x_cpu, x_gpu) = pair(&cpu, &gpu, &mut rng, &[5, 7], dtype);
+        let (v_cpu, v_gpu) = pair(&cpu, &gpu, &mut rng, &[5, 3], dtype);
+        let write = |x: &Tensor, v: &Tensor| -> Result<Tensor, Error> {
+            let x = x.clone_tensor()?;
+            // Every other column from 1: elements that share words with untouched neighbours.
+            x.slice(1, Some(1), Some(7), 2)?.copy_(v)?;
+            x.select(0, 3)?.fill_(Scalar::Int(1))?;
+            x.t()?.slice(0, Some(2), Some(3), 1)?.add_(Scalar::Int(1))?;
+            // A view written from values it overlaps: `x[1:] = x[:-1]` along rows.
+            x.slice(0, Some(1), None, 1)?
+                .copy_(&x.slice(0, Some(0), Some(4), 1)?)?;
+            Ok(x)
+        };
+        assert_same(
+            &format!("strided writes into {dtype}"),
+            write(&x_cpu, &v_cpu),
+            write(&x_gpu, &v_gpu),
+        );
+    }
+    let (x_cpu, x_gpu) = pair(&cpu, &gpu, &mut rng, &[4, 6], DType::Float32);
+    let grad = |x: &Tensor| {
+        let x = x.detach();
+        x.set_requires_grad(true).unwrap();
+        let picked = x
+            .slice(1, Some(1), Some(6), 2)
+            .unwrap()
+            .select(0, 2)
+            .unwrap();
+        picked
+            .mul(&picked)
+            .unwrap()
+            .sum(&[], false)
+            .unwrap()
+            .backward(None, false)
+            .unwrap();
+        x.grad().unwrap()
+    };
+    assert_same(
+        "slice and select gradients",
+        Ok(grad(&x_cpu)),
+        Ok(grad(&x_gpu)),
+    );
+    assert_no_stand_ins(&gpu, &[]);
+}

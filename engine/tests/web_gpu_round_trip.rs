@@ -230,3 +230,115 @@ async fn float64_on_an_adapter_without_it_is_computed_on_the_host_and_says_so() 
         "{backends:?}"
     );
 }
+
+#[wasm_bindgen_test]
+async fn picks_convolutions_and_sequences_run_as_webgpu_kernels() {
+    use tolab_engine::nn::functional::{self, Reduction};
+    use tolab_engine::ops::Conv2dParams;
+    let cpu = Session::default();
+    let gpu = webgpu_session().await;
+    let a: Vec<f64> = (0..48).map(|i| f64::from(i % 11) * 0.21 - 1.0).collect();
+    let run = |s: &Session, device: &str| -> Vec<Tensor> {
+        let x = tensor(s, &a, &[2, 2, 3, 4], DType::Float32, device);
+        x.set_requires_grad(true).unwrap();
+        let w = tensor(s, &a[..18], &[3, 2, 1, 3], DType::Float32, device);
+        let params = Conv2dParams {
+            stride: [1, 2],
+            padding: [1, 1],
+            padding_extra: [0, 0],
+            dilation: [1, 1],
+            groups: 1,
+        };
+        let index =
+            |values: &[f64], shape: &[usize]| tensor(s, values, shape, DType::Int64, device);
+        let rows = x.reshape(&[8, 6]).unwrap();
+        let picked = rows
+            .index_with(&index(&[7.0, -1.0, 2.0, 2.0], &[4]))
+            .unwrap();
+        let gathered = rows
+            .gather(
+                1,
+                &index(&[5.0, 0.0, 5.0, 1.0, 2.0, 3.0, 4.0, 0.0], &[8, 1]),
+            )
+            .unwrap();
+        let half = rows.to(To::dtype(DType::Float16)).unwrap();
+        let selected = half
+            .index_select(0, &index(&[3.0, 3.0, 0.0], &[3]))
+            .unwrap();
+        let conv = x.conv2d(&w, None, params).unwrap();
+        let logits = rows.slice(1, Some(0), Some(4), 1).unwrap();
+        let loss = functional::cross_entropy(
+            &logits,
+            &index(&[3.0, 0.0, 1.0, 2.0, 0.0, 3.0, 1.0, 1.0], &[8]),
+            Reduction::Mean,
+            -100,
+        )
+        .unwrap();
+        let total = picked
+            .sum(&[], false)
+            .and_then(|p| p.add(&gathered.sum(&[], false)?))
+            .and_then(|p| p.add(&conv.mul(&conv)?.sum(&[], false)?))
+            .and_then(|p| p.add(&loss))
+            .unwrap();
+        total.backward(None, false).unwrap();
+        vec![
+            picked,
+            gathered,
+            selected,
+            conv,
+            loss,
+            x.grad().unwrap(),
+            Tensor::arange(
+                s,
+                Scalar::Float(0.5),
+                Scalar::Float(4.0),
+                Scalar::Float(0.25),
+                None,
+                Device::parse(device).unwrap(),
+            )
+            .unwrap(),
+            Tensor::linspace(
+                s,
+                -1.0,
+                2.0,
+                7,
+                DType::Float16,
+                Device::parse(device).unwrap(),
+            )
+            .unwrap(),
+            Tensor::eye(s, 3, Some(4), DType::Bool, Device::parse(device).unwrap()).unwrap(),
+        ]
+    };
+    let (on_cpu, on_gpu) = (run(&cpu, "cpu"), run(&gpu, "cuda"));
+    for (i, (c, g)) in on_cpu.iter().zip(&on_gpu).enumerate() {
+        assert_close(&format!("result {i}"), c, g, 2e-3).await;
+    }
+    let on_host: Vec<(String, Backend)> = gpu
+        .take_trace()
+        .into_iter()
+        .filter(|e| e.device != Some(Device::CPU))
+        .filter_map(|e| match e.kind {
+            EventKind::Kernel { op, backend } if backend != Backend::Gpu && op != "tensor" => {
+                Some((op, backend))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(on_host.is_empty(), "{on_host:?}");
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_index_fires_a_device_side_assert_that_the_next_sync_awaits_and_raises() {
+    let gpu = webgpu_session().await;
+    let data = tensor(&gpu, &[1.0; 6], &[3, 2], DType::Float32, "cuda");
+    let bad = tensor(&gpu, &[0.0, 7.0], &[2], DType::Int64, "cuda");
+    let picked = data
+        .index_select(0, &bad)
+        .expect("the kernel is only queued");
+    // The first read asks for the assert flag's readback; once it is back the assert is raised.
+    let first = picked.repr().unwrap_err();
+    assert!(first.is_would_block(), "{first}");
+    gpu.complete_readbacks().await.unwrap();
+    let error = picked.repr().unwrap_err();
+    assert!(matches!(error, Error::DeviceSideAssert), "{error}");
+}

@@ -418,44 +418,48 @@ pub(crate) fn made(
     Some(made)
 }
 
-/// Writes `values` (of `dest`'s shape) into `dest`'s elements on their GPU: the copy kernel
-/// straight into `dest`'s buffer. `None` where that cannot be done in one pass (a strided
-/// destination, half-word edges shared with other elements, or `values` in `dest`'s own memory).
-pub(crate) fn write(dest: &Tensor, values: &Tensor) -> Option<Result<(), Error>> {
-    let (gpu, out) = dest.storage().gpu()?;
-    let (_, input) = values.storage().gpu()?;
-    if !binds(gpu, [&out, &input], 0) {
+/// Writes `values` (of `at`'s shape) into `dest` where `at` places them, on their GPU: the copy
+/// kernel, row-major where `at` is a dense run that starts and ends on word boundaries, else one
+/// element per thread at the positions `at`'s strides give. Values read from `dest` itself (which
+/// may overlap where they go) are copied out first. `None` where either is not in a GPU buffer.
+pub(crate) fn write(dest: &Storage, at: &Layout, values: &Tensor) -> Option<Result<(), Error>> {
+    let (gpu, out) = dest.gpu()?;
+    let (_, source) = values.storage().gpu()?;
+    if !binds(gpu, [&out, &source], 0) {
         return None;
     }
-    let per = packing(dest.dtype()) as usize;
-    let storage_len = dest.storage().nbytes() as usize / dest.dtype().size();
-    let ends_cleanly =
-        dest.numel().is_multiple_of(per) || dest.storage_offset() + dest.numel() == storage_len;
-    if !dest.is_contiguous()
-        || !dest.storage_offset().is_multiple_of(per)
-        || !ends_cleanly
-        || Rc::ptr_eq(dest.storage(), values.storage())
-    {
-        return None;
-    }
-    let kind = LaneKind::of(dest.dtype());
-    let operand = KernelOperand {
-        buffer: &input,
-        dtype: values.dtype(),
-        offset: values.storage_offset(),
-        strides: values.stride().to_vec(),
-        kind,
-    };
-    let output = Output {
-        buffer: &out,
-        dtype: dest.dtype(),
-        offset: dest.storage_offset(),
-    };
-    dest.storage().written_on_gpu();
-    Some(
-        gpu.elementwise(Elementwise::Copy, kind, dest.shape(), &[operand], output)
-            .map_err(Error::from),
-    )
+    let dtype = dest.dtype();
+    Some((|| {
+        let values = if std::ptr::eq(dest, values.storage().as_ref()) {
+            contiguous(values).ok_or(Error::MetaHasNoData)??
+        } else {
+            values.clone()
+        };
+        let (_, input) = values.storage().gpu().ok_or(Error::MetaHasNoData)?;
+        let per = packing(dtype) as usize;
+        let numel: usize = at.shape.iter().product();
+        let storage_len = dest.nbytes() as usize / dtype.size();
+        let whole_words = at.offset.is_multiple_of(per)
+            && (numel.is_multiple_of(per) || at.offset + numel == storage_len);
+        let dense = at.is_contiguous() && whole_words;
+        let kind = LaneKind::of(dtype);
+        let operand = KernelOperand {
+            buffer: &input,
+            dtype: values.dtype(),
+            offset: values.storage_offset(),
+            strides: values.stride().to_vec(),
+            kind,
+        };
+        let output = Output {
+            buffer: &out,
+            dtype,
+            offset: at.offset,
+            strides: (!dense).then_some(at.strides.as_slice()),
+        };
+        dest.written_on_gpu();
+        gpu.elementwise(Elementwise::Copy, kind, &at.shape, &[operand], output)?;
+        Ok(())
+    })())
 }
 
 /// `torch.cat` on the GPU: each piece copied by the copy kernel into its run of a buffer whose
@@ -519,6 +523,7 @@ pub(crate) fn cat(
                 buffer: &out,
                 dtype,
                 offset,
+                strides: None,
             };
             gpu.elementwise(
                 Elementwise::Copy,

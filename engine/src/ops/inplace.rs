@@ -62,13 +62,7 @@ impl Tensor {
     /// Writes `values` (already of this tensor's shape) into this tensor's elements and counts the
     /// change.
     fn write_values(&self, values: &Tensor) -> Result<(), Error> {
-        match super::gpu::write(self, values) {
-            Some(written) => written?,
-            None => {
-                let row_major = values.read(|cpu| cpu.gather(values.layout(), self.dtype()))?;
-                self.write_at(&self.layout().clone(), &row_major)?;
-            }
-        }
+        self.write_view(&self.layout().clone(), values)?;
         self.bump_version();
         Ok(())
     }

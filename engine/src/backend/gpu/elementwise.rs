@@ -42,12 +42,14 @@ pub enum Elementwise {
 }
 
 /// Where a kernel writes: `dtype` elements of `buffer` from element `offset` on, row-major (for
-/// float16, bfloat16, uint8 and bool the offset must start a 4-byte word).
+/// float16, bfloat16, uint8 and bool the offset must start a 4-byte word), or at the positions
+/// `strides` give (a view: any offset).
 #[derive(Debug, Clone, Copy)]
 pub struct Output<'a> {
     pub buffer: &'a GpuBuffer,
     pub dtype: DType,
     pub offset: usize,
+    pub strides: Option<&'a [usize]>,
 }
 
 impl<'a> Output<'a> {
@@ -57,6 +59,7 @@ impl<'a> Output<'a> {
             buffer,
             dtype,
             offset: 0,
+            strides: None,
         }
     }
 }
@@ -406,16 +409,31 @@ fn zero(kind: LaneKind) -> &'static str {
     }
 }
 
-/// The WGSL source of one kernel computing `expression` (the op's, in `compute` lanes). A
-/// `picked` kernel reads operand 0 through the pick of its last operand (an int64 index).
-fn source(
+/// What one generated kernel is: the op, its lanes, its operands and output, and how it reads
+/// and writes. Its `Debug` text is the pipeline cache's key.
+#[derive(Debug, Clone, PartialEq)]
+struct Kernel {
     op: Elementwise,
-    expression: &str,
     compute: LaneKind,
-    inputs: &[Signature],
+    inputs: Vec<Signature>,
     out: DType,
+    /// Operand 0 is read through the pick of the last operand (an int64 index).
     picked: bool,
-) -> String {
+    /// The output is a strided view (one thread per element, at the position its strides
+    /// give) rather than a row-major run.
+    strided: bool,
+}
+
+/// The WGSL source of `kernel`, computing `expression` (its op's, in `compute` lanes).
+fn source(kernel: &Kernel, expression: &str) -> String {
+    let Kernel {
+        op,
+        compute,
+        ref inputs,
+        out,
+        picked,
+        strided,
+    } = *kernel;
     let result = op.result_kind(compute);
     let mut s = String::from(PRELUDE);
     let uses_f64 = out == DType::Float64
@@ -426,6 +444,10 @@ fn source(
     if uses_f64 {
         s.push_str(PRELUDE_F64);
     }
+    let per = packing(out);
+    // A strided write of packed elements shares its words with elements other threads write:
+    // it changes only its own bits, atomically.
+    let atomic = strided && per > 1;
     let _ = writeln!(
         s,
         "@group(0) @binding(0) var<storage, read> dims: array<u32>;"
@@ -433,7 +455,11 @@ fn source(
     let _ = writeln!(
         s,
         "@group(0) @binding(1) var<storage, read_write> out: array<{}>;",
-        binding_type(out)
+        if atomic {
+            "atomic<u32>"
+        } else {
+            binding_type(out)
+        }
     );
     let next = input_bindings(&mut s, inputs);
     if picked {
@@ -468,7 +494,16 @@ fn source(
         "    return {};\n}}",
         convert("r", Raw::of(result), stored)
     );
-    // One unit is one output word (several packed elements) or one 8-byte element.
+    if strided {
+        store_strided(&mut s, out, inputs.len());
+    } else {
+        store_row_major(&mut s, out);
+    }
+    s
+}
+
+/// Row-major writes: one thread per output word (several packed elements) or 8-byte element.
+fn store_row_major(s: &mut String, out: DType) {
     let per = packing(out);
     s.push_str("fn unit(t: u32, n: u32) {\n    let at = dims[2] + t;\n");
     if out == DType::Int64 {
@@ -489,7 +524,32 @@ fn source(
         s,
         "@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(global_invocation_id) gid: vec3<u32>) {{\n    let n = dims[0];\n    let t = gid.y * dims[1] + gid.x;\n    if t < (n + {per}u - 1u) / {per}u {{\n        unit(t, n);\n    }}\n}}"
     );
-    s
+}
+
+/// Strided writes: one thread per element, at the position the output's operand block (after
+/// the `inputs` ones) gives; packed elements change only their own bits of the word.
+fn store_strided(s: &mut String, out: DType, inputs: usize) {
+    let per = packing(out);
+    s.push_str("fn store(at: u32, v: ");
+    s.push_str(wgsl_type(LaneKind::of(out)));
+    s.push_str(") {\n");
+    if out == DType::Int64 {
+        s.push_str("    out[2u * at] = v.x;\n    out[2u * at + 1u] = v.y;\n");
+    } else if per == 1 {
+        let _ = writeln!(s, "    out[at] = {};", packed_bits(out, "v"));
+    } else {
+        let bits = 32 / per;
+        let _ = writeln!(
+            s,
+            "    let shift = (at % {per}u) * {bits}u;\n    let mask = ((1u << {bits}u) - 1u) << shift;\n    atomicAnd(&out[at / {per}u], ~mask);\n    atomicOr(&out[at / {per}u], {} << shift);",
+            packed_bits(out, "v")
+        );
+    }
+    s.push_str("}\n");
+    let _ = writeln!(
+        s,
+        "@compute @workgroup_size({WORKGROUP_SIZE})\nfn main(@builtin(global_invocation_id) gid: vec3<u32>) {{\n    let t = gid.y * dims[1] + gid.x;\n    if t < dims[0] {{\n        store(element_offset(t, {inputs}u), value(t));\n    }}\n}}"
+    );
 }
 
 /// The fewest dimensions that walk every operand the same way: neighbours merge where each
@@ -606,8 +666,9 @@ impl GpuContext {
             buffer: out,
             dtype: out_dtype,
             offset: out_offset,
+            strides: out_strides,
         } = out;
-        if !out_offset.is_multiple_of(packing(out_dtype) as usize) {
+        if out_strides.is_none() && !out_offset.is_multiple_of(packing(out_dtype) as usize) {
             return Err(GpuError::Unsupported {
                 what: format!("a write into {out_dtype} elements that do not start a word"),
             });
@@ -630,27 +691,43 @@ impl GpuContext {
             .zip(&slots)
             .map(|(o, &slot)| (o.dtype, o.kind, slot))
             .collect();
-        let picked = pick.is_some();
-        let key = format!("elementwise {op:?} {compute:?} {signature:?} -> {out_dtype:?} {picked}");
+        let kernel = Kernel {
+            op,
+            compute,
+            inputs: signature,
+            out: out_dtype,
+            picked: pick.is_some(),
+            strided: out_strides.is_some(),
+        };
+        let key = format!("{kernel:?}");
         let expression = op
             .expression(compute)
             .ok_or_else(|| GpuError::Unsupported { what: key.clone() })?;
         // The source is generated only the first time: the pipeline is cached by its key.
-        let pipeline = self.pipeline(&key, || {
-            source(op, expression, compute, &signature, out_dtype, picked)
-        });
+        let pipeline = self.pipeline(&key, || source(&kernel, expression));
 
-        let per = packing(out_dtype);
+        // A strided output is written one element per thread.
+        let per = if out_strides.is_some() {
+            1
+        } else {
+            packing(out_dtype)
+        };
         let units = (numel as u64).div_ceil(u64::from(per));
         let grid = Grid::cover(
             units,
             WORKGROUP_SIZE,
             self.device.limits().max_compute_workgroups_per_dimension,
         )?;
-        let strides: Vec<&[usize]> = inputs.iter().map(|o| o.strides.as_slice()).collect();
-        let offsets: Vec<usize> = inputs.iter().map(|o| o.offset).collect();
+        let mut strides: Vec<&[usize]> = inputs.iter().map(|o| o.strides.as_slice()).collect();
+        let mut offsets: Vec<usize> = inputs.iter().map(|o| o.offset).collect();
+        if let Some(out_strides) = out_strides {
+            strides.push(out_strides);
+            offsets.push(out_offset);
+        }
         let mut dims = operand_dims(shape, &offsets, &strides, grid.row_stride)?;
-        dims[2] = narrow(out_offset / per as usize)?;
+        if out_strides.is_none() {
+            dims[2] = narrow(out_offset / per as usize)?;
+        }
         let mut bindings = vec![out.binding()];
         bindings.extend(
             inputs
@@ -745,8 +822,17 @@ pub(super) mod tests {
     fn every_op_and_dtype_generates_a_kernel_that_naga_accepts() {
         // The kernel of `op`, where WGSL has its expression for `kind` lanes.
         let kernel = |op: Elementwise, kind, inputs: &[Signature], out| {
-            op.expression(kind)
-                .map(|expression| source(op, expression, kind, inputs, out, false))
+            op.expression(kind).map(|expression| {
+                let kernel = Kernel {
+                    op,
+                    compute: kind,
+                    inputs: inputs.to_vec(),
+                    out,
+                    picked: false,
+                    strided: false,
+                };
+                source(&kernel, expression)
+            })
         };
         let mut checked = 0;
         for input in DType::ALL {
@@ -840,6 +926,22 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn strided_writes_of_every_dtype_generate_kernels_that_naga_accepts() {
+        for out in DType::ALL {
+            let kind = LaneKind::of(out);
+            let kernel = Kernel {
+                op: Elementwise::Copy,
+                compute: kind,
+                inputs: vec![(DType::Float32, kind, 0)],
+                out,
+                picked: false,
+                strided: true,
+            };
+            validate(&source(&kernel, "x0"));
+        }
+    }
+
+    #[test]
     fn gather_kernels_read_through_an_index_of_either_integer_dtype() {
         for source_dtype in DType::ALL {
             let kind = LaneKind::of(source_dtype);
@@ -849,15 +951,15 @@ pub(super) mod tests {
                     .into_iter()
                     .filter(|&s| s == 1 || index == source_dtype)
                 {
-                    let inputs = [(source_dtype, kind, 0), (index, LaneKind::I64, index_slot)];
-                    validate(&source(
-                        Elementwise::Copy,
-                        "x0",
-                        kind,
-                        &inputs,
-                        source_dtype,
-                        true,
-                    ));
+                    let kernel = Kernel {
+                        op: Elementwise::Copy,
+                        compute: kind,
+                        inputs: vec![(source_dtype, kind, 0), (index, LaneKind::I64, index_slot)],
+                        out: source_dtype,
+                        picked: true,
+                        strided: false,
+                    };
+                    validate(&source(&kernel, "x0"));
                 }
             }
         }
