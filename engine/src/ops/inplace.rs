@@ -6,11 +6,13 @@
 //! rest passes through) and the view's as `AsStridedBackward0` over it, as PyTorch does.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::autograd::{self, AutogradMeta, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::Binary;
 use crate::element::Scalar;
 use crate::error::Error;
+use crate::layout::Layout;
 use crate::tensor::Tensor;
 
 use super::elementwise::{Operand, Saved, binary_values, reduce_grad};
@@ -329,48 +331,31 @@ fn arithmetic_history(
 
 /// Rewrites history after an in-place change made through `view` of `base`.
 fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Error> {
-    let region = region_in_base(base, view);
-    let (base_shape, view_shape) = (base.shape().to_vec(), view.shape().to_vec());
-
+    let region = Region::of(base, view);
     let others: Vec<Option<&Tensor>> = history.others.iter().map(Option::as_ref).collect();
     let inputs: Vec<Option<&Tensor>> = std::iter::once(Some(base)).chain(others).collect();
     let inner = history.backward;
-    let slices_region = region;
+    let view_shape = view.shape().to_vec();
     let base_meta = autograd::record_edges(&inputs, || {
         Backward::saving("CopySlices", move |grad| {
-            let mut values: Vec<f64> = grad
-                .kernel_scalars()?
-                .into_iter()
-                .map(Scalar::as_f64)
-                .collect();
-            let picked: Vec<Scalar> = slices_region
-                .iter()
-                .map(|&p| Scalar::Float(values[p]))
-                .collect();
-            let grad_view = Tensor::from_values(
-                grad.session(),
-                &picked,
-                &view_shape,
-                grad.dtype(),
-                grad.device(),
-                "copy_slices",
-            )?;
+            // The base's gradient passes through, except where the view was overwritten: there
+            // the in-place op's own backward decides.
+            let grad_view = region.pick(grad, &view_shape)?;
             let mut inner_grads = match &inner {
                 Some(backward) => (backward.apply)(&grad_view)?,
                 None => vec![None],
             };
-            let own: Vec<f64> = match inner_grads.first().cloned().flatten() {
-                Some(g) => g
-                    .kernel_scalars()?
-                    .into_iter()
-                    .map(Scalar::as_f64)
-                    .collect(),
-                None => vec![0.0; slices_region.len()],
+            let own = match inner_grads.first().cloned().flatten() {
+                Some(g) => g,
+                None => Tensor::full(
+                    grad.session(),
+                    &view_shape,
+                    Scalar::Int(0),
+                    grad.dtype(),
+                    grad.device(),
+                )?,
             };
-            for (&p, v) in slices_region.iter().zip(own) {
-                values[p] = v;
-            }
-            inner_grads[0] = Some(gradient_from_sums(grad, values, &base_shape)?);
+            inner_grads[0] = Some(region.place(grad.clone_tensor()?, &own)?);
             Ok(inner_grads)
         })
     });
@@ -379,32 +364,106 @@ fn copy_slices(base: &Tensor, view: &Tensor, history: History) -> Result<(), Err
     Ok(())
 }
 
-/// Where each of the view's elements sits in the base's row-major order.
-fn region_in_base(base: &Tensor, view: &Tensor) -> Vec<usize> {
-    let position_of: HashMap<usize, usize> = base
-        .layout()
-        .indices()
-        .enumerate()
-        .map(|(k, s)| (s, k))
-        .collect();
-    view.layout()
-        .indices()
-        .filter_map(|s| position_of.get(&s).copied())
-        .collect()
+/// Where a view's elements sit in its base, counted in the base's row-major order: a strided
+/// layout where the base is contiguous (kernels read and write through it on a GPU), else the
+/// positions one by one (on the host).
+#[derive(Debug, Clone)]
+enum Region {
+    Strided(Layout),
+    Positions(Vec<usize>),
+}
+
+impl Region {
+    fn of(base: &Tensor, view: &Tensor) -> Region {
+        if base.is_contiguous() && view.storage_offset() >= base.storage_offset() {
+            return Region::Strided(Layout {
+                shape: view.shape().to_vec(),
+                strides: view.stride().to_vec(),
+                offset: view.storage_offset() - base.storage_offset(),
+            });
+        }
+        let position_of: HashMap<usize, usize> = base
+            .layout()
+            .indices()
+            .enumerate()
+            .map(|(k, s)| (s, k))
+            .collect();
+        Region::Positions(
+            view.layout()
+                .indices()
+                .filter_map(|s| position_of.get(&s).copied())
+                .collect(),
+        )
+    }
+
+    /// The view's elements of `grad` (shaped as the base).
+    fn pick(&self, grad: &Tensor, view_shape: &[usize]) -> Result<Tensor, Error> {
+        match self {
+            Region::Strided(layout) => {
+                let dense = grad.contiguous()?;
+                let within = Layout {
+                    offset: layout.offset + dense.storage_offset(),
+                    ..layout.clone()
+                };
+                Ok(Tensor::from_storage(
+                    Rc::clone(dense.storage()),
+                    within,
+                    AutogradMeta::default(),
+                ))
+            }
+            Region::Positions(positions) => {
+                let values = grad.kernel_scalars()?;
+                let picked: Vec<Scalar> = positions.iter().map(|&p| values[p]).collect();
+                Tensor::from_values(
+                    grad.session(),
+                    &picked,
+                    view_shape,
+                    grad.dtype(),
+                    grad.device(),
+                    "copy_slices",
+                )
+            }
+        }
+    }
+
+    /// `into` (a fresh contiguous tensor shaped as the base) with the view's elements replaced by
+    /// `values`.
+    fn place(&self, into: Tensor, values: &Tensor) -> Result<Tensor, Error> {
+        match self {
+            Region::Strided(layout) => {
+                into.write_view(layout, values)?;
+                Ok(into)
+            }
+            Region::Positions(positions) => {
+                let mut all: Vec<f64> = into
+                    .kernel_scalars()?
+                    .into_iter()
+                    .map(Scalar::as_f64)
+                    .collect();
+                for (&p, v) in positions.iter().zip(values.kernel_scalars()?) {
+                    all[p] = v.as_f64();
+                }
+                gradient_from_sums(&into, all, into.shape())
+            }
+        }
+    }
 }
 
 /// A view's history read through its base's: `AsStridedBackward0`, which places the view's
 /// gradient where the view sits in the base.
 pub(crate) fn view_history(base: &Tensor, view: &Tensor) -> AutogradMeta {
-    let region = region_in_base(base, view);
+    let region = Region::of(base, view);
     let base_shape = base.shape().to_vec();
     autograd::record(&[base], || {
         Backward::new("AsStridedBackward0", move |grad| {
-            let mut spread = vec![0.0; base_shape.iter().product()];
-            for (&p, v) in region.iter().zip(grad.kernel_scalars()?) {
-                spread[p] = v.as_f64();
-            }
-            Ok(vec![Some(gradient_from_sums(grad, spread, &base_shape)?)])
+            let zeros = Tensor::full(
+                grad.session(),
+                &base_shape,
+                Scalar::Int(0),
+                grad.dtype(),
+                grad.device(),
+            )?;
+            Ok(vec![Some(region.place(zeros, grad)?)])
         })
     })
 }
