@@ -378,9 +378,9 @@ fn cat_along_any_dim_matches_the_cpu_and_runs_on_the_gpu() {
         let dim = rng.below(shape.len() as u64) as usize;
         for dtype in [DType::Float32, DType::Int64, DType::Float16, DType::Bool] {
             let mut other = shape.clone();
-            // An even length keeps every packed run on a word boundary.
-            other[dim] = 2 * (rng.below(3) as usize + 1);
-            shape[dim] = 4;
+            // Odd lengths: packed pieces start and end inside words.
+            other[dim] = rng.below(5) as usize + 1;
+            shape[dim] = 3;
             let (a_cpu, a_gpu) = pair(&cpu, &gpu, &mut rng, &shape, dtype);
             let (b_cpu, b_gpu) = pair(&cpu, &gpu, &mut rng, &other, dtype);
             let case = format!("seed {seed}: cat {dtype}{shape:?} + {other:?} along {dim}");
@@ -743,4 +743,43 @@ fn in_place_writes_into_strided_views_and_slice_gradients_stay_on_the_gpu() {
         Ok(grad(&x_gpu)),
     );
     assert_no_stand_ins(&gpu, &[]);
+}
+
+#[test]
+fn float16_gives_the_same_results_packed_in_words_and_bound_as_native_f16() {
+    let cpu = Session::default();
+    for gpu in [gpu_session(), packed_f16_session()] {
+        let mut rng = Rng(1616);
+        let dtype = DType::Float16;
+        let (a_cpu, a_gpu) = pair(&cpu, &gpu, &mut rng, &[5, 7], dtype);
+        let (b_cpu, b_gpu) = pair(&cpu, &gpu, &mut rng, &[7], dtype);
+        let (w_cpu, w_gpu) = pair(&cpu, &gpu, &mut rng, &[7, 3], dtype);
+        let (i_cpu, i_gpu) = pair(&cpu, &gpu, &mut rng, &[3], DType::Int64);
+        let index = |i: &Tensor| i.abs().unwrap().remainder(Scalar::Int(5)).unwrap();
+        type Case = fn(&Tensor, &Tensor, &Tensor, &Tensor) -> Result<Tensor, Error>;
+        let cases: [(&str, Case); 8] = [
+            ("add", |a, b, _, _| a.add(b)),
+            ("exp(", |a, _, _, _| a.exp()),
+            ("sum(", |a, _, _, _| a.sum(&[1], false)),
+            ("sum(mm", |a, _, w, _| a.mm(w)),
+            ("transposed copy", |a, _, _, _| a.t()?.contiguous()),
+            ("odd cat", |a, b, _, _| {
+                Tensor::cat(&[&a.slice(0, Some(0), Some(1), 1)?, &b.unsqueeze(0)?, a], 0)
+            }),
+            ("strided write", |a, b, _, _| {
+                let x = a.clone_tensor()?;
+                x.select(1, 3)?.copy_(&b.slice(0, Some(0), Some(5), 1)?)?;
+                Ok(x)
+            }),
+            ("index_select", |a, _, _, i| a.index_select(0, i)),
+        ];
+        for (name, case) in cases {
+            assert_same(
+                &format!("float16 {name}"),
+                case(&a_cpu, &b_cpu, &w_cpu, &index(&i_cpu)),
+                case(&a_gpu, &b_gpu, &w_gpu, &index(&i_gpu)),
+            );
+        }
+        assert_no_stand_ins(&gpu, &[]);
+    }
 }

@@ -10,7 +10,7 @@ use crate::backend::cpu::elementwise::LaneKind;
 use crate::backend::cpu::reduce::Reduction;
 use crate::backend::gpu::{
     ConvOperand, ConvPass, ConvShape, Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand,
-    MatrixView, Output, Pick, Product, ReduceInput, accumulator, packing, product_lanes,
+    MatrixView, Output, Pick, Product, ReduceInput, accumulator, product_lanes,
 };
 use crate::device::Device;
 use crate::dtype::DType;
@@ -436,7 +436,7 @@ pub(crate) fn write(dest: &Storage, at: &Layout, values: &Tensor) -> Option<Resu
             values.clone()
         };
         let (_, input) = values.storage().gpu().ok_or(Error::MetaHasNoData)?;
-        let per = packing(dtype) as usize;
+        let per = gpu.packing(dtype) as usize;
         let numel: usize = at.shape.iter().product();
         let storage_len = dest.nbytes() as usize / dtype.size();
         let whole_words = at.offset.is_multiple_of(per)
@@ -462,10 +462,9 @@ pub(crate) fn write(dest: &Storage, at: &Layout, values: &Tensor) -> Option<Resu
     })())
 }
 
-/// `torch.cat` on the GPU: each piece copied by the copy kernel into its run of a buffer whose
-/// first dimension is the cat dimension (where every piece is one contiguous run), then moved
-/// back into place by one more copy when `dim` is not the first. `None` where a piece is not in
-/// a GPU buffer or a packed dtype's run would not start a word.
+/// `torch.cat` on the GPU: each piece copied by the copy kernel straight to its place in the
+/// result, row-major where the piece is one dense run starting on a word, else element by element
+/// through the result's strides. `None` where a piece is not in a GPU buffer.
 pub(crate) fn cat(
     tensors: &[&Tensor],
     dim: usize,
@@ -479,72 +478,40 @@ pub(crate) fn cat(
         .iter()
         .map(|t| t.storage().gpu().map(|(_, b)| b))
         .collect::<Option<_>>()?;
-    if !binds(
-        gpu,
-        &buffers,
-        shape.iter().product::<usize>() * dtype.size(),
-    ) {
+    let total: usize = shape.iter().product();
+    if !binds(gpu, &buffers, total * dtype.size()) {
         return None;
     }
-    let others = |dims: &[usize]| -> Vec<usize> {
-        std::iter::once(dims[dim])
-            .chain(
-                dims.iter()
-                    .enumerate()
-                    .filter(|&(a, _)| a != dim)
-                    .map(|(_, &s)| s),
-            )
-            .collect()
-    };
-    let moved = others(shape);
-    let inner: usize = moved[1..].iter().product();
-    let per = packing(dtype) as usize;
-    let mut start = 0;
-    let mut runs = Vec::with_capacity(tensors.len());
-    for t in tensors {
-        if !(start * inner).is_multiple_of(per) {
-            return None;
-        }
-        runs.push(start * inner);
-        start += t.shape()[dim];
-    }
+    let strides = crate::layout::contiguous_strides(shape);
+    let outer: usize = shape[..dim].iter().product();
+    let per = gpu.packing(dtype) as usize;
     let kind = LaneKind::of(dtype);
     Some((|| {
-        let (stacked, out) = output(first.session(), &moved, dtype, device)?;
-        for ((t, buffer), &offset) in tensors.iter().zip(&buffers).zip(&runs) {
+        let (result, out) = output(first.session(), shape, dtype, device)?;
+        let mut start = 0;
+        for (t, buffer) in tensors.iter().zip(&buffers) {
+            let offset = start * strides[dim];
+            let numel = t.numel();
+            let dense = outer == 1
+                && offset.is_multiple_of(per)
+                && (numel.is_multiple_of(per) || offset + numel == total);
             let operand = KernelOperand {
                 buffer,
                 dtype: t.dtype(),
                 offset: t.storage_offset(),
-                strides: others(t.stride()),
+                strides: t.stride().to_vec(),
                 kind,
             };
             let output = Output {
                 buffer: &out,
                 dtype,
                 offset,
-                strides: None,
+                strides: (!dense).then_some(strides.as_slice()),
             };
-            gpu.elementwise(
-                Elementwise::Copy,
-                kind,
-                &others(t.shape()),
-                &[operand],
-                output,
-            )?;
+            gpu.elementwise(Elementwise::Copy, kind, t.shape(), &[operand], output)?;
+            start += t.shape()[dim];
         }
-        if dim == 0 {
-            return Ok(stacked);
-        }
-        let back: Vec<i64> = (0..shape.len())
-            .map(|a| match a.cmp(&dim) {
-                std::cmp::Ordering::Less => a as i64 + 1,
-                std::cmp::Ordering::Equal => 0,
-                std::cmp::Ordering::Greater => a as i64,
-            })
-            .collect();
-        let placed = stacked.permute(&back)?;
-        contiguous(&placed).unwrap_or_else(|| placed.contiguous())
+        Ok(result)
     })())
 }
 

@@ -16,6 +16,17 @@ pub fn gpu_session() -> Session {
     session
 }
 
+/// A session whose GPU binds float16 packed two to a word, as on an adapter without
+/// `shader-f16` (browsers on SwiftShader), so that path runs natively too.
+pub fn packed_f16_session() -> Session {
+    let gpu = pollster::block_on(GpuContext::new())
+        .expect("a GPU adapter (install mesa-vulkan-drivers for lavapipe)")
+        .without_shader_f16();
+    let session = Session::with_gpu(SessionConfig::default(), Rc::new(gpu));
+    session.set_tracing(true);
+    session
+}
+
 /// xorshift64*: reproducible inputs without a dependency; a failure names its seed.
 pub struct Rng(pub u64);
 

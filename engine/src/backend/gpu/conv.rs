@@ -5,7 +5,8 @@
 
 use std::fmt::Write;
 
-use super::elementwise::{PRELUDE, binding_type, convert, load, narrow, wgsl_type};
+use super::elementwise::{convert, narrow, wgsl_type};
+use super::format::Format;
 use super::grid::Grid;
 use super::{GpuBuffer, GpuContext, GpuError};
 use crate::backend::cpu::elementwise::LaneKind;
@@ -72,25 +73,32 @@ pub struct ConvOperand<'a> {
 }
 
 /// `shared`: `a` and `b` are one storage, bound once; `bias`: the forward pass adds a bias.
-fn source(pass: ConvPass, dtype: DType, acc: LaneKind, shared: bool, bias: bool) -> String {
-    let mut s = String::from(PRELUDE);
+fn source(
+    format: Format,
+    pass: ConvPass,
+    dtype: DType,
+    acc: LaneKind,
+    shared: bool,
+    bias: bool,
+) -> String {
+    let mut s = format.prelude();
     if acc == LaneKind::F64 {
         s.push_str(super::elementwise::PRELUDE_F64);
     }
     let ty = wgsl_type(acc);
-    let (raw_a, held) = load(dtype, "a");
-    let (raw_b, _) = load(dtype, if shared { "a" } else { "b" });
+    let (raw_a, held) = format.load(dtype, "a");
+    let (raw_b, _) = format.load(dtype, if shared { "a" } else { "b" });
     let _ = writeln!(
         s,
         "alias acc = {ty};\n@group(0) @binding(0) var<storage, read> dims: array<u32>;\n@group(0) @binding(1) var<storage, read_write> out: array<{out}>;\n@group(0) @binding(2) var<storage, read_write> a: array<{input}>;",
-        out = binding_type(acc.dtype()),
-        input = binding_type(dtype),
+        out = format.binding_type(acc.dtype()),
+        input = format.binding_type(dtype),
     );
     if !shared {
         let _ = writeln!(
             s,
             "@group(0) @binding(3) var<storage, read_write> b: array<{}>;",
-            binding_type(dtype)
+            format.binding_type(dtype)
         );
     }
     let _ = writeln!(
@@ -100,12 +108,12 @@ fn source(pass: ConvPass, dtype: DType, acc: LaneKind, shared: bool, bias: bool)
         convert(&raw_b, held, acc),
     );
     if bias {
-        let (raw, _) = load(dtype, "bias");
+        let (raw, _) = format.load(dtype, "bias");
         let _ = writeln!(
             s,
             "@group(0) @binding({}) var<storage, read_write> bias: array<{}>;\nfn bias_of(o: u32) -> acc {{ let e = dims[20] + o; return {}; }}",
             if shared { 3 } else { 4 },
-            binding_type(dtype),
+            format.binding_type(dtype),
             convert(&raw, held, acc),
         );
     } else {
@@ -174,7 +182,9 @@ impl GpuContext {
         let shared = a.buffer.same_binding(b.buffer);
         let has_bias = bias.is_some();
         let key = format!("conv2d {pass:?} {dtype:?} {shared} {has_bias}");
-        let pipeline = self.pipeline(&key, || source(pass, dtype, acc, shared, has_bias));
+        let pipeline = self.pipeline(&key, || {
+            source(self.format(), pass, dtype, acc, shared, has_bias)
+        });
         let grid = Grid::cover(
             total as u64,
             WORKGROUP_SIZE,
@@ -223,6 +233,7 @@ impl GpuContext {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+    use super::super::elementwise::tests::{NATIVE, PACKED, validate};
     use super::*;
 
     #[test]
@@ -236,9 +247,8 @@ mod tests {
             ] {
                 let acc = super::super::product_lanes(dtype).unwrap();
                 for shared in [false, true] {
-                    for bias in [false, true] {
-                        let src = source(pass, dtype, acc, shared, bias);
-                        super::super::elementwise::tests::validate(&src);
+                    for (bias, format) in [(false, PACKED), (true, NATIVE)] {
+                        validate(&source(format, pass, dtype, acc, shared, bias));
                     }
                 }
             }

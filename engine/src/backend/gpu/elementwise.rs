@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use wgpu::util::DeviceExt;
 
+use super::format::Format;
 use super::grid::Grid;
 use super::{GpuBuffer, GpuContext, GpuError};
 use crate::backend::cpu::elementwise::{Binary, LaneKind, Unary};
@@ -19,7 +20,7 @@ use crate::dtype::DType;
 /// Threads per workgroup: a multiple of every GPU's SIMD width.
 const WORKGROUP_SIZE: u32 = 64;
 
-pub(super) const PRELUDE: &str = include_str!("shaders/elementwise.wgsl");
+pub(crate) const PRELUDE: &str = include_str!("shaders/elementwise.wgsl");
 pub(super) const PRELUDE_F64: &str = include_str!("shaders/elementwise_f64.wgsl");
 pub(super) const PICK: &str = include_str!("shaders/pick.wgsl");
 
@@ -239,7 +240,7 @@ fn bool_binary(op: Binary) -> &'static str {
 
 /// How a value is held between loading and computing.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum Raw {
+pub(crate) enum Raw {
     F32,
     F64,
     I32,
@@ -269,32 +270,6 @@ pub(super) fn wgsl_type(kind: LaneKind) -> &'static str {
     }
 }
 
-/// The element at index `e` of binding `b`, unpacked from its words.
-pub(super) fn load(dtype: DType, b: &str) -> (String, Raw) {
-    match dtype {
-        DType::Float32 => (format!("bitcast<f32>({b}[e])"), Raw::F32),
-        DType::Float64 => (format!("{b}[e]"), Raw::F64),
-        DType::Float16 => (format!("unpack2x16float({b}[e >> 1u])[e & 1u]"), Raw::F32),
-        DType::BFloat16 => (
-            format!("bf16_value(({b}[e >> 1u] >> ((e & 1u) * 16u)) & 0xffffu)"),
-            Raw::F32,
-        ),
-        DType::Int32 => (format!("bitcast<i32>({b}[e])"), Raw::I32),
-        DType::Int64 => (
-            format!("vec2<u32>({b}[2u * e], {b}[2u * e + 1u])"),
-            Raw::I64,
-        ),
-        DType::UInt8 => (
-            format!("(({b}[e >> 2u] >> ((e & 3u) * 8u)) & 0xffu)"),
-            Raw::U8,
-        ),
-        DType::Bool => (
-            format!("((({b}[e >> 2u] >> ((e & 3u) * 8u)) & 0xffu) != 0u)"),
-            Raw::Bool,
-        ),
-    }
-}
-
 /// `v` (held as `from`) converted to `to` lanes, as the CPU backend converts.
 pub(super) fn convert(v: &str, from: Raw, to: LaneKind) -> String {
     use LaneKind as K;
@@ -321,37 +296,6 @@ pub(super) fn convert(v: &str, from: Raw, to: LaneKind) -> String {
     }
 }
 
-/// Elements of `dtype` per 4-byte word of a buffer (int64 and float64 take whole elements): a
-/// kernel writes whole words, so a write of packed elements starts and ends on word boundaries.
-pub fn packing(dtype: DType) -> u32 {
-    match dtype.size() {
-        1 => 4,
-        2 => 2,
-        _ => 1,
-    }
-}
-
-/// The store of element `k` (value `v` of `dtype`'s storage lanes) as one word's bits.
-fn packed_bits(dtype: DType, v: &str) -> String {
-    match dtype {
-        DType::Float16 => format!("f16_bits({v})"),
-        DType::BFloat16 => format!("bf16_bits({v})"),
-        DType::UInt8 => format!("({v}.x & 0xffu)"),
-        DType::Bool => format!("select(0u, 1u, {v})"),
-        DType::Float32 => format!("bitcast<u32>({v})"),
-        DType::Int32 => format!("{v}.x"),
-        DType::Int64 | DType::Float64 => v.to_owned(),
-    }
-}
-
-pub(super) fn binding_type(dtype: DType) -> &'static str {
-    if dtype == DType::Float64 {
-        "f64"
-    } else {
-        "u32"
-    }
-}
-
 /// One operand as a kernel sees it: its dtype, the lanes it is read as, and its binding slot
 /// (operands in the same storage share one binding: browsers refuse two writable bindings of one
 /// range). Slots are numbered densely in order of first use.
@@ -374,7 +318,7 @@ pub(super) fn slots(buffers: &[&GpuBuffer]) -> Vec<usize> {
 
 /// The declarations of the input bindings (from binding 2 on, one per slot), and the number of
 /// the next free binding.
-pub(super) fn input_bindings(s: &mut String, inputs: &[Signature]) -> usize {
+pub(super) fn input_bindings(s: &mut String, format: Format, inputs: &[Signature]) -> usize {
     let mut declared = 0;
     for &(dtype, _, slot) in inputs {
         if slot == declared {
@@ -382,7 +326,7 @@ pub(super) fn input_bindings(s: &mut String, inputs: &[Signature]) -> usize {
                 s,
                 "@group(0) @binding({}) var<storage, read_write> in{slot}: array<{}>;",
                 slot + 2,
-                binding_type(dtype)
+                format.binding_type(dtype)
             );
             declared += 1;
         }
@@ -413,6 +357,7 @@ fn zero(kind: LaneKind) -> &'static str {
 /// and writes. Its `Debug` text is the pipeline cache's key.
 #[derive(Debug, Clone, PartialEq)]
 struct Kernel {
+    format: Format,
     op: Elementwise,
     compute: LaneKind,
     inputs: Vec<Signature>,
@@ -427,6 +372,7 @@ struct Kernel {
 /// The WGSL source of `kernel`, computing `expression` (its op's, in `compute` lanes).
 fn source(kernel: &Kernel, expression: &str) -> String {
     let Kernel {
+        format,
         op,
         compute,
         ref inputs,
@@ -435,7 +381,7 @@ fn source(kernel: &Kernel, expression: &str) -> String {
         strided,
     } = *kernel;
     let result = op.result_kind(compute);
-    let mut s = String::from(PRELUDE);
+    let mut s = format.prelude();
     let uses_f64 = out == DType::Float64
         || compute == LaneKind::F64
         || inputs
@@ -444,7 +390,7 @@ fn source(kernel: &Kernel, expression: &str) -> String {
     if uses_f64 {
         s.push_str(PRELUDE_F64);
     }
-    let per = packing(out);
+    let per = format.packing(out);
     // A strided write of packed elements shares its words with elements other threads write:
     // it changes only its own bits, atomically.
     let atomic = strided && per > 1;
@@ -458,15 +404,15 @@ fn source(kernel: &Kernel, expression: &str) -> String {
         if atomic {
             "atomic<u32>"
         } else {
-            binding_type(out)
+            format.binding_type(out)
         }
     );
-    let next = input_bindings(&mut s, inputs);
+    let next = input_bindings(&mut s, format, inputs);
     if picked {
         pick_bindings(&mut s, next, inputs.len());
     }
     for (i, &(dtype, kind, slot)) in inputs.iter().enumerate() {
-        let (raw, held) = load(dtype, &format!("in{slot}"));
+        let (raw, held) = format.load(dtype, &format!("in{slot}"));
         let _ = writeln!(
             s,
             "fn load{i}(e: u32) -> {} {{ return {}; }}",
@@ -495,29 +441,29 @@ fn source(kernel: &Kernel, expression: &str) -> String {
         convert("r", Raw::of(result), stored)
     );
     if strided {
-        store_strided(&mut s, out, inputs.len());
+        store_strided(&mut s, format, out, inputs.len());
     } else {
-        store_row_major(&mut s, out);
+        store_row_major(&mut s, format, out);
     }
     s
 }
 
 /// Row-major writes: one thread per output word (several packed elements) or 8-byte element.
-fn store_row_major(s: &mut String, out: DType) {
-    let per = packing(out);
+fn store_row_major(s: &mut String, format: Format, out: DType) {
+    let per = format.packing(out);
     s.push_str("fn unit(t: u32, n: u32) {\n    let at = dims[2] + t;\n");
     if out == DType::Int64 {
         s.push_str(
             "    let v = value(t);\n    out[2u * at] = v.x;\n    out[2u * at + 1u] = v.y;\n}\n",
         );
     } else if per == 1 {
-        let _ = writeln!(s, "    out[at] = {};\n}}", packed_bits(out, "value(t)"));
+        let _ = writeln!(s, "    out[at] = {};\n}}", format.stored(out, "value(t)"));
     } else {
         let bits = 32 / per;
         let _ = writeln!(
             s,
             "    let first = t * {per}u;\n    var word = 0u;\n    for (var j = 0u; j < {per}u && first + j < n; j++) {{\n        word |= {} << (j * {bits}u);\n    }}\n    out[at] = word;\n}}",
-            packed_bits(out, "value(first + j)")
+            format.stored(out, "value(first + j)")
         );
     }
     let _ = writeln!(
@@ -528,21 +474,21 @@ fn store_row_major(s: &mut String, out: DType) {
 
 /// Strided writes: one thread per element, at the position the output's operand block (after
 /// the `inputs` ones) gives; packed elements change only their own bits of the word.
-fn store_strided(s: &mut String, out: DType, inputs: usize) {
-    let per = packing(out);
+fn store_strided(s: &mut String, format: Format, out: DType, inputs: usize) {
+    let per = format.packing(out);
     s.push_str("fn store(at: u32, v: ");
     s.push_str(wgsl_type(LaneKind::of(out)));
     s.push_str(") {\n");
     if out == DType::Int64 {
         s.push_str("    out[2u * at] = v.x;\n    out[2u * at + 1u] = v.y;\n");
     } else if per == 1 {
-        let _ = writeln!(s, "    out[at] = {};", packed_bits(out, "v"));
+        let _ = writeln!(s, "    out[at] = {};", format.stored(out, "v"));
     } else {
         let bits = 32 / per;
         let _ = writeln!(
             s,
             "    let shift = (at % {per}u) * {bits}u;\n    let mask = ((1u << {bits}u) - 1u) << shift;\n    atomicAnd(&out[at / {per}u], ~mask);\n    atomicOr(&out[at / {per}u], {} << shift);",
-            packed_bits(out, "v")
+            format.stored(out, "v")
         );
     }
     s.push_str("}\n");
@@ -668,7 +614,7 @@ impl GpuContext {
             offset: out_offset,
             strides: out_strides,
         } = out;
-        if out_strides.is_none() && !out_offset.is_multiple_of(packing(out_dtype) as usize) {
+        if out_strides.is_none() && !out_offset.is_multiple_of(self.packing(out_dtype) as usize) {
             return Err(GpuError::Unsupported {
                 what: format!("a write into {out_dtype} elements that do not start a word"),
             });
@@ -692,6 +638,7 @@ impl GpuContext {
             .map(|(o, &slot)| (o.dtype, o.kind, slot))
             .collect();
         let kernel = Kernel {
+            format: self.format(),
             op,
             compute,
             inputs: signature,
@@ -710,7 +657,7 @@ impl GpuContext {
         let per = if out_strides.is_some() {
             1
         } else {
-            packing(out_dtype)
+            self.packing(out_dtype)
         };
         let units = (numel as u64).div_ceil(u64::from(per));
         let grid = Grid::cover(
@@ -803,6 +750,10 @@ pub(super) fn operand_dims(
 pub(super) mod tests {
     use super::*;
 
+    /// The two binding formats: float16 packed in words (browsers today), and native `f16`.
+    pub(in crate::backend::gpu) const PACKED: Format = Format { native_f16: false };
+    pub(in crate::backend::gpu) const NATIVE: Format = Format { native_f16: true };
+
     #[test]
     fn contiguous_and_broadcast_operands_coalesce_to_one_dimension() {
         let (shape, strides) = coalesce(&[2, 3, 4], &[&[12, 4, 1], &[0, 0, 0]]);
@@ -821,9 +772,10 @@ pub(super) mod tests {
     #[test]
     fn every_op_and_dtype_generates_a_kernel_that_naga_accepts() {
         // The kernel of `op`, where WGSL has its expression for `kind` lanes.
-        let kernel = |op: Elementwise, kind, inputs: &[Signature], out| {
+        let kernel_in = |format: Format, op: Elementwise, kind, inputs: &[Signature], out| {
             op.expression(kind).map(|expression| {
                 let kernel = Kernel {
+                    format,
                     op,
                     compute: kind,
                     inputs: inputs.to_vec(),
@@ -834,13 +786,18 @@ pub(super) mod tests {
                 source(&kernel, expression)
             })
         };
+        let kernel = |op, kind, inputs: &[Signature], out| kernel_in(PACKED, op, kind, inputs, out);
         let mut checked = 0;
         for input in DType::ALL {
             for out in DType::ALL {
                 let compute = LaneKind::of(out);
-                if let Some(src) = kernel(Elementwise::Copy, compute, &[(input, compute, 0)], out) {
-                    validate(&src);
-                    checked += 1;
+                for format in [PACKED, NATIVE] {
+                    let operand = [(input, compute, 0)];
+                    if let Some(src) = kernel_in(format, Elementwise::Copy, compute, &operand, out)
+                    {
+                        validate(&src);
+                        checked += 1;
+                    }
                 }
             }
         }
@@ -927,9 +884,13 @@ pub(super) mod tests {
 
     #[test]
     fn strided_writes_of_every_dtype_generate_kernels_that_naga_accepts() {
-        for out in DType::ALL {
+        for (out, format) in DType::ALL
+            .into_iter()
+            .flat_map(|d| [(d, PACKED), (d, NATIVE)])
+        {
             let kind = LaneKind::of(out);
             let kernel = Kernel {
+                format,
                 op: Elementwise::Copy,
                 compute: kind,
                 inputs: vec![(DType::Float32, kind, 0)],
@@ -952,6 +913,7 @@ pub(super) mod tests {
                     .filter(|&s| s == 1 || index == source_dtype)
                 {
                     let kernel = Kernel {
+                        format: PACKED,
                         op: Elementwise::Copy,
                         compute: kind,
                         inputs: vec![(source_dtype, kind, 0), (index, LaneKind::I64, index_slot)],

@@ -10,7 +10,8 @@ use std::fmt::Write;
 
 use wgpu::util::DeviceExt;
 
-use super::elementwise::{PRELUDE, PRELUDE_F64, binding_type, convert, load, wgsl_type};
+use super::elementwise::{PRELUDE_F64, convert, wgsl_type};
+use super::format::Format;
 use super::grid::Grid;
 use super::{GpuBuffer, GpuContext, GpuError};
 use crate::backend::cpu::elementwise::LaneKind;
@@ -46,14 +47,14 @@ pub fn product_lanes(dtype: DType) -> Option<LaneKind> {
 }
 
 /// `shared`: both operands are one storage (`a @ a`), bound once.
-fn source(dtype: DType, acc: LaneKind, shared: bool) -> String {
+fn source(format: Format, dtype: DType, acc: LaneKind, shared: bool) -> String {
     let ty = wgsl_type(acc);
-    let mut s = String::from(PRELUDE);
+    let mut s = format.prelude();
     if acc == LaneKind::F64 {
         s.push_str(PRELUDE_F64);
     }
-    let (raw_a, held) = load(dtype, "lhs");
-    let (raw_b, _) = load(dtype, if shared { "lhs" } else { "rhs" });
+    let (raw_a, held) = format.load(dtype, "lhs");
+    let (raw_b, _) = format.load(dtype, if shared { "lhs" } else { "rhs" });
     let zero = if acc == LaneKind::F64 {
         "f64(0.0)"
     } else {
@@ -107,14 +108,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     }}
 }}
 "#,
-        out_type = binding_type(acc.dtype()),
-        in_type = binding_type(dtype),
+        out_type = format.binding_type(acc.dtype()),
+        in_type = format.binding_type(dtype),
         rhs_binding = if shared {
             String::new()
         } else {
             format!(
                 "@group(0) @binding(3) var<storage, read_write> rhs: array<{}>;\n",
-                binding_type(dtype)
+                format.binding_type(dtype)
             )
         },
         a = convert(&raw_a, held, acc),
@@ -183,7 +184,7 @@ impl GpuContext {
             });
         let shared = a.buffer.same_binding(b.buffer);
         let key = format!("matmul {dtype:?} {acc:?} shared={shared}");
-        let pipeline = self.pipeline(&key, || source(dtype, acc, shared));
+        let pipeline = self.pipeline(&key, || source(self.format(), dtype, acc, shared));
         let grid = Grid {
             workgroups_x: x as u32,
             workgroups_y: y as u32,
@@ -207,6 +208,7 @@ impl GpuContext {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+    use super::super::elementwise::tests::{NATIVE, PACKED, validate};
     use super::*;
 
     #[test]
@@ -219,7 +221,9 @@ mod tests {
         ] {
             let acc = product_lanes(dtype).unwrap();
             for shared in [false, true] {
-                super::super::elementwise::tests::validate(&source(dtype, acc, shared));
+                for format in [PACKED, NATIVE] {
+                    validate(&source(format, dtype, acc, shared));
+                }
             }
         }
     }

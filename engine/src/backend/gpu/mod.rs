@@ -11,6 +11,7 @@ mod clock;
 mod conv;
 mod elementwise;
 mod error;
+mod format;
 mod grid;
 mod matmul;
 mod readback;
@@ -23,10 +24,12 @@ use std::future::Future;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
+use crate::dtype::DType;
+
 pub use adapter::AdapterReport;
 pub use buffer::{GpuBuffer, SegmentBuffers};
 pub use conv::{ConvOperand, ConvPass, ConvShape};
-pub use elementwise::{Elementwise, Operand as KernelOperand, Output, Pick, packing};
+pub use elementwise::{Elementwise, Operand as KernelOperand, Output, Pick};
 pub use error::GpuError;
 pub use matmul::{MatrixView, Product, product_lanes};
 pub use reduce::{ReduceInput, accumulator};
@@ -49,6 +52,8 @@ pub struct GpuContext {
     /// dispatch, so kernels queue up in one command encoder until something needs them to run
     /// (see [`GpuContext::flush`]).
     batch: RefCell<Option<(wgpu::CommandEncoder, u32)>>,
+    /// How kernels bind each dtype (float16 as `f16` where the adapter has `shader-f16`).
+    format: format::Format,
 }
 
 /// The most kernels one submission carries: enough to amortise its cost, few enough that the
@@ -98,6 +103,9 @@ impl GpuContext {
         Ok(Self {
             device,
             queue,
+            format: format::Format {
+                native_f16: report.shader_f16,
+            },
             report,
             pipelines: RefCell::default(),
             readbacks_block: std::cell::Cell::new(cfg!(not(target_arch = "wasm32"))),
@@ -110,6 +118,24 @@ impl GpuContext {
     /// native tests run the browser's path (reads that await their readbacks).
     pub fn never_block_on_readbacks(&self) {
         self.readbacks_block.set(false);
+    }
+
+    /// Binds float16 packed in words, as on an adapter without `shader-f16` (the browsers' path),
+    /// so that native tests cover it too.
+    pub fn without_shader_f16(mut self) -> Self {
+        self.format.native_f16 = false;
+        self.pipelines.borrow_mut().clear();
+        self
+    }
+
+    fn format(&self) -> format::Format {
+        self.format
+    }
+
+    /// Elements of `dtype` per element of a kernel's binding: a row-major write of packed
+    /// elements starts and ends on a word boundary.
+    pub fn packing(&self, dtype: DType) -> u32 {
+        self.format.packing(dtype)
     }
 
     /// What the adapter is and what it supports: shown in the lab's header and recorded in traces.

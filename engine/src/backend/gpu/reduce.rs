@@ -10,7 +10,8 @@ use std::fmt::Write;
 
 use wgpu::util::DeviceExt;
 
-use super::elementwise::{PRELUDE, PRELUDE_F64, binding_type, convert, load, wgsl_type};
+use super::elementwise::{PRELUDE_F64, convert, wgsl_type};
+use super::format::Format;
 use super::grid::Grid;
 use super::{GpuBuffer, GpuContext, GpuError};
 use crate::backend::cpu::elementwise::LaneKind;
@@ -64,15 +65,15 @@ fn combine(op: Reduction, acc: LaneKind) -> (&'static str, &'static str) {
 }
 
 /// A kernel reducing `input` (of `dtype`) in `acc` lanes, writing accumulator-typed results.
-fn source(op: Reduction, dtype: DType, acc: LaneKind) -> String {
+fn source(format: Format, op: Reduction, dtype: DType, acc: LaneKind) -> String {
     let (identity, fold) = combine(op, acc);
     let ty = wgsl_type(acc);
     let acc_dtype = acc.dtype();
-    let mut s = String::from(PRELUDE);
+    let mut s = format.prelude();
     if dtype == DType::Float64 || acc == LaneKind::F64 {
         s.push_str(PRELUDE_F64);
     }
-    let (raw, held) = load(dtype, "input");
+    let (raw, held) = format.load(dtype, "input");
     let _ = write!(
         s,
         r#"
@@ -116,8 +117,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }}
 }}
 "#,
-        out_type = binding_type(acc_dtype),
-        in_type = binding_type(dtype),
+        out_type = format.binding_type(acc_dtype),
+        in_type = format.binding_type(dtype),
         loaded = convert(&raw, held, acc),
         half = WORKGROUP_SIZE / 2,
         store = match acc {
@@ -183,7 +184,7 @@ impl GpuContext {
         out: &GpuBuffer,
     ) -> Result<(), GpuError> {
         let key = format!("reduce {op:?} {:?} {acc:?}", input.dtype);
-        let pipeline = self.pipeline(&key, || source(op, input.dtype, acc));
+        let pipeline = self.pipeline(&key, || source(self.format(), op, input.dtype, acc));
         // One workgroup per (output, chunk).
         let grid = Grid::cover(
             (input.outer * chunks) as u64,
@@ -207,7 +208,9 @@ impl GpuContext {
             return Ok(());
         }
         let key = format!("arg_extreme {:?} largest={largest}", input.dtype);
-        let pipeline = self.pipeline(&key, || arg_source(input.dtype, acc, largest));
+        let pipeline = self.pipeline(&key, || {
+            arg_source(self.format(), input.dtype, acc, largest)
+        });
         // One thread per output position.
         let grid = Grid::cover(
             input.outer as u64,
@@ -274,13 +277,13 @@ impl GpuContext {
 const ARG_WORKGROUP_SIZE: u32 = 64;
 
 /// The arg-extreme kernel: each thread walks one run, as the CPU backend's `arg_extreme` does.
-fn arg_source(dtype: DType, acc: LaneKind, largest: bool) -> String {
+fn arg_source(format: Format, dtype: DType, acc: LaneKind, largest: bool) -> String {
     let ty = wgsl_type(acc);
-    let mut s = String::from(PRELUDE);
+    let mut s = format.prelude();
     if dtype == DType::Float64 || acc == LaneKind::F64 {
         s.push_str(PRELUDE_F64);
     }
-    let (raw, held) = load(dtype, "input");
+    let (raw, held) = format.load(dtype, "input");
     let (is_nan, better) = match (acc, largest) {
         (LaneKind::I64, true) => ("false", "i64_lt(best, v)"),
         (LaneKind::I64, false) => ("false", "i64_lt(v, best)"),
@@ -317,7 +320,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {{
     out[2u * o + 1u] = 0u;
 }}
 "#,
-        in_type = binding_type(dtype),
+        in_type = format.binding_type(dtype),
         loaded = convert(&raw, held, acc),
     );
     s
@@ -325,14 +328,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {{
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+    use super::super::elementwise::tests::{NATIVE, PACKED, validate};
     use super::*;
 
     #[test]
     fn every_arg_extreme_kernel_is_valid_wgsl() {
-        for dtype in DType::ALL {
-            for largest in [true, false] {
-                let src = arg_source(dtype, accumulator(dtype), largest);
-                super::super::elementwise::tests::validate(&src);
+        for format in [PACKED, NATIVE] {
+            for dtype in DType::ALL {
+                for largest in [true, false] {
+                    validate(&arg_source(format, dtype, accumulator(dtype), largest));
+                }
             }
         }
     }
@@ -345,9 +350,10 @@ mod tests {
             Reduction::Max,
             Reduction::Min,
         ] {
-            for dtype in DType::ALL {
-                let src = source(op, dtype, accumulator(dtype));
-                super::super::elementwise::tests::validate(&src);
+            for format in [PACKED, NATIVE] {
+                for dtype in DType::ALL {
+                    validate(&source(format, op, dtype, accumulator(dtype)));
+                }
             }
         }
     }

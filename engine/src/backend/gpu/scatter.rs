@@ -7,9 +7,9 @@
 use std::fmt::Write;
 
 use super::elementwise::{
-    Operand, PRELUDE, Pick, Signature, convert, input_bindings, load, operand_dims, pick_bindings,
-    slots,
+    Operand, Pick, Signature, convert, input_bindings, operand_dims, pick_bindings, slots,
 };
+use super::format::Format;
 use super::grid::Grid;
 use super::{GpuBuffer, GpuContext, GpuError};
 use crate::backend::cpu::elementwise::LaneKind;
@@ -18,8 +18,8 @@ use crate::dtype::DType;
 const WORKGROUP_SIZE: u32 = 64;
 
 /// The kernel adding float32 `values` through the pick of `index` into `out` (float32 bits).
-fn source(values: DType, index: DType, shared: bool) -> String {
-    let mut s = String::from(PRELUDE);
+fn source(format: Format, values: DType, index: DType, shared: bool) -> String {
+    let mut s = format.prelude();
     let inputs: [Signature; 2] = [
         (values, LaneKind::F32, 0),
         (index, LaneKind::I64, usize::from(!shared)),
@@ -28,11 +28,11 @@ fn source(values: DType, index: DType, shared: bool) -> String {
         s,
         "@group(0) @binding(0) var<storage, read> dims: array<u32>;\n@group(0) @binding(1) var<storage, read_write> out: array<atomic<u32>>;"
     );
-    let next = input_bindings(&mut s, &inputs);
+    let next = input_bindings(&mut s, format, &inputs);
     // Operand blocks: the values, the index, and the destination's strides (no binding).
     pick_bindings(&mut s, next, 3);
     for (i, &(dtype, kind, slot)) in inputs.iter().enumerate() {
-        let (raw, held) = load(dtype, &format!("in{slot}"));
+        let (raw, held) = format.load(dtype, &format!("in{slot}"));
         let _ = writeln!(
             s,
             "fn load{i}(e: u32) -> {} {{ return {}; }}",
@@ -96,7 +96,9 @@ impl GpuContext {
         self.check_bindings([values.buffer, index.buffer, out])?;
         let shared = slots(&[values.buffer, index.buffer])[1] == 0;
         let key = format!("scatter_add {:?} {:?} {shared}", values.dtype, index.dtype);
-        let pipeline = self.pipeline(&key, || source(values.dtype, index.dtype, shared));
+        let pipeline = self.pipeline(&key, || {
+            source(self.format(), values.dtype, index.dtype, shared)
+        });
         let grid = Grid::cover(
             numel as u64,
             WORKGROUP_SIZE,
@@ -126,13 +128,16 @@ impl GpuContext {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+    use super::super::elementwise::tests::{NATIVE, PACKED, validate};
     use super::*;
 
     #[test]
     fn scatter_add_kernels_of_every_float_and_index_dtype_pass_naga() {
         for values in [DType::Float32, DType::Float16, DType::BFloat16] {
             for index in [DType::Int64, DType::Int32] {
-                super::super::elementwise::tests::validate(&source(values, index, false));
+                for format in [PACKED, NATIVE] {
+                    validate(&source(format, values, index, false));
+                }
             }
         }
     }
