@@ -41,6 +41,15 @@ impl GpuBuffer {
         }
     }
 
+    /// `len` bytes of this buffer's segment from byte `offset` of the segment.
+    pub(super) fn part(&self, offset: u64, len: u64) -> GpuBuffer {
+        GpuBuffer {
+            segment: Rc::clone(&self.segment),
+            offset,
+            len,
+        }
+    }
+
     /// The bytes the elements take.
     pub fn len(&self) -> u64 {
         self.len
@@ -150,7 +159,7 @@ impl GpuContext {
 
     /// Whether a kernel can bind `bytes` of a buffer (`max_storage_buffer_binding_size`).
     pub fn binds(&self, bytes: u64) -> bool {
-        padded(bytes) <= self.device.limits().max_storage_buffer_binding_size
+        padded(bytes) <= self.max_binding()
     }
 
     /// Host → device: queued, so it lands before any kernel submitted after it.

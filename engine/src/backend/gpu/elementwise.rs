@@ -502,7 +502,7 @@ fn store_strided(s: &mut String, format: Format, out: DType, inputs: usize) {
 /// operand steps over the outer one exactly as far as across the whole inner one (what PyTorch's
 /// TensorIterator does). Contiguous and broadcast-scalar operands collapse to one dimension, so
 /// the kernel divides once per element instead of once per dimension.
-fn coalesce(shape: &[usize], strides: &[&[usize]]) -> (Vec<usize>, Vec<Vec<usize>>) {
+pub(super) fn coalesce(shape: &[usize], strides: &[&[usize]]) -> (Vec<usize>, Vec<Vec<usize>>) {
     let mut merged_shape: Vec<usize> = Vec::with_capacity(shape.len());
     let mut merged: Vec<Vec<usize>> = vec![Vec::with_capacity(shape.len()); strides.len()];
     for (d, &size) in shape.iter().enumerate() {
@@ -557,7 +557,8 @@ impl GpuContext {
         GpuBuffer::whole(Rc::new(buffer), bytes.len() as u64)
     }
 
-    /// Queues `op` over `shape`, writing its results row-major into `out`. Nothing waits.
+    /// Queues `op` over `shape`, writing its results into `out` (row-major, or through its
+    /// strides), in chunks where a tensor is larger than one binding. Nothing waits.
     pub fn elementwise(
         &self,
         op: Elementwise,
@@ -630,6 +631,19 @@ impl GpuContext {
             return Ok(());
         }
         let buffers: Vec<&GpuBuffer> = inputs.iter().map(|o| o.buffer).collect();
+        if pick.is_none()
+            && self
+                .check_bindings(buffers.iter().copied().chain([out]))
+                .is_err()
+        {
+            let out = Output {
+                buffer: out,
+                dtype: out_dtype,
+                offset: out_offset,
+                strides: out_strides,
+            };
+            return self.launch_split(op, compute, shape, inputs, out);
+        }
         self.check_bindings(buffers.iter().copied().chain([out]))?;
         let slots = slots(&buffers);
         let signature: Vec<Signature> = inputs
@@ -700,7 +714,7 @@ impl GpuContext {
         &self,
         buffers: impl IntoIterator<Item = &'b GpuBuffer>,
     ) -> Result<(), GpuError> {
-        let max_bytes = self.device.limits().max_storage_buffer_binding_size;
+        let max_bytes = self.max_binding();
         match buffers
             .into_iter()
             .map(GpuBuffer::padded_len)

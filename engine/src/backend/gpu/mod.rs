@@ -17,6 +17,7 @@ mod matmul;
 mod readback;
 mod reduce;
 mod scatter;
+mod split;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -54,6 +55,8 @@ pub struct GpuContext {
     batch: RefCell<Option<(wgpu::CommandEncoder, u32)>>,
     /// How kernels bind each dtype (float16 as `f16` where the adapter has `shader-f16`).
     format: format::Format,
+    /// The largest storage binding a kernel may use: the adapter's, or less for tests.
+    max_binding: std::cell::Cell<u64>,
 }
 
 /// The most kernels one submission carries: enough to amortise its cost, few enough that the
@@ -106,6 +109,7 @@ impl GpuContext {
             format: format::Format {
                 native_f16: report.shader_f16,
             },
+            max_binding: std::cell::Cell::new(report.max_storage_buffer_binding_size),
             report,
             pipelines: RefCell::default(),
             readbacks_block: std::cell::Cell::new(cfg!(not(target_arch = "wasm32"))),
@@ -126,6 +130,16 @@ impl GpuContext {
         self.format.native_f16 = false;
         self.pipelines.borrow_mut().clear();
         self
+    }
+
+    /// Caps storage bindings at `bytes`, as an adapter with a smaller limit would, so that tests
+    /// split kernels over small tensors.
+    pub fn limit_bindings(&self, bytes: u64) {
+        self.max_binding.set(bytes);
+    }
+
+    fn max_binding(&self) -> u64 {
+        self.max_binding.get()
     }
 
     fn format(&self) -> format::Format {
