@@ -81,6 +81,9 @@ impl GeneratorHandle {
 #[derive(Debug, Clone)]
 pub struct Generator {
     seed: u64,
+    /// How many draws a GPU made from this seed: a CUDA generator's Philox offset, the counter
+    /// space each draw takes (see `backend/gpu/random.rs`).
+    philox_offset: u64,
     engine: Mt19937,
     /// Box–Muller makes values in pairs; the scalar path keeps the second for the next call.
     next_double_normal: Option<f64>,
@@ -97,6 +100,7 @@ impl Generator {
     pub fn new(seed: u64) -> Self {
         Generator {
             seed,
+            philox_offset: 0,
             engine: Mt19937::new(seed),
             next_double_normal: None,
         }
@@ -105,6 +109,14 @@ impl Generator {
     /// `initial_seed()`.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The key and counter of a GPU draw: the seed and the Philox offset, which the draw
+    /// advances.
+    pub fn philox(&mut self) -> (u64, u64) {
+        let offset = self.philox_offset;
+        self.philox_offset += 1;
+        (self.seed, offset)
     }
 
     fn random(&mut self) -> u32 {

@@ -9,6 +9,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::autograd::{self, AutogradMeta, Backward, GradFn};
+use crate::backend::gpu::Distribution;
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::element::Scalar;
@@ -197,12 +198,16 @@ impl Tensor {
         from: f64,
         to: f64,
     ) -> Result<Tensor, Error> {
+        let on_gpu = Distribution::Uniform {
+            from: from as f32,
+            to: to as f32,
+        };
         Tensor::random_floats(
             session,
             shape,
             dtype,
             device,
-            "check_uniform_bounds",
+            ("check_uniform_bounds", on_gpu),
             |g, n| g.uniform(dtype, n, from, to),
         )
     }
@@ -230,24 +235,29 @@ impl Tensor {
         mean: f64,
         std: f64,
     ) -> Result<Tensor, Error> {
+        let on_gpu = Distribution::Normal {
+            mean: mean as f32,
+            std: std as f32,
+        };
         Tensor::random_floats(
             session,
             shape,
             dtype,
             device,
-            "normal_kernel_cpu",
+            ("normal_kernel_cpu", on_gpu),
             |g, n| g.normal(dtype, n, contiguous, mean, std),
         )
     }
 
-    /// Floating-point random values drawn by `draw` from the target device's generator; `kernel`
-    /// names PyTorch's kernel in the error for other dtypes.
+    /// Floating-point random values drawn from the target device's generator: `on_gpu` by a GPU
+    /// kernel, else by `draw` on the host; `kernel` names PyTorch's kernel in the error for other
+    /// dtypes.
     fn random_floats(
         session: &Session,
         shape: &[usize],
         dtype: DType,
         device: Device,
-        kernel: &str,
+        (kernel, on_gpu): (&str, Distribution),
         draw: impl FnOnce(&mut crate::random::Generator, usize) -> Option<CpuStorage>,
     ) -> Result<Tensor, Error> {
         if !dtype.is_floating_point() {
@@ -255,6 +265,9 @@ impl Tensor {
                 kernel: kernel.into(),
                 dtype,
             });
+        }
+        if let Some(drawn) = crate::ops::gpu::random(session, shape, dtype, device, on_gpu) {
+            return drawn;
         }
         let target = session.resolve(device)?;
         Tensor::generated(session, shape, dtype, device, kernel, |n| {
@@ -276,6 +289,10 @@ impl Tensor {
     ) -> Result<Tensor, Error> {
         if high <= low {
             return Err(Error::RandintEmptyRange { low, high });
+        }
+        let on_gpu = Distribution::Randint { low, high };
+        if let Some(drawn) = crate::ops::gpu::random(session, shape, dtype, device, on_gpu) {
+            return drawn;
         }
         let target = session.resolve(device)?;
         Tensor::generated(session, shape, dtype, device, "randint", |n| {

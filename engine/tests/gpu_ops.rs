@@ -802,3 +802,73 @@ fn float16_gives_the_same_results_packed_in_words_and_bound_as_native_f16() {
         assert_no_stand_ins(&gpu, &[]);
     }
 }
+
+#[test]
+fn random_draws_run_on_the_gpu_repeat_after_a_seed_and_follow_their_distributions() {
+    let gpu = gpu_session();
+    let cuda = Device::cuda(0);
+    let values = |t: &Tensor| -> Vec<f64> {
+        t.scalars()
+            .unwrap()
+            .into_iter()
+            .map(Scalar::as_f64)
+            .collect()
+    };
+    // Philox4x32-10 of counter 0 and key 0 is Random123's known answer: the first uniform values
+    // after `manual_seed(0)` are its words' top 24 bits.
+    gpu.manual_seed(0);
+    let first = values(&Tensor::rand(&gpu, &[4], DType::Float32, cuda).unwrap());
+    let known = [0x6627_e8d5_u32, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8];
+    for (u, word) in first.iter().zip(known) {
+        assert_eq!(u * 16_777_216.0, f64::from(word >> 8));
+    }
+    // The same seed gives the same values (on every GPU, as in PyTorch); the next draw differs.
+    let draw =
+        |device| values(&Tensor::normal(&gpu, &[1000], DType::Float32, device, 0.0, 1.0).unwrap());
+    gpu.manual_seed(7);
+    let (a, next) = (draw(cuda), draw(cuda));
+    gpu.manual_seed(7);
+    assert_eq!(a, draw(cuda));
+    assert_eq!(a, draw(Device::cuda(1)));
+    assert_ne!(a, next);
+
+    let n = 200_000;
+    let stats = |v: &[f64]| {
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len() as f64;
+        (mean, var.sqrt())
+    };
+    for dtype in [DType::Float32, DType::Float16, DType::BFloat16] {
+        let normal = values(&Tensor::normal(&gpu, &[n], dtype, cuda, 2.0, 3.0).unwrap());
+        let (mean, std) = stats(&normal);
+        assert!(
+            (mean - 2.0).abs() < 0.03 && (std - 3.0).abs() < 0.03,
+            "{dtype}: {mean} {std}"
+        );
+        let uniform = values(&Tensor::uniform(&gpu, &[n], dtype, cuda, -1.0, 3.0).unwrap());
+        assert!(
+            uniform.iter().all(|&u| (-1.0..=3.0).contains(&u)),
+            "{dtype}"
+        );
+        let (mean, std) = stats(&uniform);
+        assert!(
+            (mean - 1.0).abs() < 0.02 && (std - 4.0 / 12f64.sqrt()).abs() < 0.02,
+            "{dtype}"
+        );
+    }
+    let coins = Tensor::full(&gpu, &[n], Scalar::Int(0), DType::Float32, cuda).unwrap();
+    coins.bernoulli_(0.3).unwrap();
+    let (rate, _) = stats(&values(&coins));
+    assert!((rate - 0.3).abs() < 0.01, "{rate}");
+    for (low, high) in [(-5, 7), (0, 1 << 40)] {
+        let ints = values(&Tensor::randint(&gpu, low, high, &[n], DType::Int64, cuda).unwrap());
+        assert!(ints.iter().all(|&i| i >= low as f64 && i < high as f64));
+        let (mean, _) = stats(&ints);
+        let middle = (low + high - 1) as f64 / 2.0;
+        assert!(
+            (mean - middle).abs() < 0.01 * (high - low) as f64,
+            "{low}..{high}: {mean}"
+        );
+    }
+    assert_no_stand_ins(&gpu, &[]);
+}

@@ -9,8 +9,8 @@ use crate::autograd::AutogradMeta;
 use crate::backend::cpu::elementwise::LaneKind;
 use crate::backend::cpu::reduce::Reduction;
 use crate::backend::gpu::{
-    ConvOperand, ConvPass, ConvShape, Elementwise, GpuBuffer, GpuContext, GpuError, KernelOperand,
-    MatrixView, Output, Pick, Product, ReduceInput, accumulator, product_lanes,
+    ConvOperand, ConvPass, ConvShape, Distribution, Elementwise, GpuBuffer, GpuContext, GpuError,
+    KernelOperand, MatrixView, Output, Pick, Product, ReduceInput, accumulator, product_lanes,
 };
 use crate::device::Device;
 use crate::dtype::DType;
@@ -694,5 +694,29 @@ pub(crate) fn conv2d(
         )?;
         super::record_gpu_kernel(a.session(), a.device(), pass.kernel_name());
         Ok(result)
+    })())
+}
+
+/// A fresh `dtype` tensor of `shape` on `device` drawn from `distribution` by its GPU, keyed by
+/// the device's generator (whose offset the draw advances), recorded as a GPU kernel.
+/// `None` where the device has no GPU, or the GPU leaves this dtype to the host.
+pub(crate) fn random(
+    session: &Session,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+    distribution: Distribution,
+) -> Option<Result<Tensor, Error>> {
+    let device = session.resolve(device).ok()?;
+    let gpu = session.gpu(device)?;
+    if !gpu.can_draw(dtype) {
+        return None;
+    }
+    Some((|| {
+        let (tensor, out) = output(session, shape, dtype, device)?;
+        let key = session.with_generator(device, crate::random::Generator::philox);
+        gpu.random(distribution, key, dtype, tensor.numel(), &out)?;
+        super::record_gpu_kernel(session, device, distribution.name());
+        Ok(tensor)
     })())
 }

@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use crate::autograd::{self, AutogradMeta, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::Binary;
+use crate::backend::gpu::Distribution;
 use crate::element::Scalar;
 use crate::error::Error;
 use crate::layout::Layout;
@@ -186,6 +187,10 @@ impl Tensor {
         self.check_in_place()?;
         let (session, dtype, device) = (self.session(), self.dtype(), self.device());
         let values = self.drawn_in_memory_order(|shape| {
+            let on_gpu = Distribution::Bernoulli { p: p as f32 };
+            if let Some(drawn) = super::gpu::random(session, shape, dtype, device, on_gpu) {
+                return drawn;
+            }
             let target = session.resolve(device)?;
             Tensor::generated(session, shape, dtype, device, "bernoulli", |n| {
                 session.with_generator(target, |g| g.bernoulli(dtype, n, p))

@@ -14,6 +14,7 @@ mod error;
 mod format;
 mod grid;
 mod matmul;
+mod random;
 mod readback;
 mod reduce;
 mod scatter;
@@ -33,6 +34,7 @@ pub use conv::{ConvOperand, ConvPass, ConvShape};
 pub use elementwise::{Elementwise, Operand as KernelOperand, Output, Pick};
 pub use error::GpuError;
 pub use matmul::{MatrixView, Product, product_lanes};
+pub use random::Distribution;
 pub use reduce::{ReduceInput, accumulator};
 
 /// An open GPU: the adapter wgpu chose, a device with the adapter's own limits, and the compiled
