@@ -43,6 +43,6 @@ pub use dtype::DType;
 pub use element::Scalar;
 pub use error::{Error, PythonType};
 pub use ops::Operand;
-pub use session::{ProcessState, Session, SessionConfig};
+pub use session::{ProcessState, Session, SessionConfig, StreamMark};
 pub use tensor::Tensor;
 pub use transfer::{Target, To};

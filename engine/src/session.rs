@@ -108,6 +108,14 @@ struct State {
     readbacks_in_flight: Cell<usize>,
 }
 
+/// A point on a GPU's queue (`torch.cuda.Event.record()`): a timestamp the GPU writes when it
+/// gets there, where the adapter has timestamp queries; else the host's clock at recording.
+#[derive(Debug, Clone)]
+pub enum StreamMark {
+    Gpu(Rc<crate::backend::gpu::Timestamp>),
+    Host { us: f64 },
+}
+
 /// See [`Session::retry_mark`].
 #[derive(Debug, Clone, Copy)]
 pub struct RetryMark {
@@ -606,6 +614,39 @@ impl Session {
         match self.0.device_asserts.borrow().get(&device) {
             Some(DeviceAssert::Raised) => Err(Error::DeviceSideAssert),
             _ => Ok(()),
+        }
+    }
+
+    /// `torch.cuda.Event.record()`: marks the point the GPU's queue has reached.
+    pub fn record_mark(&self) -> StreamMark {
+        match self.adapter().and_then(|gpu| gpu.timestamp()) {
+            Some(timestamp) => StreamMark::Gpu(Rc::new(timestamp)),
+            None => StreamMark::Host {
+                us: crate::backend::gpu::clock::now_us(),
+            },
+        }
+    }
+
+    /// `start.elapsed_time(end)` in milliseconds: GPU time between two timestamps (a sync point:
+    /// both must have been reached), or host time between two recordings.
+    pub fn elapsed_ms(&self, start: &StreamMark, end: &StreamMark) -> Result<f64, Error> {
+        match (start, end, self.adapter()) {
+            (StreamMark::Gpu(a), StreamMark::Gpu(b), Some(gpu)) => {
+                // Both readbacks are asked for before a browser's first wait, so one round does.
+                let read = |t: &crate::backend::gpu::Timestamp| match gpu.ticks(t) {
+                    Err(GpuError::WouldBlock) => {
+                        self.want_readback(t.resolved.clone(), DType::Int64, Rc::clone(&t.ticks));
+                        Err(Error::from(GpuError::WouldBlock))
+                    }
+                    ticks => Ok(ticks?),
+                };
+                let (from, to) = (read(a), read(b));
+                let ticks = to?.saturating_sub(from?);
+                Ok(ticks as f64 * gpu.tick_ns() / 1e6)
+            }
+            (StreamMark::Host { us: a }, StreamMark::Host { us: b }, _) => Ok((b - a) / 1000.0),
+            // One session's marks are all of one kind: its adapter writes timestamps or not.
+            _ => Ok(0.0),
         }
     }
 

@@ -872,3 +872,23 @@ fn random_draws_run_on_the_gpu_repeat_after_a_seed_and_follow_their_distribution
     }
     assert_no_stand_ins(&gpu, &[]);
 }
+
+#[test]
+fn cuda_events_time_the_gpus_work_between_them_not_the_launches() {
+    use tolab_engine::StreamMark;
+    let gpu = gpu_session();
+    let x = Tensor::rand(&gpu, &[128, 128], DType::Float32, Device::cuda(0)).unwrap();
+    let start = gpu.record_mark();
+    for _ in 0..4 {
+        x.mm(&x).unwrap();
+    }
+    let end = gpu.record_mark();
+    let idle_end = gpu.record_mark();
+    assert!(
+        matches!(start, StreamMark::Gpu(_)),
+        "lavapipe writes timestamps"
+    );
+    let work = gpu.elapsed_ms(&start, &end).unwrap();
+    let idle = gpu.elapsed_ms(&end, &idle_end).unwrap();
+    assert!(work > 0.0 && work > idle, "work {work} ms, idle {idle} ms");
+}

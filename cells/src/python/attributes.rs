@@ -1073,12 +1073,12 @@ fn format_str(template: &str, args: &Args) -> Result<String> {
     Ok(out)
 }
 
-/// `event.record()`, `event.elapsed_time(end)` (milliseconds, as CUDA gives them) and the waits,
-/// which have nothing to wait for in the lab.
+/// `event.record()`, `event.elapsed_time(end)` (milliseconds of GPU time, as CUDA gives them)
+/// and the waits.
 fn cuda_event_method(event: &super::value::CudaEvent, name: &str, args: &Args) -> Result<Value> {
     match name {
         "record" => {
-            event.recorded.set(Some(super::stdlib::seconds()));
+            *event.recorded.borrow_mut() = Some(event.session.record_mark());
             Ok(Value::None)
         }
         "elapsed_time" => {
@@ -1094,8 +1094,10 @@ fn cuda_event_method(event: &super::value::CudaEvent, name: &str, args: &Args) -
                     "Both events must be created with argument 'enable_timing=True'.",
                 ));
             }
-            match (event.recorded.get(), end.recorded.get()) {
-                (Some(start), Some(stop)) => Ok(Value::Float((stop - start) * 1000.0)),
+            match (&*event.recorded.borrow(), &*end.recorded.borrow()) {
+                (Some(start), Some(stop)) => {
+                    Ok(Value::Float(event.session.elapsed_ms(start, stop)?))
+                }
                 _ => Err(PyException::new(
                     ExcType::RuntimeError,
                     "Both events must be recorded before calculating elapsed time.",
@@ -1103,6 +1105,10 @@ fn cuda_event_method(event: &super::value::CudaEvent, name: &str, args: &Args) -
             }
         }
         "query" => Ok(Value::Bool(true)),
+        "synchronize" => {
+            event.session.synchronize(None)?;
+            Ok(Value::None)
+        }
         _ => Ok(Value::None),
     }
 }

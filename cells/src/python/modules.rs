@@ -820,8 +820,9 @@ fn cuda(session: &Session, name: &str, args: Args) -> Result<Value> {
             Value::None
         }
         "Event" => Value::CudaEvent(Rc::new(CudaEvent {
+            session: session.clone(),
             timing: args.keyword("enable_timing").is_some_and(Value::truthy),
-            recorded: std::cell::Cell::new(None),
+            recorded: std::cell::RefCell::new(None),
         })),
         "synchronize" => {
             session.synchronize(args.positional.first().map(|v| as_f64(v) as usize))?;

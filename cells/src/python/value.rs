@@ -99,12 +99,12 @@ pub enum Value {
     StructSeq(Rc<StructSeq>),
 }
 
-/// `torch.cuda.Event`: a point in time recorded on the device's stream. The lab's device work
-/// has finished by the time `record` returns (its kernels run as they are called), so the time
-/// recorded is the host's clock then, in seconds.
+/// `torch.cuda.Event`: a point recorded on the GPU's queue (a GPU timestamp where the adapter
+/// writes them), so that `elapsed_time` measures the GPU's work between two events.
 pub struct CudaEvent {
+    pub session: tolab_engine::Session,
     pub timing: bool,
-    pub recorded: std::cell::Cell<Option<f64>>,
+    pub recorded: std::cell::RefCell<Option<tolab_engine::StreamMark>>,
 }
 
 /// A `DistributedSampler` and the length of the dataset it samples.

@@ -2,7 +2,7 @@
 //! is not reachable from every worker, so wasm uses `Date.now()`).
 
 #[cfg(not(target_arch = "wasm32"))]
-pub(super) fn now_us() -> f64 {
+pub(crate) fn now_us() -> f64 {
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     START
         .get_or_init(std::time::Instant::now)
@@ -12,6 +12,6 @@ pub(super) fn now_us() -> f64 {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub(super) fn now_us() -> f64 {
+pub(crate) fn now_us() -> f64 {
     js_sys::Date::now() * 1e3
 }

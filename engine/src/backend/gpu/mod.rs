@@ -7,7 +7,7 @@
 
 mod adapter;
 mod buffer;
-mod clock;
+pub(crate) mod clock;
 mod conv;
 mod elementwise;
 mod error;
@@ -19,6 +19,7 @@ mod readback;
 mod reduce;
 mod scatter;
 mod split;
+mod timestamp;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -36,6 +37,7 @@ pub use error::GpuError;
 pub use matmul::{MatrixView, Product, product_lanes};
 pub use random::Distribution;
 pub use reduce::{ReduceInput, accumulator};
+pub use timestamp::Timestamp;
 
 /// An open GPU: the adapter wgpu chose, a device with the adapter's own limits, and the compiled
 /// pipelines of the kernels the backend runs.
@@ -84,7 +86,9 @@ impl GpuContext {
 
         // Ask for the adapter's real limits (WebGPU's defaults cap storage bindings at 128 MiB) and
         // for the float16/float64 shader features where it has them.
-        let wanted = wgpu::Features::SHADER_F16 | wgpu::Features::SHADER_F64;
+        let wanted = wgpu::Features::SHADER_F16
+            | wgpu::Features::SHADER_F64
+            | wgpu::Features::TIMESTAMP_QUERY;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("tolab"),
@@ -249,9 +253,7 @@ impl GpuContext {
             layout: &pipeline.get_bind_group_layout(0),
             entries: &entries,
         });
-        let mut batch = self.batch.borrow_mut();
-        let (encoder, kernels) = batch.get_or_insert_with(|| (self.encoder("kernels"), 0));
-        {
+        self.record(|encoder| {
             // One pass per kernel: wgpu orders passes that share a buffer, as CUDA orders the
             // kernels of a stream.
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -261,9 +263,16 @@ impl GpuContext {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(grid.workgroups_x, grid.workgroups_y, depth);
-        }
-        *kernels += 1;
-        if *kernels >= BATCH {
+        });
+    }
+
+    /// Records commands into the batch, submitting it once it holds [`BATCH`] entries.
+    fn record(&self, commands: impl FnOnce(&mut wgpu::CommandEncoder)) {
+        let mut batch = self.batch.borrow_mut();
+        let (encoder, entries) = batch.get_or_insert_with(|| (self.encoder("kernels"), 0));
+        commands(encoder);
+        *entries += 1;
+        if *entries >= BATCH {
             drop(batch);
             self.flush();
         }
