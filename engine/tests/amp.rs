@@ -4,6 +4,8 @@
 //! documented op lists (`docs/source/amp.rst`), checked on the logical GPU.
 
 mod common;
+#[cfg(not(target_arch = "wasm32"))]
+mod gpu_support;
 
 use std::sync::LazyLock;
 
@@ -202,9 +204,8 @@ fn autocast_warnings_and_errors_are_pytorchs() {
 
 /// The golden GradScaler run: a 3→1 linear model, SGD, a scaler with growth every 2 clean steps,
 /// and an overflowing loss at step 2. Returns each step's record as the golden file writes it.
-fn scaler_run(device: Device) -> Vec<Json> {
+fn scaler_run(session: Session, device: Device) -> Vec<Json> {
     let golden = &GOLDEN["scaler"];
-    let session = Session::default();
     let model = linear(&session, 3, 1, true);
     let start = vec![
         (
@@ -275,8 +276,19 @@ fn scaler_run(device: Device) -> Vec<Json> {
 #[test]
 fn grad_scaler_skips_overflowing_steps_and_adapts_its_scale_as_pytorch_does() {
     let expected = GOLDEN["scaler"]["steps"].as_array().unwrap();
-    for device in [Device::CPU, Device::cuda(0)] {
-        for (step, (got, want)) in scaler_run(device).iter().zip(expected).enumerate() {
+    // The GPU's unscale and overflow check run as kernels where the session has an adapter.
+    let runs = [
+        (Session::default(), Device::CPU),
+        (Session::default(), Device::cuda(0)),
+        (gpu_support::gpu_session(), Device::cuda(0)),
+    ];
+    for (session, device) in runs {
+        let on_gpu = session.adapter().is_some();
+        for (step, (got, want)) in scaler_run(session.clone(), device)
+            .iter()
+            .zip(expected)
+            .enumerate()
+        {
             for key in ["scaled_loss_is_finite", "stepped", "scale"] {
                 assert_eq!(got[key], want[key], "{device} step {step} {key}");
             }
@@ -287,6 +299,9 @@ fn grad_scaler_skips_overflowing_steps_and_adapts_its_scale_as_pytorch_does() {
                     .all(|(a, b)| (a - b).abs() <= 1e-6 * b.abs().max(1.0)),
                 "{device} step {step}: {g:?} vs {w:?}"
             );
+        }
+        if on_gpu {
+            gpu_support::assert_no_stand_ins(&session, &["tensor"]);
         }
     }
 }

@@ -892,3 +892,50 @@ fn cuda_events_time_the_gpus_work_between_them_not_the_launches() {
     let idle = gpu.elapsed_ms(&end, &idle_end).unwrap();
     assert!(work > 0.0 && work > idle, "work {work} ms, idle {idle} ms");
 }
+
+#[test]
+fn nan_and_infinity_give_the_cpus_results_on_the_gpu() {
+    use tolab_engine::backend::cpu::elementwise::Binary;
+    let cpu = Session::default();
+    let gpu = gpu_session();
+    let special = [f64::NAN, f64::INFINITY, -f64::INFINITY, 0.0, -1.5, 2.0];
+    for dtype in [
+        DType::Float32,
+        DType::Float64,
+        DType::Float16,
+        DType::BFloat16,
+    ] {
+        let on = |session: &Session, device: &str| {
+            let scalars: Vec<Scalar> = special.iter().map(|&v| Scalar::Float(v)).collect();
+            let x = Tensor::from_scalars(session, &scalars, &[6], Some(dtype), Device::CPU, false)
+                .unwrap()
+                .to(To::device(device))
+                .unwrap();
+            // The same values in another order: every pairing of a special value occurs.
+            let y = x.slice(0, Some(3), None, 1).unwrap();
+            let y = Tensor::cat(&[&y, &x.slice(0, Some(0), Some(3), 1).unwrap()], 0).unwrap();
+            vec![
+                x.compare(Binary::Ne, &x),
+                x.compare(Binary::Ne, Scalar::Int(0)),
+                x.compare(Binary::Eq, &y),
+                x.maximum(&y),
+                x.minimum(&y),
+                x.relu(),
+                x.to(To::dtype(DType::Bool)),
+                x.to(To::dtype(DType::Int64)),
+                x.max(),
+                x.min(),
+                x.argmax(None, false),
+                x.argmin(Some(0), false),
+                x.mul(Scalar::Int(0)),
+            ]
+        };
+        for (k, (c, g)) in on(&cpu, "cpu")
+            .into_iter()
+            .zip(on(&gpu, "cuda"))
+            .enumerate()
+        {
+            assert_same(&format!("{dtype} case {k}"), c, g);
+        }
+    }
+}

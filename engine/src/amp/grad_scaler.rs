@@ -4,6 +4,7 @@
 
 use std::cell::{Cell, RefCell};
 
+use crate::backend::cpu::elementwise::Binary;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::element::Scalar;
@@ -26,8 +27,21 @@ struct OptimizerRecord {
     /// The optimizer's identity (Python's `id()`).
     id: usize,
     stage: Stage,
-    /// Whether some gradient was inf or nan when it was unscaled.
-    found_inf: bool,
+    /// Per device, how many gradient elements were inf or nan when unscaled: counted on the
+    /// device, as PyTorch's `found_inf_per_device`, and read by the step (its sync point).
+    found_inf: Vec<Tensor>,
+}
+
+impl OptimizerRecord {
+    /// Whether some gradient overflowed: reads the counts (a sync point on a GPU).
+    fn overflowed(&self) -> Result<bool, Error> {
+        for count in &self.found_inf {
+            if count.item()?.as_f64() != 0.0 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
 }
 
 pub struct GradScaler {
@@ -128,7 +142,7 @@ impl GradScaler {
             .unwrap_or(OptimizerRecord {
                 id,
                 stage: Stage::Ready,
-                found_inf: false,
+                found_inf: Vec::new(),
             })
     }
 
@@ -156,8 +170,6 @@ impl GradScaler {
             .borrow()
             .clone()
             .ok_or(Error::ScalerNotInitialized { method: "unscale_" })?;
-        // The reciprocal is taken in float64, then rounded to float32, as PyTorch does.
-        let inverse = (1.0 / scale.item()?.as_f64()) as f32;
         let grads: Vec<Tensor> = optimizer
             .param_groups()
             .iter()
@@ -166,12 +178,39 @@ impl GradScaler {
         if grads.iter().any(|g| g.dtype() == DType::Float16) {
             return Err(Error::UnscaleFp16Gradients);
         }
-        let mut found_inf = false;
+        // On the scale's device, without reading it: the reciprocal taken in float64, then
+        // rounded to float32, as PyTorch does.
+        let inverse = self.session.no_grad(|| {
+            let one = Tensor::full(
+                &self.session,
+                &[],
+                Scalar::Int(1),
+                DType::Float64,
+                scale.device(),
+            )?;
+            one.div(&scale.to_dtype(DType::Float64)?)?
+                .to_dtype(DType::Float32)
+        })?;
+        let mut found_inf: Vec<Tensor> = Vec::new();
         for grad in &grads {
-            let values = grad.kernel_scalars()?;
-            found_inf |= values.iter().any(|v| !v.as_f64().is_finite());
-            self.session
-                .no_grad(|| grad.mul_(Scalar::Float(f64::from(inverse))))?;
+            let nonfinite = self.session.no_grad(|| {
+                // x·0 is 0 for every finite x and NaN for inf and NaN.
+                let count = grad
+                    .mul(Scalar::Int(0))?
+                    .compare(Binary::Ne, Scalar::Int(0))?
+                    .sum(&[], false)?;
+                let inverse = if inverse.device() == grad.device() {
+                    inverse.clone()
+                } else {
+                    inverse.to(To::device(grad.device().to_string()))?
+                };
+                grad.mul_(&inverse)?;
+                Ok::<_, Error>(count)
+            })?;
+            match found_inf.iter_mut().find(|c| c.device() == grad.device()) {
+                Some(total) => *total = total.add(&nonfinite)?,
+                None => found_inf.push(nonfinite),
+            }
         }
         record.stage = Stage::Unscaled;
         record.found_inf = found_inf;
@@ -193,7 +232,7 @@ impl GradScaler {
             self.unscale_(optimizer)?;
         }
         let mut record = self.record(optimizer);
-        let stepped = !record.found_inf;
+        let stepped = !record.overflowed()?;
         if stepped {
             optimizer.step()?;
         }
@@ -214,7 +253,10 @@ impl GradScaler {
         if checked.is_empty() {
             return Err(Error::NoInfChecks);
         }
-        let overflow = checked.iter().any(|r| r.found_inf);
+        let mut overflow = false;
+        for record in &checked {
+            overflow |= record.overflowed()?;
+        }
         let scale = self
             .scale
             .borrow()

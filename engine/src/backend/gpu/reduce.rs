@@ -55,11 +55,11 @@ fn combine(op: Reduction, acc: LaneKind) -> (&'static str, &'static str) {
         (Reduction::Prod, K::F64) => ("f64(1.0)", "a * b"),
         (Reduction::Prod, _) => ("vec2<u32>(1u, 0u)", "i64_mul(a, b)"),
         // NaN wins, as in PyTorch: once the accumulator is NaN it stays NaN.
-        (Reduction::Max, K::F32) => ("-infinity()", "select(a, b, b != b || b > a)"),
-        (Reduction::Max, K::F64) => ("f64(-infinity())", "select(a, b, b != b || b > a)"),
+        (Reduction::Max, K::F32) => ("-infinity()", "select(a, b, f32_is_nan(b) || b > a)"),
+        (Reduction::Max, K::F64) => ("f64(-infinity())", "select(a, b, f64_is_nan(b) || b > a)"),
         (Reduction::Max, _) => ("vec2<u32>(0u, 0x80000000u)", "i64_max(a, b)"),
-        (Reduction::Min, K::F32) => ("infinity()", "select(a, b, b != b || b < a)"),
-        (Reduction::Min, K::F64) => ("f64(infinity())", "select(a, b, b != b || b < a)"),
+        (Reduction::Min, K::F32) => ("infinity()", "select(a, b, f32_is_nan(b) || b < a)"),
+        (Reduction::Min, K::F64) => ("f64(infinity())", "select(a, b, f64_is_nan(b) || b < a)"),
         (Reduction::Min, _) => ("vec2<u32>(0xffffffffu, 0x7fffffffu)", "i64_min(a, b)"),
     }
 }
@@ -287,8 +287,10 @@ fn arg_source(format: Format, dtype: DType, acc: LaneKind, largest: bool) -> Str
     let (is_nan, better) = match (acc, largest) {
         (LaneKind::I64, true) => ("false", "i64_lt(best, v)"),
         (LaneKind::I64, false) => ("false", "i64_lt(v, best)"),
-        (_, true) => ("x != x", "v > best"),
-        (_, false) => ("x != x", "v < best"),
+        (LaneKind::F64, true) => ("f64_is_nan(x)", "v > best"),
+        (LaneKind::F64, false) => ("f64_is_nan(x)", "v < best"),
+        (_, true) => ("f32_is_nan(x)", "v > best"),
+        (_, false) => ("f32_is_nan(x)", "v < best"),
     };
     let _ = write!(
         s,

@@ -14,6 +14,12 @@ fn infinity() -> f32 {
     return bitcast<f32>(0x7f800000u | (dims[0] & 0u));
 }
 
+// NaN is recognised by its bits: a shader compiler may compile `x != x` as an ordered comparison,
+// which is false for NaN (lavapipe does).
+fn f32_is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+
 // ---- dims: [numel, row_stride, output offset, rank, shape[rank], per operand: offset, strides[rank]] ----
 
 fn element_offset(k: u32, operand: u32) -> u32 {
@@ -180,7 +186,7 @@ fn i64_to_f32(a: vec2<u32>) -> f32 {
 
 // Truncation toward zero, saturating like Rust's `as` (NaN becomes 0).
 fn f32_to_i64(x: f32) -> vec2<u32> {
-    if x != x {
+    if f32_is_nan(x) {
         return vec2<u32>(0u, 0u);
     }
     if x >= 9223372036854775807.0 {
@@ -199,11 +205,11 @@ fn f32_to_i64(x: f32) -> vec2<u32> {
 // ---- float32 ----
 
 fn f32_maximum(a: f32, b: f32) -> f32 {
-    return select(b, a, a != a || a > b);
+    return select(b, a, f32_is_nan(a) || a > b);
 }
 
 fn f32_minimum(a: f32, b: f32) -> f32 {
-    return select(b, a, a != a || a < b);
+    return select(b, a, f32_is_nan(a) || a < b);
 }
 
 // `pow` as C's powf: negative bases with integral exponents are defined.
@@ -225,7 +231,7 @@ fn f32_pow(x: f32, e: f32) -> f32 {
 }
 
 fn f32_log(x: f32) -> f32 {
-    if x < 0.0 || x != x {
+    if x < 0.0 || f32_is_nan(x) {
         return nan();
     }
     if x == 0.0 {
@@ -239,7 +245,7 @@ fn f32_sqrt(x: f32) -> f32 {
 }
 
 fn f32_relu(x: f32) -> f32 {
-    return select(0.0, x, x > 0.0 || x != x);
+    return select(0.0, x, x > 0.0 || f32_is_nan(x));
 }
 
 fn f32_sigmoid(x: f32) -> f32 {
@@ -256,7 +262,7 @@ fn f32_tanh(x: f32) -> f32 {
 // ---- bfloat16: the high half of a float32, rounded to nearest even ----
 
 fn bf16_bits(x: f32) -> u32 {
-    if x != x {
+    if f32_is_nan(x) {
         return 0x7fc0u;
     }
     let b = bitcast<u32>(x);

@@ -6,8 +6,13 @@ fn i64_to_f64(a: vec2<u32>) -> f64 {
     return select(magnitude, -magnitude, i64_is_negative(a));
 }
 
+// NaN is the value not equal to itself under an ordered `==` (see `f32_is_nan`).
+fn f64_is_nan(x: f64) -> bool {
+    return !(x == x);
+}
+
 fn f64_to_i64(x: f64) -> vec2<u32> {
-    if x != x {
+    if f64_is_nan(x) {
         return vec2<u32>(0u, 0u);
     }
     if x >= f64(9223372036854775807.0) {
