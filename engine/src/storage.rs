@@ -271,13 +271,19 @@ impl Storage {
                 address,
                 gpu: Some(buffer),
             }) => {
-                if let (Some(gpu), Some(cpu)) = (session.gpu(device), contents()) {
-                    gpu.upload(&buffer, &cpu.to_bytes());
-                }
+                // Values made on the host stay known there: reading them back (in the browser,
+                // within the same call that made them) needs no readback.
+                let known = match (session.gpu(device), contents()) {
+                    (Some(gpu), Some(cpu)) => {
+                        gpu.upload(&buffer, &cpu.to_bytes());
+                        Some(cpu)
+                    }
+                    _ => None,
+                };
                 (
                     Some(block),
                     address,
-                    StorageData::Gpu(buffer, Readback::default()),
+                    StorageData::Gpu(buffer, Rc::new(RefCell::new(known))),
                 )
             }
             Some(Allocated {
@@ -396,11 +402,14 @@ impl Storage {
         }
     }
 
-    /// Replaces every element with `values` (of this storage's dtype and length).
+    /// Replaces every element with `values` (of this storage's dtype and length). On a GPU the
+    /// host keeps them too: it knows them without a readback.
     pub(crate) fn write(&self, values: CpuStorage) -> Result<(), crate::Error> {
         if let Some((gpu, buffer)) = self.gpu() {
             gpu.upload(&buffer, &values.to_bytes());
-            self.written_on_gpu();
+            if let Some(readback) = self.readback() {
+                *readback.borrow_mut() = Some(values);
+            }
             return Ok(());
         }
         match &mut *self.data.borrow_mut() {
