@@ -32,8 +32,10 @@ pub(crate) enum FlagRead<'a> {
     Failed(Option<&'a CheckedLaunch>),
 }
 
+/// The checking kernels a session launched, and what their GPUs' flags said so far.
 #[derive(Debug, Default)]
 pub(crate) struct KernelChecks {
+    /// Every checking launch, in order (on every device): launch `n` writes code `u32::MAX - n`.
     launches: Vec<CheckedLaunch>,
     /// Each device's flag: one word, 0 or the code of its earliest failed launch.
     flags: HashMap<Device, GpuBuffer>,
