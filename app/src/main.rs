@@ -5,6 +5,7 @@
 
 mod app;
 mod catalog;
+mod cells;
 mod header;
 mod pages;
 mod runtime_client;

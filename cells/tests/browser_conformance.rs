@@ -1,5 +1,8 @@
 //! The conformance programs run by the evaluator compiled to WebAssembly, in headless Chromium
 //! (`wasm-bindgen-test-runner`): the browser prints what PyTorch prints, as the native CLI does.
+//! The tests run a debug build, whose nested futures take far more of V8's native stack than the
+//! site's optimised build: `webdriver.json` gives V8 4 MiB of the renderer's 8 MiB (its default,
+//! 984 KiB, overflowed now and then in the WebGPU run).
 #![cfg(target_arch = "wasm32")]
 
 mod common;

@@ -109,10 +109,47 @@ test('a lesson opens from the list and renders its prose', async () => {
   await page.waitForURL(`${BASE}/lesson/what-to-returns`);
   const prose = page.getByTestId('lesson-prose');
   await assert.doesNotReject(prose.locator('h1', { hasText: 'What .to() returns' }).waitFor());
-  assert.ok((await prose.locator('pre code').count()) >= 3, 'code examples render as code blocks');
+  await prose.locator('.cell .cm-editor').first().waitFor();
+  assert.ok((await prose.locator('.cell').count()) >= 3, 'Python examples become cells');
   assert.equal(await page.locator('.course li.current').textContent(), 'What .to() returns');
   await backendBadge(page);
   await page.screenshot({ path: join(SHOTS, 'lesson.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a lesson's Python blocks are code editors that run in the runtime", async () => {
+  const { page, errors } = await open('/lesson/what-to-returns');
+  const first = page.locator('.cell').first();
+  await first.locator('.cm-editor').waitFor();
+  assert.equal(await first.getAttribute('aria-label'), 'Cell 1');
+  assert.ok(await first.locator('.cm-lineNumbers').isVisible(), 'line numbers');
+  assert.ok((await first.locator('.cm-line').count()) >= 5, 'the block text is in the editor');
+
+  // Edit, then Run: a trailing expression's value is shown.
+  await first.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('import torch\nx = torch.ones(3)\nx.to("cpu") is x');
+  await first.getByRole('button', { name: 'Run' }).click();
+  const output = first.locator('.cell-output');
+  await page.waitForFunction((el) => !el.classList.contains('running') && el.textContent.trim() !== '', await output.elementHandle(), { timeout: 60_000 });
+  assert.equal((await output.textContent()).trim(), 'True');
+
+  // Shift+Enter runs what the editor holds now, in the same notebook (torch is imported).
+  await first.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('print(torch.ones(2) * 3)');
+  await page.keyboard.press('Shift+Enter');
+  await page.waitForFunction((el) => el.textContent.includes('tensor('), await output.elementHandle(), { timeout: 60_000 });
+  assert.equal((await output.textContent()).trim(), 'tensor([3., 3.])');
+
+  // An error shows its traceback, styled as an error.
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('torch.ones(2).to("cuda:7")');
+  await page.keyboard.press('Control+Enter');
+  await page.waitForFunction((el) => el.classList.contains('error'), await output.elementHandle(), { timeout: 60_000 });
+  assert.match(await output.textContent(), /Traceback[\s\S]*Error/);
+  await page.screenshot({ path: join(SHOTS, 'cells.png'), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
 });

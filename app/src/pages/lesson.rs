@@ -6,11 +6,22 @@ use leptos_router::hooks::use_params_map;
 
 use super::{CatalogErrors, NotFoundPage};
 use crate::catalog::catalog;
+use crate::runtime_client::use_runtime_client;
 
 #[component]
 pub fn LessonPage() -> impl IntoView {
     let params = use_params_map();
     let slug = move || params.read().get("slug").unwrap_or_default();
+    let client = use_runtime_client();
+    let prose = NodeRef::<leptos::html::Article>::new();
+    // Each lesson's prose is rendered as HTML; its Python blocks then become cells.
+    Effect::new(move |_| {
+        if let Some(article) = prose.get()
+            && let Err(e) = crate::cells::mount_cells(&article, &client)
+        {
+            leptos::logging::error!("the lesson's cells could not be made: {e:?}");
+        }
+    });
 
     move || {
         let catalog = match catalog() {
@@ -43,7 +54,7 @@ pub fn LessonPage() -> impl IntoView {
                     <h2>"Course"</h2>
                     <ol>{course}</ol>
                 </nav>
-                <article class="prose" data-testid="lesson-prose" inner_html=lesson.prose_html()></article>
+                <article node_ref=prose class="prose" data-testid="lesson-prose" inner_html=lesson.prose_html()></article>
             </div>
         }
         .into_any()

@@ -1,0 +1,68 @@
+// The lab's code editor: CodeMirror 6 with Python highlighting, line numbers and bracket
+// matching, bundled by esbuild at build time (Trunk's pre_build hook) into one script that
+// defines `window.TolabEditor`; the Rust app calls it through wasm-bindgen.
+
+import { EditorView, basicSetup } from "codemirror";
+import { keymap } from "@codemirror/view";
+import { Prec } from "@codemirror/state";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { python } from "@codemirror/lang-python";
+import { tags as t } from "@lezer/highlight";
+
+// Colours readable on the lab's dark panels (style.css's palette).
+const labColours = HighlightStyle.define([
+  { tag: [t.keyword, t.controlKeyword, t.definitionKeyword, t.moduleKeyword, t.operatorKeyword], color: "#c4b5fd" },
+  { tag: [t.number, t.bool, t.null], color: "#fbbf24" },
+  { tag: [t.string, t.special(t.string)], color: "#86efac" },
+  { tag: t.comment, color: "#9aa6bf", fontStyle: "italic" },
+  { tag: [t.function(t.variableName), t.function(t.propertyName)], color: "#7dd3fc" },
+  { tag: [t.className, t.definition(t.className)], color: "#f9a8d4" },
+  { tag: t.invalid, color: "#f87171" },
+]);
+
+const labTheme = EditorView.theme(
+  {
+    "&": { color: "#e6ebf5" },
+    ".cm-content": { caretColor: "#7dd3fc" },
+    "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection": {
+      backgroundColor: "rgba(125, 211, 252, 0.25)",
+    },
+    ".cm-matchingBracket": { backgroundColor: "rgba(125, 211, 252, 0.2)", outline: "none" },
+  },
+  { dark: true },
+);
+
+// Replaces `pre` (a rendered ```python block) with an editor holding its text. `onRun(code,
+// inPlace)` is called for Shift+Enter (run and move on) and Ctrl/Cmd+Enter (run in place).
+export function mountOver(pre, onRun) {
+  const run = (inPlace) => (view) => {
+    onRun(view.state.doc.toString(), inPlace);
+    return true;
+  };
+  const host = document.createElement("div");
+  host.className = "cell-editor";
+  const view = new EditorView({
+    doc: pre.textContent.replace(/\n$/, ""),
+    extensions: [
+      basicSetup,
+      labTheme,
+      syntaxHighlighting(labColours),
+      python(),
+      Prec.highest(
+        keymap.of([
+          { key: "Shift-Enter", run: run(false) },
+          { key: "Mod-Enter", run: run(true) },
+        ]),
+      ),
+      EditorView.contentAttributes.of({ "aria-label": "Python cell" }),
+    ],
+    parent: host,
+  });
+  pre.replaceWith(host);
+  return view;
+}
+
+// The editor's current text.
+export function text(view) {
+  return view.state.doc.toString();
+}
