@@ -32,17 +32,37 @@ const labTheme = EditorView.theme(
   { dark: true },
 );
 
-// Replaces `pre` (a rendered ```python block) with an editor holding its text. `onRun(code,
-// inPlace)` is called for Shift+Enter (run and move on) and Ctrl/Cmd+Enter (run in place).
-export function mountOver(pre, onRun) {
+// Browser storage can be refused (private windows, full quota): edits then live only in the page.
+function stored(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function store(key, text) {
+  try {
+    if (text === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, text);
+  } catch {
+    // Kept in the page only.
+  }
+}
+
+// Replaces `pre` (a rendered ```python block) with an editor holding its text, or the learner's
+// edit of it saved under `key`; every edit is saved there. `onRun(code, inPlace)` is called for
+// Shift+Enter (run and move on) and Ctrl/Cmd+Enter (run in place).
+export function mountOver(pre, onRun, key) {
   const run = (inPlace) => (view) => {
     onRun(view.state.doc.toString(), inPlace);
     return true;
   };
   const host = document.createElement("div");
   host.className = "cell-editor";
+  const original = pre.textContent.replace(/\n$/, "");
   const view = new EditorView({
-    doc: pre.textContent.replace(/\n$/, ""),
+    doc: stored(key) ?? original,
     extensions: [
       basicSetup,
       labTheme,
@@ -55,11 +75,21 @@ export function mountOver(pre, onRun) {
         ]),
       ),
       EditorView.contentAttributes.of({ "aria-label": "Python cell" }),
+      EditorView.updateListener.of((update) => {
+        if (update.docChanged) store(key, update.state.doc.toString());
+      }),
     ],
     parent: host,
   });
+  view.tolab = { original, key };
   pre.replaceWith(host);
   return view;
+}
+
+// Puts the lesson's own code back and forgets the saved edit.
+export function restore(view) {
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: view.tolab.original } });
+  store(view.tolab.key, null);
 }
 
 // The editor's current text.

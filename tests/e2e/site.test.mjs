@@ -154,6 +154,39 @@ test("a lesson's Python blocks are code editors that run in the runtime", async 
   await page.close();
 });
 
+test('edits survive a reload, Restore original brings the code back, and Stop ends a loop', async () => {
+  const { page, errors } = await open('/lesson/what-to-returns');
+  const cell = () => page.locator('.cell').nth(1);
+  const code = () => cell().locator('.cm-content');
+  await cell().locator('.cm-editor').waitFor();
+  const original = await code().textContent();
+  await code().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('print("edited")');
+  await page.reload();
+  await cell().locator('.cm-editor').waitFor();
+  assert.equal(await code().textContent(), 'print("edited")');
+  await cell().getByRole('button', { name: 'Restore original' }).click();
+  assert.equal(await code().textContent(), original);
+  await page.reload();
+  await cell().locator('.cm-editor').waitFor();
+  assert.equal(await code().textContent(), original);
+
+  // An infinite loop ends with KeyboardInterrupt when Stop is pressed.
+  await code().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('while True:\npass');
+  await cell().getByRole('button', { name: 'Run' }).click();
+  const output = cell().locator('.cell-output');
+  await page.waitForFunction((el) => el.classList.contains('running'), await output.elementHandle());
+  await page.waitForTimeout(300);
+  await cell().getByRole('button', { name: 'Stop' }).click();
+  await page.waitForFunction((el) => el.classList.contains('error'), await output.elementHandle(), { timeout: 30_000 });
+  assert.match(await output.textContent(), /KeyboardInterrupt/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a deep link loads the lesson directly (client-side routing)', async () => {
   const { page, errors } = await open('/lesson/devices');
   const prose = page.getByTestId('lesson-prose');

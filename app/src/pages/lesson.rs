@@ -16,8 +16,9 @@ pub fn LessonPage() -> impl IntoView {
     let prose = NodeRef::<leptos::html::Article>::new();
     // Each lesson's prose is rendered as HTML; its Python blocks then become cells.
     Effect::new(move |_| {
+        let lesson = params.read_untracked().get("slug").unwrap_or_default();
         if let Some(article) = prose.get()
-            && let Err(e) = crate::cells::mount_cells(&article, &client)
+            && let Err(e) = crate::cells::mount_cells(&article, &lesson, &client)
         {
             leptos::logging::error!("the lesson's cells could not be made: {e:?}");
         }
