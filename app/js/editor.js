@@ -3,8 +3,8 @@
 // defines `window.TolabEditor`; the Rust app calls it through wasm-bindgen.
 
 import { EditorView, basicSetup } from "codemirror";
-import { keymap } from "@codemirror/view";
-import { Prec } from "@codemirror/state";
+import { Decoration, keymap } from "@codemirror/view";
+import { Prec, StateEffect, StateField } from "@codemirror/state";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
 import { tags as t } from "@lezer/highlight";
@@ -31,6 +31,24 @@ const labTheme = EditorView.theme(
   },
   { dark: true },
 );
+
+// The line an error was raised on, marked until the next run or edit (0: none).
+const setErrorLine = StateEffect.define();
+const errorLine = StateField.define({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    let next = tr.docChanged ? Decoration.none : marks;
+    for (const effect of tr.effects) {
+      if (effect.is(setErrorLine)) {
+        next = effect.value
+          ? Decoration.set([Decoration.line({ class: "cm-error-line" }).range(tr.state.doc.line(effect.value).from)])
+          : Decoration.none;
+      }
+    }
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
 
 // Browser storage can be refused (private windows, full quota): edits then live only in the page.
 function stored(key) {
@@ -74,6 +92,7 @@ export function mountOver(pre, onRun, key) {
           { key: "Mod-Enter", run: run(true) },
         ]),
       ),
+      errorLine,
       EditorView.contentAttributes.of({ "aria-label": "Python cell" }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) store(key, update.state.doc.toString());
@@ -95,4 +114,11 @@ export function restore(view) {
 // The editor's current text.
 export function text(view) {
   return view.state.doc.toString();
+}
+
+// Marks `line` (1-based) as where the cell's error was raised; 0, or a line past the end, clears
+// the mark.
+export function markError(view, line) {
+  const inside = line >= 1 && line <= view.state.doc.lines ? line : 0;
+  view.dispatch({ effects: setErrorLine.of(inside) });
 }

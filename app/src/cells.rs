@@ -5,6 +5,7 @@
 //! storage per lesson and cell, and survive a reload; Restore original brings the lesson's code
 //! back.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use tolab_cells::{Reply, Request};
@@ -34,6 +35,10 @@ extern "C" {
     /// Puts the lesson's code back and forgets the saved edit.
     #[wasm_bindgen(js_namespace = TolabEditor)]
     fn restore(view: &EditorView);
+
+    /// Marks the 1-based `line` as where an error was raised; 0 clears the mark.
+    #[wasm_bindgen(js_namespace = TolabEditor, js_name = markError)]
+    fn mark_error(view: &EditorView, line: u32);
 }
 
 /// Turns the Python blocks inside `prose` (lesson `slug`'s) into runnable cells, numbered from 1
@@ -77,15 +82,25 @@ fn mount_cell(
     output.set_attribute("aria-live", "polite")?;
 
     let name = format!("<cell {number}>");
+    // The editor, once mounted: runs mark their error's line in it.
+    let editor: Rc<OnceCell<Rc<EditorView>>> = Rc::default();
     let run = {
-        let (client, output) = (client.clone(), output.clone());
-        Rc::new(move |source: String| run_cell(&client, &name, source, &output))
+        let (client, output, editor) = (client.clone(), output.clone(), Rc::clone(&editor));
+        Rc::new(move |source: String| {
+            let cell = Cell {
+                name: name.clone(),
+                output: output.clone(),
+                editor: Rc::clone(&editor),
+            };
+            run_cell(&client, cell, source);
+        })
     };
     let on_keys = {
         let run = Rc::clone(&run);
         Closure::<dyn Fn(String, bool)>::new(move |source: String, _in_place: bool| run(source))
     };
     let view = Rc::new(mount_over(pre, on_keys.as_ref().unchecked_ref(), key)?);
+    let _ = editor.set(Rc::clone(&view));
     // The handlers live as long as the page's cells: the editor and the buttons hold them.
     on_keys.forget();
     let buttons: [(&str, &str, Action); 4] = [
@@ -136,14 +151,34 @@ fn send(client: &RuntimeClient, request: Request, output: Option<Element>) {
     });
 }
 
-/// Runs `source` as the cell `name` and shows what it printed, its value and its traceback.
-fn run_cell(client: &RuntimeClient, name: &str, source: String, output: &Element) {
+/// What a run reports to: the cell's name (in tracebacks), its output area and its editor.
+struct Cell {
+    name: String,
+    output: Element,
+    editor: Rc<OnceCell<Rc<EditorView>>>,
+}
+
+/// Runs `source` as `cell` and shows what it printed, its value and its traceback, marking the
+/// line the error was raised on.
+fn run_cell(client: &RuntimeClient, cell: Cell, source: String) {
+    let Cell {
+        name,
+        output,
+        editor,
+    } = cell;
+    if let Some(view) = editor.get() {
+        mark_error(view, 0);
+    }
     output.set_class_name("cell-output running");
     output.set_text_content(Some("Running…"));
-    let (client, output) = (client.clone(), output.clone());
-    let cell = name.to_owned();
+    let client = client.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        let reply = client.send(Request::RunCell { cell, source }).await;
+        let reply = client
+            .send(Request::RunCell {
+                cell: name.clone(),
+                source,
+            })
+            .await;
         let (text, failed) = match reply {
             Reply::Ran(record) => {
                 let mut text = record.stdout;
@@ -156,6 +191,10 @@ fn run_cell(client: &RuntimeClient, name: &str, source: String, output: &Element
                 }
                 let failed = record.error.is_some();
                 if let Some(traceback) = record.error {
+                    if let (Some(view), Some(line)) = (editor.get(), error_line(&traceback, &name))
+                    {
+                        mark_error(view, line);
+                    }
                     text.push_str(&traceback);
                 }
                 (text, failed)
@@ -172,4 +211,30 @@ fn run_cell(client: &RuntimeClient, name: &str, source: String, output: &Element
         });
         output.set_text_content(Some(&text));
     });
+}
+
+/// The line of cell `name` that a traceback's innermost frame in that cell points at (Python's
+/// `File "<cell 1>", line 3, in <module>`).
+fn error_line(traceback: &str, name: &str) -> Option<u32> {
+    let frame = format!("File \"{name}\", line ");
+    traceback.lines().rev().find_map(|l| {
+        let rest = l.trim_start().strip_prefix(&frame)?;
+        rest.split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse()
+            .ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_line;
+
+    #[test]
+    fn the_innermost_frame_of_the_cell_gives_the_error_line() {
+        let traceback = "Traceback (most recent call last):\n  File \"<cell 2>\", line 4, in <module>\n    f()\n  File \"<cell 2>\", line 2, in f\n    1 / 0\n  File \"<cell 1>\", line 9, in g\nZeroDivisionError: division by zero";
+        assert_eq!(error_line(traceback, "<cell 2>"), Some(2));
+        assert_eq!(error_line(traceback, "<cell 1>"), Some(9));
+        assert_eq!(error_line(traceback, "<cell 3>"), None);
+    }
 }

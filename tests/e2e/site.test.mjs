@@ -149,7 +149,11 @@ test("a lesson's Python blocks are code editors that run in the runtime", async 
   await page.keyboard.press('Control+Enter');
   await page.waitForFunction((el) => el.classList.contains('error'), await output.elementHandle(), { timeout: 60_000 });
   assert.match(await output.textContent(), /Traceback[\s\S]*Error/);
+  // The line the error was raised on is marked in the editor; an edit clears the mark.
+  assert.equal(await first.locator('.cm-error-line').count(), 1);
   await page.screenshot({ path: join(SHOTS, 'cells.png'), fullPage: true });
+  await page.keyboard.type(' ');
+  assert.equal(await first.locator('.cm-error-line').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });
