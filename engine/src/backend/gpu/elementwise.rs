@@ -455,12 +455,8 @@ fn source(kernel: &Kernel, expression: &str) -> String {
 fn store_row_major(s: &mut String, format: Format, out: DType) {
     let per = format.packing(out);
     s.push_str("fn unit(t: u32, n: u32) {\n    let at = dims[2] + t;\n");
-    if out == DType::Int64 {
-        s.push_str(
-            "    let v = value(t);\n    out[2u * at] = v.x;\n    out[2u * at + 1u] = v.y;\n}\n",
-        );
-    } else if per == 1 {
-        let _ = writeln!(s, "    out[at] = {};\n}}", format.stored(out, "value(t)"));
+    if per == 1 {
+        let _ = writeln!(s, "    let v = value(t);\n{}}}", whole_store(format, out));
     } else {
         let bits = 32 / per;
         let _ = writeln!(
@@ -475,6 +471,16 @@ fn store_row_major(s: &mut String, format: Format, out: DType) {
     );
 }
 
+/// The statements storing `v` (of `out`'s storage lanes) as element `at` of a dtype whose
+/// elements take whole binding elements (int64: two words).
+fn whole_store(format: Format, out: DType) -> String {
+    if out == DType::Int64 {
+        "    out[2u * at] = v.x;\n    out[2u * at + 1u] = v.y;\n".to_owned()
+    } else {
+        format!("    out[at] = {};\n", format.stored(out, "v"))
+    }
+}
+
 /// Strided writes: one thread per element, at the position the output's operand block (after
 /// the `inputs` ones) gives; packed elements change only their own bits of the word.
 fn store_strided(s: &mut String, format: Format, out: DType, inputs: usize) {
@@ -482,10 +488,8 @@ fn store_strided(s: &mut String, format: Format, out: DType, inputs: usize) {
     s.push_str("fn store(at: u32, v: ");
     s.push_str(wgsl_type(LaneKind::of(out)));
     s.push_str(") {\n");
-    if out == DType::Int64 {
-        s.push_str("    out[2u * at] = v.x;\n    out[2u * at + 1u] = v.y;\n");
-    } else if per == 1 {
-        let _ = writeln!(s, "    out[at] = {};", format.stored(out, "v"));
+    if per == 1 {
+        s.push_str(&whole_store(format, out));
     } else {
         let bits = 32 / per;
         let _ = writeln!(
@@ -634,11 +638,8 @@ impl GpuContext {
             return Ok(());
         }
         let buffers: Vec<&GpuBuffer> = inputs.iter().map(|o| o.buffer).collect();
-        if pick.is_none()
-            && self
-                .check_bindings(buffers.iter().copied().chain([out]))
-                .is_err()
-        {
+        let fits = self.check_bindings(buffers.iter().copied().chain([out]));
+        if pick.is_none() && fits.is_err() {
             let out = Output {
                 buffer: out,
                 dtype: out_dtype,
@@ -647,7 +648,7 @@ impl GpuContext {
             };
             return self.launch_split(op, compute, shape, inputs, out);
         }
-        self.check_bindings(buffers.iter().copied().chain([out]))?;
+        fits?;
         let slots = slots(&buffers);
         let signature: Vec<Signature> = inputs
             .iter()
