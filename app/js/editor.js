@@ -9,46 +9,53 @@ import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
 import { tags as t } from "@lezer/highlight";
 
-// Colours readable on the lab's dark panels (style.css's palette).
+// Colours from the lab's theme (style.css's --syn-* variables), so that the editor follows the
+// dark and the light theme.
 const labColours = HighlightStyle.define([
-  { tag: [t.keyword, t.controlKeyword, t.definitionKeyword, t.moduleKeyword, t.operatorKeyword], color: "#c4b5fd" },
-  { tag: [t.number, t.bool, t.null], color: "#fbbf24" },
-  { tag: [t.string, t.special(t.string)], color: "#86efac" },
-  { tag: t.comment, color: "#9aa6bf", fontStyle: "italic" },
-  { tag: [t.function(t.variableName), t.function(t.propertyName)], color: "#7dd3fc" },
-  { tag: [t.className, t.definition(t.className)], color: "#f9a8d4" },
-  { tag: t.invalid, color: "#f87171" },
+  { tag: [t.keyword, t.controlKeyword, t.definitionKeyword, t.moduleKeyword, t.operatorKeyword], color: "var(--syn-keyword)" },
+  { tag: [t.number, t.bool, t.null], color: "var(--syn-number)" },
+  { tag: [t.string, t.special(t.string)], color: "var(--syn-string)" },
+  { tag: t.comment, color: "var(--syn-comment)", fontStyle: "italic" },
+  { tag: [t.function(t.variableName), t.function(t.propertyName)], color: "var(--syn-function)" },
+  { tag: [t.className, t.definition(t.className)], color: "var(--syn-class)" },
+  { tag: t.invalid, color: "var(--bad)" },
 ]);
 
-const labTheme = EditorView.theme(
-  {
-    "&": { color: "#e6ebf5" },
-    ".cm-content": { caretColor: "#7dd3fc" },
-    "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection": {
-      backgroundColor: "rgba(125, 211, 252, 0.25)",
-    },
-    ".cm-matchingBracket": { backgroundColor: "rgba(125, 211, 252, 0.2)", outline: "none" },
+const labTheme = EditorView.theme({
+  "&": { color: "var(--text)" },
+  ".cm-content": { caretColor: "var(--accent)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection": {
+    backgroundColor: "color-mix(in srgb, var(--accent) 25%, transparent)",
   },
-  { dark: true },
-);
-
-// The line an error was raised on, marked until the next run or edit (0: none).
-const setErrorLine = StateEffect.define();
-const errorLine = StateField.define({
-  create: () => Decoration.none,
-  update(marks, tr) {
-    let next = tr.docChanged ? Decoration.none : marks;
-    for (const effect of tr.effects) {
-      if (effect.is(setErrorLine)) {
-        next = effect.value
-          ? Decoration.set([Decoration.line({ class: "cm-error-line" }).range(tr.state.doc.line(effect.value).from)])
-          : Decoration.none;
-      }
-    }
-    return next;
-  },
-  provide: (field) => EditorView.decorations.from(field),
+  ".cm-matchingBracket": { backgroundColor: "color-mix(in srgb, var(--accent) 20%, transparent)", outline: "none" },
 });
+
+// A line marked with `className` (1-based; 0: none), until it is set again or the text changes:
+// the line an error was raised on, the statement a stepped cell runs next, a line picked from a
+// visualisation.
+function lineMark(className) {
+  const set = StateEffect.define();
+  const field = StateField.define({
+    create: () => Decoration.none,
+    update(marks, tr) {
+      let next = tr.docChanged ? Decoration.none : marks;
+      for (const effect of tr.effects) {
+        if (effect.is(set)) {
+          next = effect.value
+            ? Decoration.set([Decoration.line({ class: className }).range(tr.state.doc.line(effect.value).from)])
+            : Decoration.none;
+        }
+      }
+      return next;
+    },
+    provide: (f) => EditorView.decorations.from(f),
+  });
+  return { set, field };
+}
+
+const errorLine = lineMark("cm-error-line");
+const stepLine = lineMark("cm-step-line");
+const pickedLine = lineMark("cm-picked-line");
 
 // Browser storage can be refused (private windows, full quota): edits then live only in the page.
 function stored(key) {
@@ -70,8 +77,9 @@ function store(key, text) {
 
 // Replaces `pre` (a rendered ```python block) with an editor holding its text, or the learner's
 // edit of it saved under `key`; every edit is saved there. `onRun(code, inPlace)` is called for
-// Shift+Enter (run and move on) and Ctrl/Cmd+Enter (run in place).
-export function mountOver(pre, onRun, key) {
+// Shift+Enter (run and move on) and Ctrl/Cmd+Enter (run in place); `onHover(line)` as the pointer
+// moves over the lines (0 when it leaves).
+export function mountOver(pre, onRun, onHover, key) {
   const run = (inPlace) => (view) => {
     onRun(view.state.doc.toString(), inPlace);
     return true;
@@ -92,7 +100,9 @@ export function mountOver(pre, onRun, key) {
           { key: "Mod-Enter", run: run(true) },
         ]),
       ),
-      errorLine,
+      errorLine.field,
+      stepLine.field,
+      pickedLine.field,
       EditorView.contentAttributes.of({ "aria-label": "Python cell" }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) store(key, update.state.doc.toString());
@@ -100,7 +110,18 @@ export function mountOver(pre, onRun, key) {
     ],
     parent: host,
   });
-  view.tolab = { original, key };
+  view.tolab = { original, key, hovered: 0 };
+  const hover = (line) => {
+    if (line !== view.tolab.hovered) {
+      view.tolab.hovered = line;
+      onHover(line);
+    }
+  };
+  view.contentDOM.addEventListener("mousemove", (event) => {
+    const pos = view.posAtCoords({ x: event.clientX, y: event.clientY });
+    hover(pos === null ? 0 : view.state.doc.lineAt(pos).number);
+  });
+  view.contentDOM.addEventListener("mouseleave", () => hover(0));
   pre.replaceWith(host);
   return view;
 }
@@ -116,9 +137,36 @@ export function text(view) {
   return view.state.doc.toString();
 }
 
-// Marks `line` (1-based) as where the cell's error was raised; 0, or a line past the end, clears
-// the mark.
+// `line` (1-based) if the text has it, else 0.
+function within(view, line) {
+  return line >= 1 && line <= view.state.doc.lines ? line : 0;
+}
+
+// Marks `line` as where the cell's error was raised; 0, or a line past the end, clears the mark.
 export function markError(view, line) {
-  const inside = line >= 1 && line <= view.state.doc.lines ? line : 0;
-  view.dispatch({ effects: setErrorLine.of(inside) });
+  view.dispatch({ effects: errorLine.set.of(within(view, line)) });
+}
+
+// Marks `line` as the statement a stepped cell runs next; 0 clears the mark.
+export function markStep(view, line) {
+  const inside = within(view, line);
+  const effects = [stepLine.set.of(inside)];
+  if (inside) effects.push(EditorView.scrollIntoView(view.state.doc.line(inside).from, { y: "nearest" }));
+  view.dispatch({ effects });
+}
+
+// Shows `line` (picked in a visualisation): scrolled into view and lit for a moment.
+export function showLine(view, line) {
+  const inside = within(view, line);
+  if (!inside) return;
+  view.dispatch({
+    effects: [pickedLine.set.of(inside), EditorView.scrollIntoView(view.state.doc.line(inside).from, { y: "center" })],
+  });
+  clearTimeout(view.tolab.picked);
+  view.tolab.picked = setTimeout(() => view.dispatch({ effects: pickedLine.set.of(0) }), 1600);
+}
+
+// Puts the keyboard focus in the editor.
+export function focus(view) {
+  view.focus();
 }

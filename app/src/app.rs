@@ -5,7 +5,7 @@ use leptos_router::components::{Route, Router, Routes};
 use leptos_router::path;
 
 use crate::header::Header;
-use crate::pages::{HomePage, LessonPage, NotFoundPage};
+use crate::pages::{DevicesPage, HomePage, LessonPage, NotFoundPage};
 use crate::runtime_client::provide_runtime_client;
 
 #[component]
@@ -18,6 +18,7 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=|| view! { <NotFoundPage/> }>
                     <Route path=path!("/") view=HomePage/>
                     <Route path=path!("/lesson/:slug") view=LessonPage/>
+                    <Route path=path!("/devices") view=DevicesPage/>
                 </Routes>
             </main>
             <footer class="site-footer">

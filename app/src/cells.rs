@@ -1,18 +1,22 @@
 //! A lesson's Python cells: every ```python block of its prose becomes a code editor (CodeMirror
-//! 6, bundled from npm into `editor.js`, which defines `window.TolabEditor`) with a toolbar and
-//! an output area. Run, Shift+Enter or Ctrl/Cmd+Enter runs the cell in the runtime's worker; Stop
-//! interrupts it; Reset session starts the notebook afresh. Edits are kept in the browser's
-//! storage per lesson and cell, and survive a reload; Restore original brings the lesson's code
-//! back.
+//! 6, bundled from npm into `editor.js`, which defines `window.TolabEditor`) with a toolbar, an
+//! output area and the visuals of its run (`crate::viz`).
+//!
+//! Run (or Shift+Enter, which then moves to the next cell, or Ctrl/Cmd+Enter, which stays) runs
+//! the cell in the runtime's worker; Run all above runs the cells before it in order; Step runs
+//! one statement at a time, marking the next one; Stop interrupts; Reset session starts the
+//! notebook afresh. Edits are kept in the browser's storage per lesson and cell and survive a
+//! reload; Restore original brings the lesson's code back.
 
-use std::cell::OnceCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use tolab_cells::{Reply, Request};
+use tolab_cells::{Position, Progress, Reply, Request, RunRecord};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use crate::runtime_client::RuntimeClient;
+use crate::viz::Visuals;
 
 #[wasm_bindgen]
 extern "C" {
@@ -20,11 +24,13 @@ extern "C" {
     type EditorView;
 
     /// Replaces `pre` with an editor holding its text, or the edit saved under `key`;
-    /// `on_run(code, in_place)` is called for Shift+Enter and Ctrl/Cmd+Enter.
+    /// `on_run(code, in_place)` is called for Shift+Enter and Ctrl/Cmd+Enter, `on_hover(line)`
+    /// as the pointer moves over the lines (0 when it leaves).
     #[wasm_bindgen(catch, js_namespace = TolabEditor, js_name = mountOver)]
     fn mount_over(
         pre: &Element,
         on_run: &js_sys::Function,
+        on_hover: &js_sys::Function,
         key: &str,
     ) -> Result<EditorView, JsValue>;
 
@@ -39,6 +45,34 @@ extern "C" {
     /// Marks the 1-based `line` as where an error was raised; 0 clears the mark.
     #[wasm_bindgen(js_namespace = TolabEditor, js_name = markError)]
     fn mark_error(view: &EditorView, line: u32);
+
+    /// Marks the 1-based `line` as the statement a stepped cell runs next; 0 clears the mark.
+    #[wasm_bindgen(js_namespace = TolabEditor, js_name = markStep)]
+    fn mark_step(view: &EditorView, line: u32);
+
+    /// Scrolls to the 1-based `line` and lights it for a moment.
+    #[wasm_bindgen(js_namespace = TolabEditor, js_name = showLine)]
+    fn show_line_in(view: &EditorView, line: u32);
+
+    #[wasm_bindgen(js_namespace = TolabEditor)]
+    fn focus(view: &EditorView);
+}
+
+thread_local! {
+    /// The cells of the lesson on screen, in page order (cell `n` at `n - 1`).
+    static PAGE: RefCell<Vec<Rc<CellView>>> = RefCell::default();
+}
+
+/// Cell `number` of the lesson on screen.
+fn cell(number: usize) -> Option<Rc<CellView>> {
+    PAGE.with_borrow(|page| page.get(number.checked_sub(1)?).cloned())
+}
+
+/// Shows `line` of cell `number` in its editor (a mark picked in a visual).
+pub fn show_line(number: usize, line: u32) {
+    if let Some(cell) = cell(number) {
+        show_line_in(&cell.editor, line);
+    }
 }
 
 /// Turns the Python blocks inside `prose` (lesson `slug`'s) into runnable cells, numbered from 1
@@ -47,6 +81,7 @@ pub fn mount_cells(prose: &Element, slug: &str, client: &RuntimeClient) -> Resul
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("the page has no document")?;
+    PAGE.with_borrow_mut(Vec::clear);
     let blocks = prose.query_selector_all("pre > code.language-python")?;
     for i in 0..blocks.length() {
         let pre = blocks
@@ -56,161 +91,319 @@ pub fn mount_cells(prose: &Element, slug: &str, client: &RuntimeClient) -> Resul
         if let Some(pre) = pre {
             let number = i as usize + 1;
             let key = format!("tolab:lesson:{slug}:cell:{number}");
-            mount_cell(&document, &pre, (number, &key), client)?;
+            let cell = mount_cell(&document, &pre, (number, &key), client)?;
+            PAGE.with_borrow_mut(|page| page.push(cell));
         }
     }
     Ok(())
 }
 
+/// One cell on the page.
+struct CellView {
+    number: usize,
+    /// Its name in tracebacks and traces: `<cell 3>`.
+    name: String,
+    editor: EditorView,
+    output: Element,
+    visuals: Option<Visuals>,
+    client: RuntimeClient,
+    /// Whether the cell is being stepped (it waits in the runtime between Steps).
+    stepping: Cell<bool>,
+}
+
 /// One cell: a section holding the editor (in place of `pre`, its edits saved under `key`), a
-/// toolbar and the output.
+/// toolbar, the output and the visuals.
 fn mount_cell(
     document: &Document,
     pre: &Element,
     (number, key): (usize, &str),
     client: &RuntimeClient,
-) -> Result<(), JsValue> {
-    let cell = document.create_element("section")?;
-    cell.set_class_name("cell");
-    cell.set_attribute("aria-label", &format!("Cell {number}"))?;
-    pre.before_with_node_1(&cell)?;
-    cell.append_child(pre)?;
+) -> Result<Rc<CellView>, JsValue> {
+    let section = document.create_element("section")?;
+    section.set_class_name("cell");
+    section.set_id(&format!("cell-{number}"));
+    section.set_attribute("aria-label", &format!("Cell {number}"))?;
+    pre.before_with_node_1(&section)?;
+    section.append_child(pre)?;
     let toolbar = document.create_element("div")?;
     toolbar.set_class_name("cell-toolbar");
+    toolbar.set_attribute("role", "toolbar")?;
+    toolbar.set_attribute("aria-label", &format!("Cell {number}"))?;
     let output = document.create_element("pre")?;
     output.set_class_name("cell-output");
     output.set_attribute("aria-live", "polite")?;
+    output.set_attribute("aria-label", &format!("Output of cell {number}"))?;
 
-    let name = format!("<cell {number}>");
-    // The editor, once mounted: runs mark their error's line in it.
-    let editor: Rc<OnceCell<Rc<EditorView>>> = Rc::default();
-    let run = {
-        let (client, output, editor) = (client.clone(), output.clone(), Rc::clone(&editor));
-        Rc::new(move |source: String| {
-            let cell = Cell {
-                name: name.clone(),
-                output: output.clone(),
-                editor: Rc::clone(&editor),
-            };
-            run_cell(&client, cell, source);
-        })
-    };
-    let on_keys = {
-        let run = Rc::clone(&run);
-        Closure::<dyn Fn(String, bool)>::new(move |source: String, _in_place: bool| run(source))
-    };
-    let view = Rc::new(mount_over(pre, on_keys.as_ref().unchecked_ref(), key)?);
-    let _ = editor.set(Rc::clone(&view));
-    // The handlers live as long as the page's cells: the editor and the buttons hold them.
+    let on_keys = Closure::<dyn Fn(String, bool)>::new(move |_source: String, in_place: bool| {
+        if let Some(cell) = self::cell(number) {
+            spawn(cell.run());
+        }
+        if !in_place && let Some(next) = self::cell(number + 1) {
+            focus(&next.editor);
+        }
+    });
+    let on_hover = Closure::<dyn Fn(u32)>::new(move |line: u32| {
+        if let Some(visuals) = self::cell(number).and_then(|c| c.visuals.clone()) {
+            visuals.hover(line);
+        }
+    });
+    let editor = mount_over(
+        pre,
+        on_keys.as_ref().unchecked_ref(),
+        on_hover.as_ref().unchecked_ref(),
+        key,
+    )?;
+    // The handlers live as long as the page's cells: the editor holds them.
     on_keys.forget();
-    let buttons: [(&str, &str, Action); 4] = [
-        ("Run", "Run (Shift+Enter)", {
-            let view = Rc::clone(&view);
-            Box::new(move || run(text(&view)))
+    on_hover.forget();
+    section.append_child(&toolbar)?;
+    section.append_child(&output)?;
+    let name = format!("<cell {number}>");
+    let visuals = Visuals::mount(&section, number, &name);
+    let view = Rc::new(CellView {
+        number,
+        name,
+        editor,
+        output,
+        visuals,
+        client: client.clone(),
+        stepping: Cell::new(false),
+    });
+
+    let buttons: [(&str, &str, &str, Action); 6] = [
+        (
+            "Run",
+            "run",
+            "Run this cell (Shift+Enter; Ctrl+Enter stays here)",
+            |c| spawn(c.run()),
+        ),
+        (
+            "Run all above",
+            "run-above",
+            "Run every cell above this one, in order, stopping at an error",
+            |c| spawn(c.run_above()),
+        ),
+        (
+            "Step",
+            "step",
+            "Run the next statement only; the visuals follow",
+            |c| spawn(c.step()),
+        ),
+        ("Stop", "stop", "Interrupt the running cell", |c| {
+            spawn(c.stop())
         }),
-        ("Stop", "Interrupt the running cell", {
-            let client = client.clone();
-            Box::new(move || send(&client, Request::Stop, None))
-        }),
-        ("Reset session", "Forget every variable and start afresh", {
-            let (client, output) = (client.clone(), output.clone());
-            Box::new(move || send(&client, Request::Reset, Some(output.clone())))
-        }),
-        ("Restore original", "Put the lesson's code back", {
-            let view = Rc::clone(&view);
-            Box::new(move || restore(&view))
-        }),
+        (
+            "Reset session",
+            "reset",
+            "Forget every variable and start afresh",
+            |c| spawn(c.reset()),
+        ),
+        (
+            "Restore original",
+            "restore",
+            "Put the lesson's code back",
+            |c| restore(&c.editor),
+        ),
     ];
-    for (label, title, action) in buttons {
+    for (label, id, title, action) in buttons {
         let button = document.create_element("button")?;
         button.set_text_content(Some(label));
         button.set_attribute("type", "button")?;
         button.set_attribute("title", title)?;
-        let on_click = Closure::<dyn Fn()>::new(action);
+        button.set_attribute("data-action", id)?;
+        let on_click = Closure::<dyn Fn()>::new(move || {
+            if let Some(cell) = self::cell(number) {
+                action(cell);
+            }
+        });
         button.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref())?;
         on_click.forget();
         toolbar.append_child(&button)?;
     }
-    cell.append_child(&toolbar)?;
-    cell.append_child(&output)?;
-    Ok(())
+    Ok(view)
 }
 
-/// What a toolbar button does.
-type Action = Box<dyn Fn()>;
+/// What a toolbar button does to its cell.
+type Action = fn(Rc<CellView>);
 
-/// Sends a Stop or Reset; a Reset says in `output` that the notebook starts afresh.
-fn send(client: &RuntimeClient, request: Request, output: Option<Element>) {
-    let client = client.clone();
+fn spawn(work: impl std::future::Future<Output = impl Sized> + 'static) {
     wasm_bindgen_futures::spawn_local(async move {
-        let reply = client.send(request).await;
-        if let (Some(output), Reply::Reset) = (output, reply) {
-            output.set_class_name("cell-output");
-            output.set_text_content(Some("The session was reset: every variable is gone."));
-        }
+        work.await;
     });
 }
 
-/// What a run reports to: the cell's name (in tracebacks), its output area and its editor.
-struct Cell {
-    name: String,
-    output: Element,
-    editor: Rc<OnceCell<Rc<EditorView>>>,
-}
-
-/// Runs `source` as `cell` and shows what it printed, its value and its traceback, marking the
-/// line the error was raised on.
-fn run_cell(client: &RuntimeClient, cell: Cell, source: String) {
-    let Cell {
-        name,
-        output,
-        editor,
-    } = cell;
-    if let Some(view) = editor.get() {
-        mark_error(view, 0);
-    }
-    output.set_class_name("cell-output running");
-    output.set_text_content(Some("Running…"));
-    let client = client.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        let reply = client
-            .send(Request::RunCell {
-                cell: name.clone(),
-                source,
+impl CellView {
+    /// Runs the cell and shows what it printed, its value and its traceback, marking the line
+    /// the error was raised on; the visuals follow its progress. Whether it ran without error.
+    async fn run(self: Rc<Self>) -> bool {
+        self.end_stepping();
+        self.start("Running…");
+        let watcher: Rc<dyn Fn(Progress)> = {
+            let cell = Rc::clone(&self);
+            Rc::new(move |progress: Progress| {
+                cell.append("out-stdout", &progress.stdout);
+                if let Some(visuals) = &cell.visuals {
+                    visuals.extend(progress.trace);
+                }
             })
-            .await;
-        let (text, failed) = match reply {
-            Reply::Ran(record) => {
-                let mut text = record.stdout;
-                for warning in &record.warnings {
-                    text.push_str(&format!("UserWarning: {warning}\n"));
-                }
-                if let Some(value) = record.value {
-                    text.push_str(&value);
-                    text.push('\n');
-                }
-                let failed = record.error.is_some();
-                if let Some(traceback) = record.error {
-                    if let (Some(view), Some(line)) = (editor.get(), error_line(&traceback, &name))
-                    {
-                        mark_error(view, line);
-                    }
-                    text.push_str(&traceback);
-                }
-                (text, failed)
-            }
-            Reply::Unavailable { reason } => {
-                (format!("The runtime is unavailable: {reason}"), true)
-            }
-            other => (format!("Unexpected reply: {other:?}"), true),
         };
-        output.set_class_name(if failed {
-            "cell-output error"
-        } else {
-            "cell-output"
-        });
-        output.set_text_content(Some(&text));
-    });
+        let request = Request::RunCell {
+            cell: self.name.clone(),
+            source: text(&self.editor),
+        };
+        match self.client.send_watching(request, Some(watcher)).await {
+            Reply::Ran(record) => {
+                if let Some(visuals) = &self.visuals {
+                    visuals.restart();
+                }
+                self.finish(record, true)
+            }
+            other => {
+                self.fail(other);
+                false
+            }
+        }
+    }
+
+    /// Runs the cells above this one, in order, until one fails.
+    async fn run_above(self: Rc<Self>) {
+        for number in 1..self.number {
+            let Some(cell) = cell(number) else { return };
+            if !cell.run().await {
+                return;
+            }
+        }
+    }
+
+    /// Runs the cell's next statement (its first, when it is not being stepped), marking the one
+    /// after it in the editor.
+    async fn step(self: Rc<Self>) {
+        if !self.stepping.replace(true) {
+            self.start("");
+        }
+        let request = Request::Step {
+            cell: self.name.clone(),
+            source: text(&self.editor),
+        };
+        match self.client.send(request).await {
+            Reply::Stepped(step) => {
+                let next = step
+                    .next
+                    .filter(|Position { cell, .. }| *cell == self.name)
+                    .map_or(0, |p| p.line as u32);
+                if step.done {
+                    self.end_stepping();
+                    self.finish(step.record, false);
+                } else {
+                    mark_step(&self.editor, next);
+                    self.append("out-stdout", &step.record.stdout);
+                    if let Some(visuals) = &self.visuals {
+                        visuals.extend(step.record.trace);
+                    }
+                }
+            }
+            other => {
+                self.end_stepping();
+                self.fail(other);
+            }
+        }
+    }
+
+    async fn stop(self: Rc<Self>) {
+        self.end_stepping();
+        self.client.send(Request::Stop).await;
+    }
+
+    async fn reset(self: Rc<Self>) {
+        if let Reply::Reset = self.client.send(Request::Reset).await {
+            PAGE.with_borrow(|page| page.iter().for_each(|c| c.end_stepping()));
+            clear(&self.output);
+            self.output.set_class_name("cell-output");
+            self.append("out-note", "The session was reset: every variable is gone.");
+        }
+    }
+
+    fn end_stepping(&self) {
+        if self.stepping.replace(false) {
+            mark_step(&self.editor, 0);
+        }
+    }
+
+    /// A run or a stepped run begins: the last one's output, marks and visuals go.
+    fn start(&self, status: &str) {
+        mark_error(&self.editor, 0);
+        clear(&self.output);
+        self.output.set_class_name("cell-output running");
+        self.append("out-note", status);
+        if let Some(visuals) = &self.visuals {
+            visuals.restart();
+        }
+    }
+
+    /// Shows the end of a run: (all of its stdout, when `whole`, else what no Step showed yet),
+    /// warnings, the value and the traceback. Whether it ran without error.
+    fn finish(&self, record: RunRecord, whole: bool) -> bool {
+        self.output.set_class_name("cell-output");
+        self.output
+            .query_selector(".out-note")
+            .ok()
+            .flatten()
+            .inspect(Element::remove);
+        if whole {
+            clear(&self.output);
+        }
+        self.append("out-stdout", &record.stdout);
+        for warning in &record.warnings {
+            self.append("out-warning", &format!("UserWarning: {warning}\n"));
+        }
+        if let Some(value) = &record.value {
+            self.append("out-value", &format!("{value}\n"));
+        }
+        if let Some(visuals) = &self.visuals {
+            visuals.extend(record.trace);
+        }
+        let Some(traceback) = record.error else {
+            return true;
+        };
+        if let Some(line) = error_line(&traceback, &self.name) {
+            mark_error(&self.editor, line);
+        }
+        self.output.set_class_name("cell-output error");
+        self.append("out-error", &traceback);
+        false
+    }
+
+    /// Shows why the runtime gave no record.
+    fn fail(&self, reply: Reply) {
+        let text = match reply {
+            Reply::Unavailable { reason } => format!("The runtime is unavailable: {reason}"),
+            other => format!("Unexpected reply: {other:?}"),
+        };
+        clear(&self.output);
+        self.output.set_class_name("cell-output error");
+        self.append("out-error", &text);
+    }
+
+    /// Adds `text` to the output as a span of `class`.
+    fn append(&self, class: &str, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let Some(span) = self
+            .output
+            .owner_document()
+            .and_then(|d| d.create_element("span").ok())
+        else {
+            return;
+        };
+        span.set_class_name(class);
+        span.set_text_content(Some(text));
+        let _ = self.output.append_child(&span);
+    }
+}
+
+fn clear(element: &Element) {
+    element.set_text_content(None);
 }
 
 /// The line of cell `name` that a traceback's innermost frame in that cell points at (Python's

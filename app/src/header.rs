@@ -16,8 +16,10 @@ pub fn Header() -> impl IntoView {
             </A>
             <nav class="site-nav">
                 <A href="/">"Lessons"</A>
+                <A href="/devices">"Devices"</A>
             </nav>
             <BackendBadge/>
+            <ThemeToggle/>
         </header>
     }
 }
@@ -80,4 +82,46 @@ fn BackendBadge() -> impl IntoView {
 
 fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
+}
+
+/// Where the learner's theme choice is kept.
+const THEME_KEY: &str = "tolab:theme";
+
+/// Switches between the dark and the light theme (the first visit follows the system's choice);
+/// the choice is kept in the browser.
+#[component]
+fn ThemeToggle() -> impl IntoView {
+    let system_light = web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-color-scheme: light)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches());
+    let initial = crate::storage::load(THEME_KEY)
+        .unwrap_or_else(|| if system_light { "light" } else { "dark" }.to_owned());
+    let theme = RwSignal::new(initial);
+    Effect::new(move |_| {
+        let theme = theme.get();
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("data-theme", &theme);
+        }
+    });
+    view! {
+        <button
+            type="button"
+            class="theme-toggle"
+            aria-label=move || if theme.get() == "light" { "Switch to the dark theme" } else { "Switch to the light theme" }
+            on:click=move |_| {
+                let next = if theme.get_untracked() == "light" { "dark" } else { "light" };
+                crate::storage::save(THEME_KEY, next);
+                theme.set(next.to_owned());
+            }
+        >
+            {move || if theme.get() == "light" { "☾" } else { "☀" }}
+        </button>
+    }
 }

@@ -9,6 +9,8 @@ mod cells;
 mod header;
 mod pages;
 mod runtime_client;
+mod storage;
+mod viz;
 
 fn main() {
     console_error_panic_hook::set_once();

@@ -135,7 +135,7 @@ fn spawn_worker() -> Result<Worker, String> {
         .map_err(|_| "no page origin")?;
     let script = js_sys::Array::of1(
         &format!(
-            "importScripts('{origin}/{WORKER}.js'); wasm_bindgen('{origin}/{WORKER}_bg.wasm');"
+            "importScripts('{origin}/{WORKER}.js'); wasm_bindgen({{ module_or_path: '{origin}/{WORKER}_bg.wasm' }});"
         )
         .into(),
     );
@@ -149,8 +149,16 @@ fn spawn_worker() -> Result<Worker, String> {
 
 /// Makes one runtime client available to every component below the caller.
 pub fn provide_runtime_client() {
+    let client = RuntimeClient::new();
+    // The machine the learner set up in the device panel, before any cell runs.
+    if let Some(settings) = crate::pages::saved_settings() {
+        let client = client.clone();
+        leptos::task::spawn_local(async move {
+            client.send(Request::Configure { settings }).await;
+        });
+    }
     // The worker handle is a JS object, not `Send`: keep it in local storage.
-    provide_context(StoredValue::new_local(RuntimeClient::new()));
+    provide_context(StoredValue::new_local(client));
 }
 
 /// The runtime client provided by [`provide_runtime_client`].

@@ -9,7 +9,13 @@ mod protocol;
 pub mod python;
 mod runtime;
 
-pub use protocol::{BackendReport, Reply, ReplyEnvelope, Request, RequestEnvelope};
+pub use protocol::{
+    BackendReport, DeviceEntry, DeviceReport, DeviceSettings, Reply, ReplyEnvelope, Request,
+    RequestEnvelope,
+};
 pub use python::{Limits, Position, Progress, ProgressSink, RunRecord, Step, StopHandle, Timings};
 pub use runtime::Runtime;
 pub use tolab_engine::backend::gpu::AdapterReport;
+/// The events a [`RunRecord`] carries, part of the contract with the UI.
+pub use tolab_engine::trace;
+pub use tolab_engine::{Device, DeviceType};

@@ -11,6 +11,11 @@ use crate::python::{Progress, RunRecord, Step};
 pub enum Request {
     /// Which backend the GPU devices (`cuda:N`, `mps`) run on.
     DescribeBackend,
+    /// The devices a notebook sees, what backs each and its memory cap.
+    DescribeDevices,
+    /// Changes the lab's machine (its GPU count and `CUDA_VISIBLE_DEVICES`) and starts afresh,
+    /// as Reset does: the driver reads them when the process starts.
+    Configure { settings: DeviceSettings },
     /// Runs one cell in the notebook; `cell` names it in tracebacks (`<cell 3>`).
     RunCell { cell: String, source: String },
     /// Runs the next statement of a cell, at any depth: into loop bodies and the functions it
@@ -44,6 +49,8 @@ pub struct ReplyEnvelope {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Reply {
     Backend(BackendReport),
+    /// The devices, after a DescribeDevices or a Configure.
+    Devices(DeviceReport),
     /// What the running cell produced since its last progress reply; not final.
     Progress(Progress),
     Ran(RunRecord),
@@ -75,4 +82,49 @@ impl BackendReport {
             BackendReport::CpuEmulated { reason } => format!("emulated on the CPU: {reason}"),
         }
     }
+}
+
+/// The lab's machine, as a learner sets it in the device panel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceSettings {
+    /// Physical GPUs (logical CUDA devices before `CUDA_VISIBLE_DEVICES`), at most
+    /// [`DeviceSettings::MAX_GPUS`].
+    pub gpu_count: usize,
+    /// The process's `CUDA_VISIBLE_DEVICES` (`None`: unset, every GPU visible).
+    pub cuda_visible_devices: Option<String>,
+}
+
+impl DeviceSettings {
+    pub const MAX_GPUS: usize = 8;
+}
+
+impl Default for DeviceSettings {
+    fn default() -> Self {
+        DeviceSettings {
+            gpu_count: tolab_engine::SessionConfig::default().gpu_count,
+            cuda_visible_devices: None,
+        }
+    }
+}
+
+/// What the device panel shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceReport {
+    pub backend: BackendReport,
+    /// The settings in force (a GPU count above the most is lowered to it).
+    pub settings: DeviceSettings,
+    pub devices: Vec<DeviceEntry>,
+}
+
+/// One device a notebook can use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceEntry {
+    /// As PyTorch names it: `cpu`, `cuda:0`, `mps`.
+    pub device: String,
+    /// What runs its work: `the CPU`, the adapter's name, or the CPU standing in for a GPU.
+    pub backing: String,
+    /// The memory cap of its allocator, in bytes.
+    pub capacity: u64,
+    /// For `cuda:N`: the physical GPU behind it (after `CUDA_VISIBLE_DEVICES`).
+    pub physical: Option<usize>,
 }

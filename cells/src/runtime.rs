@@ -9,7 +9,7 @@ use std::task::Poll;
 use tolab_engine::backend::gpu::{GpuContext, GpuError};
 use tolab_engine::{Session, SessionConfig};
 
-use crate::protocol::{BackendReport, Reply, Request};
+use crate::protocol::{BackendReport, DeviceEntry, DeviceReport, DeviceSettings, Reply, Request};
 use crate::python::{
     Gate, Interpreter, Position, Progress, ProgressSink, Reported, RunRecord, Step, StopHandle,
     Timings,
@@ -27,6 +27,8 @@ pub struct Runtime {
     /// Shared by every notebook this runtime makes.
     stop: StopHandle,
     progress: Option<ProgressSink>,
+    /// The machine every new notebook starts on.
+    settings: DeviceSettings,
 }
 
 impl Runtime {
@@ -49,6 +51,14 @@ impl Runtime {
     pub async fn handle(&mut self, request: Request) -> Reply {
         match request {
             Request::DescribeBackend => Reply::Backend(self.backend().await),
+            Request::DescribeDevices => Reply::Devices(self.devices().await),
+            Request::Configure { mut settings } => {
+                self.cancel_stepping().await;
+                settings.gpu_count = settings.gpu_count.min(DeviceSettings::MAX_GPUS);
+                self.settings = settings;
+                self.notebook = None;
+                Reply::Devices(self.devices().await)
+            }
             Request::RunCell { cell, source } => {
                 self.cancel_stepping().await;
                 self.open_gpu().await;
@@ -81,10 +91,7 @@ impl Runtime {
         self.stop.clear();
         let mut notebook = self.notebook.take().unwrap_or_else(|| {
             // The UI animates the trace, so a notebook's session always records it.
-            let session = match self.gpu.as_ref().and_then(|g| g.as_ref().ok()) {
-                Some(gpu) => Session::with_gpu(SessionConfig::default(), Rc::clone(gpu)),
-                None => Session::default(),
-            };
+            let session = self.new_session();
             session.set_tracing(true);
             Interpreter::notebook(session).with_stop_handle(self.stop.clone())
         });
@@ -146,6 +153,56 @@ impl Runtime {
     async fn open_gpu(&mut self) {
         if self.gpu.is_none() {
             self.gpu = Some(GpuContext::new().await.map(Rc::new));
+        }
+    }
+
+    /// A session on the machine the settings describe, on the GPU where there is one.
+    fn new_session(&self) -> Session {
+        let config = SessionConfig {
+            gpu_count: self.settings.gpu_count,
+            ..SessionConfig::default()
+        };
+        let session = match self.gpu.as_ref().and_then(|g| g.as_ref().ok()) {
+            Some(gpu) => Session::with_gpu(config, Rc::clone(gpu)),
+            None => Session::new(config),
+        };
+        if let Some(visible) = &self.settings.cuda_visible_devices {
+            session.set_env("CUDA_VISIBLE_DEVICES", Some(visible));
+        }
+        session
+    }
+
+    /// The devices a new notebook sees, asked of a fresh session as a learner's first cell would.
+    async fn devices(&mut self) -> DeviceReport {
+        let backend = self.backend().await;
+        let session = self.new_session();
+        let config = session.config();
+        let gpu_backing = match &backend {
+            BackendReport::Gpu { adapter } => adapter.summary(),
+            BackendReport::CpuEmulated { reason } => format!("emulated on the CPU: {reason}"),
+        };
+        let mut devices = vec![DeviceEntry {
+            device: "cpu".into(),
+            backing: "the CPU".into(),
+            capacity: config.cpu_capacity,
+            physical: None,
+        }];
+        devices.extend((0..session.device_count()).map(|i| DeviceEntry {
+            device: format!("cuda:{i}"),
+            backing: gpu_backing.clone(),
+            capacity: config.gpu_capacity,
+            physical: session.physical_gpu(i),
+        }));
+        devices.push(DeviceEntry {
+            device: "mps".into(),
+            backing: gpu_backing,
+            capacity: config.mps_capacity,
+            physical: None,
+        });
+        DeviceReport {
+            backend,
+            settings: self.settings.clone(),
+            devices,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The message contract: requests and replies keep their JSON shape (the desktop app and the web
 //! worker depend on it), and the runtime answers with what really backs the GPU devices.
 
-use tolab_cells::{AdapterReport, BackendReport, Reply, Request, Runtime};
+use tolab_cells::{AdapterReport, BackendReport, DeviceSettings, Reply, Request, Runtime};
 
 fn swiftshader() -> AdapterReport {
     AdapterReport {
@@ -369,4 +369,62 @@ fn events_name_the_cell_whose_line_caused_them_even_across_cells() {
     // The copy happens on line 4 of the cell that defined `move`.
     assert!(spans.contains(&("setup", 4)), "{spans:?}");
     assert!(!spans.contains(&("use", 4)));
+}
+
+#[test]
+fn configuring_the_machine_starts_afresh_with_the_gpus_and_visible_devices_asked_for() {
+    let mut runtime = Runtime::new();
+    let Reply::Devices(before) = pollster::block_on(runtime.handle(Request::DescribeDevices))
+    else {
+        panic!("a device report")
+    };
+    let names = |report: &tolab_cells::DeviceReport| -> Vec<String> {
+        report.devices.iter().map(|d| d.device.clone()).collect()
+    };
+    assert_eq!(names(&before), ["cpu", "cuda:0", "cuda:1", "mps"]);
+    assert_eq!(before.settings, DeviceSettings::default());
+
+    let run = |source: &str| Request::RunCell {
+        cell: "<cell>".into(),
+        source: source.into(),
+    };
+    pollster::block_on(runtime.handle(run("import torch\nx = 1")));
+    let settings = DeviceSettings {
+        gpu_count: 4,
+        cuda_visible_devices: Some("3,1".into()),
+    };
+    let Reply::Devices(after) = pollster::block_on(runtime.handle(Request::Configure {
+        settings: settings.clone(),
+    })) else {
+        panic!("a device report")
+    };
+    assert_eq!(names(&after), ["cpu", "cuda:0", "cuda:1", "mps"]);
+    let physical: Vec<Option<usize>> = after.devices.iter().map(|d| d.physical).collect();
+    assert_eq!(physical, [None, Some(3), Some(1), None]);
+    assert_eq!(after.settings, settings);
+    // The notebook started afresh, on the new machine.
+    let Reply::Ran(record) = pollster::block_on(runtime.handle(run(
+        "import torch, os\nprint(torch.cuda.device_count(), os.environ['CUDA_VISIBLE_DEVICES'])\nx",
+    ))) else {
+        panic!("a run record")
+    };
+    assert_eq!(record.stdout, "2 3,1\n");
+    assert!(
+        record
+            .error
+            .unwrap()
+            .ends_with("NameError: name 'x' is not defined")
+    );
+
+    let too_many = DeviceSettings {
+        gpu_count: 100,
+        cuda_visible_devices: None,
+    };
+    let Reply::Devices(capped) =
+        pollster::block_on(runtime.handle(Request::Configure { settings: too_many }))
+    else {
+        panic!("a device report")
+    };
+    assert_eq!(capped.settings.gpu_count, DeviceSettings::MAX_GPUS);
+    assert_eq!(capped.devices.len(), DeviceSettings::MAX_GPUS + 2);
 }

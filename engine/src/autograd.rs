@@ -14,6 +14,7 @@ use std::rc::{Rc, Weak};
 
 use crate::error::Error;
 use crate::tensor::{Tensor, TensorImpl};
+use crate::trace::{BreakCause, EventKind};
 
 /// Gradients for a node's inputs from the gradient of its output.
 pub(crate) type BackwardFn = Box<dyn Fn(&Tensor) -> Result<Vec<Option<Tensor>>, Error>>;
@@ -131,7 +132,38 @@ fn edge_to(input: &Tensor) -> Option<GradFn> {
         retained: RefCell::default(),
     });
     *meta.accumulator.borrow_mut() = Rc::downgrade(&node);
+    input
+        .session()
+        .record(Some(input.device()), || EventKind::GraphNode {
+            node: node.id,
+            name: node.name.to_owned(),
+            next: Vec::new(),
+            leaf: Some(format!("{:?} {}", input.shape(), input.dtype().name())),
+        });
     Some(GradFn(node))
+}
+
+/// The node a tensor's history hangs from in the graph: its `grad_fn`, or its leaf's
+/// `AccumulateGrad` while a graph holds one.
+fn graph_node_of(tensor: &Tensor) -> Option<u64> {
+    let meta = tensor.autograd();
+    match &meta.grad_fn {
+        Some(grad_fn) => Some(grad_fn.id()),
+        None => meta.accumulator.borrow().upgrade().map(|node| node.id),
+    }
+}
+
+/// Records that `tensor`, which takes part in autograd, was used where the graph does not follow
+/// it (`detach()`, `.item()`, an op under `no_grad`, …).
+pub fn graph_break(tensor: &Tensor, cause: BreakCause) {
+    if tensor.requires_grad() {
+        tensor
+            .session()
+            .record(Some(tensor.device()), || EventKind::GraphBreak {
+                from: graph_node_of(tensor),
+                cause,
+            });
+    }
 }
 
 /// A tensor a backward function needs, with the version it had when saved: if an in-place op
@@ -236,7 +268,13 @@ pub(crate) fn record_edges(
         return AutogradMeta::default();
     };
     let session = first.session();
-    if !session.is_grad_enabled() || !inputs.iter().flatten().any(|t| t.requires_grad()) {
+    let Some(tracked) = inputs.iter().flatten().find(|t| t.requires_grad()) else {
+        return AutogradMeta::default();
+    };
+    if !session.is_grad_enabled() {
+        if session.is_learner_no_grad() {
+            graph_break(tracked, BreakCause::NoGrad);
+        }
         return AutogradMeta::default();
     }
     let backward = backward();
@@ -249,10 +287,15 @@ pub(crate) fn record_edges(
         saves_tensors: backward.saves_tensors,
         retained: RefCell::default(),
     }));
-    let name = backward.name;
-    session.record(None, || crate::trace::EventKind::GraphNode {
+    session.record(Some(tracked.device()), || EventKind::GraphNode {
         node: node.id(),
-        name: name.to_owned(),
+        name: node.name().to_owned(),
+        next: node
+            .next_functions()
+            .iter()
+            .map(|n| n.as_ref().map(GradFn::id))
+            .collect(),
+        leaf: None,
     });
     AutogradMeta {
         grad_fn: Some(node),
@@ -324,7 +367,12 @@ impl BackwardPass {
             buffers: HashMap::new(),
             ready: Vec::new(),
         };
-        let Some(node) = root.grad_fn() else {
+        let root_node = root.grad_fn();
+        pass.session
+            .record(Some(root.device()), || EventKind::Backward {
+                root: root_node.as_ref().map(GradFn::id),
+            });
+        let Some(node) = root_node else {
             pass.leaf = Some((root.clone(), grad));
             return Ok(pass);
         };
@@ -347,10 +395,8 @@ impl BackwardPass {
     /// Runs nodes until the pass is done, or until one fails; a node that failed is ready to
     /// run again, its gradient kept.
     fn resume(&mut self) -> Result<(), Error> {
-        let previous = self.session.set_grad_enabled(false);
-        let outcome = self.run();
-        self.session.set_grad_enabled(previous);
-        outcome
+        let session = self.session.clone();
+        session.no_grad(|| self.run())
     }
 
     fn run(&mut self) -> Result<(), Error> {
@@ -383,6 +429,10 @@ impl BackwardPass {
             let Some(grads) = grads else {
                 if let Some(leaf) = node.variable() {
                     accumulate(&leaf, grad)?;
+                    self.session
+                        .record(Some(leaf.device()), || EventKind::GradAccumulated {
+                            node: node.id(),
+                        });
                 }
                 continue;
             };

@@ -80,6 +80,9 @@ struct State {
     allocators: RefCell<HashMap<Device, DeviceAllocator>>,
     tracer: RefCell<Tracer>,
     grad_enabled: Cell<bool>,
+    /// Whether the learner turned recording off (the lab's own `no_grad` work, like a backward
+    /// pass, is no graph break).
+    learner_no_grad: Cell<bool>,
     next_id: Cell<u64>,
     /// One generator per device type and index: PyTorch's default CPU generator and, standing in
     /// for CUDA's Philox generators, one Mersenne Twister per GPU (their values differ from CUDA's).
@@ -173,6 +176,7 @@ impl Session {
             allocators: RefCell::default(),
             tracer: RefCell::default(),
             grad_enabled: Cell::new(true),
+            learner_no_grad: Cell::new(false),
             next_id: Cell::new(1),
             generators: RefCell::default(),
             warnings: RefCell::default(),
@@ -715,8 +719,11 @@ impl Session {
         let a = match allocation {
             Ok(a) => a,
             Err(oom) => {
+                let (tried, capacity) = (oom.tried, oom.capacity);
                 let error = Error::out_of_memory(device, oom);
-                tracer.record(Some(device), || EventKind::Error {
+                tracer.record(Some(device), || EventKind::OutOfMemory {
+                    tried,
+                    capacity,
                     message: error.to_string(),
                 });
                 return Err(error);
@@ -927,15 +934,22 @@ impl Session {
 
     /// `torch.set_grad_enabled(mode)`; returns the previous mode, for `no_grad` to restore.
     pub fn set_grad_enabled(&self, enabled: bool) -> bool {
+        self.0.learner_no_grad.set(!enabled);
         self.0.grad_enabled.replace(enabled)
     }
 
-    /// Runs `f` as `with torch.no_grad():` would, restoring the mode afterwards.
+    /// Runs `f` without recording, as the lab's own work (an optimizer's update, a backward
+    /// pass) does, restoring the mode afterwards.
     pub fn no_grad<T>(&self, f: impl FnOnce() -> T) -> T {
-        let previous = self.set_grad_enabled(false);
+        let previous = self.0.grad_enabled.replace(false);
         let result = f();
-        self.set_grad_enabled(previous);
+        self.0.grad_enabled.set(previous);
         result
+    }
+
+    /// Whether ops run now are not recorded because the learner said so (`torch.no_grad()`).
+    pub(crate) fn is_learner_no_grad(&self) -> bool {
+        !self.is_grad_enabled() && self.0.learner_no_grad.get()
     }
 
     // ---- warnings ----

@@ -81,6 +81,45 @@ impl TransferStep {
     }
 }
 
+/// Why a tensor's history stops being recorded (DESIGN.md, "The app": breaks drawn as cuts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BreakCause {
+    /// `t.detach()`: the same data, no history.
+    Detach,
+    /// `t.data`: the same data, no history, and in-place changes autograd cannot see.
+    Data,
+    /// `t.item()`: a Python number, outside autograd.
+    Item,
+    /// `t.tolist()`: Python numbers, outside autograd.
+    Tolist,
+    /// An op on it ran under `torch.no_grad()` (or `set_grad_enabled(False)`): not recorded.
+    NoGrad,
+}
+
+impl BreakCause {
+    /// Why the graph stops there, in a sentence the UI shows on hover.
+    pub fn explanation(self) -> &'static str {
+        match self {
+            BreakCause::Detach => {
+                "detach() returns a tensor sharing the data but with no grad_fn: nothing computed from it reaches the graph"
+            }
+            BreakCause::Data => {
+                ".data returns the same data with no history, and autograd cannot see in-place changes made through it"
+            }
+            BreakCause::Item => {
+                ".item() returns a Python number: anything computed from it is a constant to autograd"
+            }
+            BreakCause::Tolist => {
+                ".tolist() returns Python numbers: a tensor rebuilt from them has no history"
+            }
+            BreakCause::NoGrad => {
+                "under torch.no_grad() ops are not recorded: the result has no grad_fn"
+            }
+        }
+    }
+}
+
 /// Which backend actually did a piece of work: the UI must never show CPU work as GPU work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -141,14 +180,30 @@ pub enum EventKind {
         reason: String,
         waited_us: u64,
     },
-    /// An autograd node was created.
+    /// An autograd node was created: an op's `grad_fn`, or a leaf's `AccumulateGrad`. The event's
+    /// device is the one its gradient flows back to (the inputs', the leaf's).
     GraphNode {
         node: u64,
         name: String,
+        /// `next_functions`, as node ids (`None` where that input needs no gradient).
+        next: Vec<Option<u64>>,
+        /// For an `AccumulateGrad`: the leaf it fills, as `shape dtype` (`[3, 2] float32`).
+        leaf: Option<String>,
     },
-    /// A tensor left the autograd graph.
+    /// A tensor that took part in autograd was used in a way the graph does not follow.
     GraphBreak {
-        reason: String,
+        /// The node of the tensor cut off (its `grad_fn`, or its leaf's `AccumulateGrad`), when
+        /// the graph has one.
+        from: Option<u64>,
+        cause: BreakCause,
+    },
+    /// `backward()` started from `root` (the output's `grad_fn`; `None` for a leaf).
+    Backward {
+        root: Option<u64>,
+    },
+    /// A leaf's `.grad` received a gradient through its `AccumulateGrad` node.
+    GradAccumulated {
+        node: u64,
     },
     /// A (simulated) DataLoader worker process started a piece of work: what follows, until its
     /// `WorkerEnd`, ran in that worker.
@@ -166,6 +221,13 @@ pub enum EventKind {
     /// A GPU kernel's device-side assert fired (its message, as CUDA prints it to stderr); the
     /// error itself surfaces at the next sync point.
     DeviceAssert {
+        message: String,
+    },
+    /// An allocation failed: the device's allocator could not reserve `tried` bytes within its
+    /// `capacity`, even after releasing its cache.
+    OutOfMemory {
+        tried: u64,
+        capacity: u64,
         message: String,
     },
     Warning {

@@ -440,16 +440,64 @@ fn the_trace_shows_graph_nodes_and_which_backend_ran_each_kernel() {
     let a = tensor(&session, &[1.0, 2.0], &[2], true);
     session.set_tracing(true);
     let b = a.to(To::device("cuda")).unwrap();
-    b.mul(&b).unwrap().sum(&[], false).unwrap();
+    let loss = b.mul(&b).unwrap().sum(&[], false).unwrap();
     let trace = session.take_trace();
-    let nodes: Vec<&str> = trace
+    let nodes: Vec<(u64, String, Vec<Option<u64>>)> = trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::GraphNode { name, .. } => Some(name.as_str()),
+            EventKind::GraphNode {
+                node, name, next, ..
+            } => Some((*node, name.clone(), next.clone())),
             _ => None,
         })
         .collect();
-    assert_eq!(nodes, ["ToCopyBackward0", "MulBackward0", "SumBackward0"]);
+    let names: Vec<&str> = nodes.iter().map(|(_, name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "AccumulateGrad",
+            "ToCopyBackward0",
+            "MulBackward0",
+            "SumBackward0"
+        ]
+    );
+    // Each node's edges are its `next_functions`, by id: the leaf's accumulator behind the copy.
+    let id = |i: usize| Some(nodes[i].0);
+    assert_eq!(nodes[1].2, [id(0)]);
+    assert_eq!(nodes[2].2, [id(1), id(1)]);
+    assert_eq!(nodes[3].2, [id(2)]);
+
+    loss.backward(None, false).unwrap();
+    let kinds = |trace: Vec<tolab_engine::trace::TraceEvent>| -> Vec<EventKind> {
+        trace.into_iter().map(|e| e.kind).collect()
+    };
+    let backward = kinds(session.take_trace());
+    let started = backward
+        .iter()
+        .position(|k| k == &EventKind::Backward { root: id(3) });
+    let filled = backward
+        .iter()
+        .position(|k| k == &EventKind::GradAccumulated { node: nodes[0].0 });
+    assert!(started.is_some() && started < filled, "{backward:?}");
+
+    // An op the learner runs under no_grad on a tensor in the graph is a cut there; the lab's own
+    // no_grad work (an optimizer's update) is not.
+    session.no_grad(|| a.mul(&a).unwrap());
+    let previous = session.set_grad_enabled(false);
+    a.mul(&a).unwrap();
+    session.set_grad_enabled(previous);
+    let breaks: Vec<EventKind> = kinds(session.take_trace())
+        .into_iter()
+        .filter(|k| matches!(k, EventKind::GraphBreak { .. }))
+        .collect();
+    assert_eq!(
+        breaks,
+        [EventKind::GraphBreak {
+            from: id(0),
+            cause: tolab_engine::trace::BreakCause::NoGrad
+        }]
+    );
+
     let kernels: Vec<(String, Backend)> = trace
         .iter()
         .filter_map(|e| match &e.kind {

@@ -1,6 +1,7 @@
-//! `cargo xtask bench`: the engine's CPU figures next to numpy's, and the cell interpreter's next
-//! to CPython's (with PyTorch on the CPU when `python3` has it), measured in the same run on the
-//! same machine (numpy single-threaded, from pip in a virtual environment of its own).
+//! `cargo xtask bench`: the engine's CPU figures next to numpy's, the cell interpreter's next to
+//! CPython's (with PyTorch on the CPU when `python3` has it), and the site's start next to
+//! Pyodide's in headless Chromium, measured in the same run on the same machine (numpy
+//! single-threaded, from pip in a virtual environment of its own).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -44,7 +45,69 @@ pub fn run(root: &Path) -> Result<(), String> {
         println!("| {label} | {e:.3} | {n:.3} | {:.2} |", e / n);
     }
     gpu(root, &engine)?;
-    interpreter(root, &python)
+    interpreter(root, &python)?;
+    startup(root)
+}
+
+/// The site's start in headless Chromium next to Pyodide's (npm's `pyodide`, served locally),
+/// in the same browser in the same run: time from navigation to the first cell's result, and the
+/// bytes fetched, gzip-compressed.
+fn startup(root: &Path) -> Result<(), String> {
+    println!("\nbench: the site (release build)…");
+    let site = crate::site::build(root)?;
+    let pyodide = root.join("target/bench-pyodide");
+    std::fs::create_dir_all(pyodide.join("pyodide")).map_err(|e| e.to_string())?;
+    std::fs::copy(
+        root.join("xtask/bench/pyodide.html"),
+        pyodide.join("index.html"),
+    )
+    .map_err(|e| e.to_string())?;
+    let npm = root.join("node_modules/pyodide");
+    for entry in std::fs::read_dir(&npm).map_err(|e| format!("{}: {e}", npm.display()))? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if let Some(name) = path.file_name().filter(|_| path.is_file()) {
+            std::fs::copy(&path, pyodide.join("pyodide").join(name)).map_err(|e| e.to_string())?;
+        }
+    }
+    let lab_url = crate::serve::Server::bind(&site, 0)?.spawn();
+    let pyodide_url = crate::serve::Server::bind(&pyodide, 0)?.spawn();
+    println!("bench: the lab and Pyodide starting in Chromium (3 runs each)…");
+    let figures = parse(&capture(
+        Command::new("node")
+            .arg(root.join("xtask/bench/startup.mjs"))
+            .args([&lab_url, &pyodide_url]),
+        root,
+    )?)?;
+    println!("\n| measure | lab | Pyodide | lab / Pyodide |\n|---|---|---|---|");
+    let rows = [
+        (
+            "first_cell_ms",
+            "navigation to the first cell's result, ms",
+            1.0,
+        ),
+        (
+            "gzip_bytes",
+            "bytes fetched (gzip), MiB",
+            1.0 / f64::from(1u32 << 20),
+        ),
+    ];
+    for (key, label, scale) in rows {
+        let l = figures
+            .get(&format!("lab_{key}"))
+            .copied()
+            .unwrap_or(f64::NAN);
+        let p = figures
+            .get(&format!("pyodide_{key}"))
+            .copied()
+            .unwrap_or(f64::NAN);
+        println!(
+            "| {label} | {:.2} | {:.2} | {:.3} |",
+            l * scale,
+            p * scale,
+            l / p
+        );
+    }
+    Ok(())
 }
 
 /// The wgpu backend on whatever adapter this machine has (lavapipe, Vulkan on the CPU, on the CI

@@ -1,9 +1,11 @@
 //! The app's pages, one per route.
 
+mod devices;
 mod home;
 mod lesson;
 mod not_found;
 
+pub use devices::{DevicesPage, saved_settings};
 pub use home::HomePage;
 pub use lesson::LessonPage;
 pub use not_found::NotFoundPage;

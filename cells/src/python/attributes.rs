@@ -5,6 +5,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use tolab_engine::autograd::graph_break;
+use tolab_engine::trace::BreakCause;
 use tolab_engine::{DType, Scalar, Target, Tensor, To};
 
 use super::eval::Args;
@@ -295,7 +297,10 @@ fn tensor_property(t: &Tensor, name: &str) -> Result<Option<Value>> {
         "is_leaf" => Value::Bool(t.is_leaf()),
         "grad" => t.grad().map_or(Value::None, Value::Tensor),
         "grad_fn" => t.grad_fn().map_or(Value::None, Value::GradFn),
-        "data" => Value::Tensor(t.data()),
+        "data" => {
+            graph_break(t, BreakCause::Data);
+            Value::Tensor(t.data())
+        }
         "is_cuda" => Value::Bool(t.device().kind == tolab_engine::DeviceType::Cuda),
         "ndim" => Value::Int(t.dim() as i64),
         "itemsize" => Value::Int(t.element_size() as i64),
@@ -544,13 +549,17 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
         "int" => t.to_dtype(DType::Int32)?,
         "bool" => t.to_dtype(DType::Bool)?,
         "item" => {
+            graph_break(t, BreakCause::Item);
             return Ok(match t.item()? {
                 Scalar::Bool(b) => Value::Bool(b),
                 Scalar::Int(i) => Value::Int(i),
                 Scalar::Float(x) => Value::Float(x),
             });
         }
-        "tolist" => return Ok(tolist(&t.scalars()?, t.shape())),
+        "tolist" => {
+            graph_break(t, BreakCause::Tolist);
+            return Ok(tolist(&t.scalars()?, t.shape()));
+        }
         "size" => {
             return Ok(match arg(0) {
                 Value::Int(d) => {
@@ -685,7 +694,10 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
                 })));
             }
         },
-        "detach" => t.detach(),
+        "detach" => {
+            graph_break(t, BreakCause::Detach);
+            t.detach()
+        }
         "clone" => t.clone_tensor()?,
         "view" => t.view(&sizes()?)?,
         "flatten" => tolab_engine::nn::functional::flatten(
