@@ -91,15 +91,28 @@ pub fn mount_cells(prose: &Element, slug: &str, client: &RuntimeClient) -> Resul
         if let Some(pre) = pre {
             let number = i as usize + 1;
             let key = format!("tolab:lesson:{slug}:cell:{number}");
-            let cell = mount_cell(&document, &pre, (number, &key), client)?;
+            let cell = mount_cell(&document, &pre, (slug, number, &key), client)?;
             PAGE.with_borrow_mut(|page| page.push(cell));
         }
+    }
+    // A link to a cell (`/lesson/<slug>#cell-3`) arrives before the cell exists: go there now.
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    if let Some(target) = hash
+        .strip_prefix('#')
+        .filter(|id| id.starts_with("cell-"))
+        .and_then(|id| document.get_element_by_id(id))
+    {
+        target.scroll_into_view();
     }
     Ok(())
 }
 
 /// One cell on the page.
 struct CellView {
+    /// The lesson's slug, for its progress.
+    lesson: String,
     number: usize,
     /// Its name in tracebacks and traces: `<cell 3>`.
     name: String,
@@ -116,7 +129,7 @@ struct CellView {
 fn mount_cell(
     document: &Document,
     pre: &Element,
-    (number, key): (usize, &str),
+    (lesson, number, key): (&str, usize, &str),
     client: &RuntimeClient,
 ) -> Result<Rc<CellView>, JsValue> {
     let section = document.create_element("section")?;
@@ -161,6 +174,7 @@ fn mount_cell(
     let name = format!("<cell {number}>");
     let visuals = Visuals::mount(&section, number, &name);
     let view = Rc::new(CellView {
+        lesson: lesson.to_owned(),
         number,
         name,
         editor,
@@ -220,6 +234,13 @@ fn mount_cell(
         on_click.forget();
         toolbar.append_child(&button)?;
     }
+    // The cell's own address, to link to it.
+    let anchor = document.create_element("a")?;
+    anchor.set_class_name("cell-anchor");
+    anchor.set_attribute("href", &format!("#cell-{number}"))?;
+    anchor.set_attribute("aria-label", &format!("Link to cell {number}"))?;
+    anchor.set_text_content(Some(&format!("#{number}")));
+    toolbar.append_child(&anchor)?;
     Ok(view)
 }
 
@@ -363,6 +384,7 @@ impl CellView {
             visuals.extend(record.trace);
         }
         let Some(traceback) = record.error else {
+            crate::progress::record(&self.lesson, self.number);
             return true;
         };
         if let Some(line) = error_line(&traceback, &self.name) {

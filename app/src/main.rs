@@ -8,6 +8,7 @@ mod catalog;
 mod cells;
 mod header;
 mod pages;
+mod progress;
 mod runtime_client;
 mod storage;
 mod viz;

@@ -113,6 +113,11 @@ impl Lesson {
     pub fn prose_html(&self) -> String {
         render_markdown(&self.body)
     }
+
+    /// How many runnable cells (```python blocks) the lesson has.
+    pub fn cell_count(&self) -> usize {
+        crate::markdown::python_blocks(&self.body)
+    }
 }
 
 fn is_valid_slug(slug: &str) -> bool {

@@ -127,7 +127,7 @@ test('a lesson opens from the list and renders its prose', async () => {
   await assert.doesNotReject(prose.locator('h1', { hasText: 'What .to() returns' }).waitFor());
   await prose.locator('.cell .cm-editor').first().waitFor();
   assert.ok((await prose.locator('.cell').count()) >= 3, 'Python examples become cells');
-  assert.equal(await page.locator('.course li.current').textContent(), 'What .to() returns');
+  assert.equal(await page.locator('.course li.current a').textContent(), 'What .to() returns');
   await backendBadge(page);
   await page.screenshot({ path: join(SHOTS, 'lesson.png'), fullPage: true });
   assert.deepEqual(errors, []);
@@ -158,13 +158,17 @@ test("a lesson's Python blocks are code editors that run in the runtime", async 
   await page.keyboard.press('Shift+Enter');
   await page.waitForFunction((el) => el.textContent.includes('tensor('), await output.elementHandle(), { timeout: 60_000 });
   assert.equal((await output.textContent()).trim(), 'tensor([3., 3.])');
+  // Shift+Enter moved the keyboard to the next cell.
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.cell')?.id), 'cell-2');
 
-  // An error shows its traceback, styled as an error.
+  // An error shows its traceback, styled as an error; Ctrl+Enter runs it and stays.
+  await first.locator('.cm-content').click();
   await page.keyboard.press('Control+A');
   await page.keyboard.type('torch.ones(2).to("cuda:7")');
   await page.keyboard.press('Control+Enter');
   await page.waitForFunction((el) => el.classList.contains('error'), await output.elementHandle(), { timeout: 60_000 });
   assert.match(await output.textContent(), /Traceback[\s\S]*Error/);
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.cell')?.id), 'cell-1');
   // The line the error was raised on is marked in the editor; an edit clears the mark.
   assert.equal(await first.locator('.cm-error-line').count(), 1);
   await page.screenshot({ path: join(SHOTS, 'cells.png'), fullPage: true });
@@ -416,6 +420,32 @@ test('the light theme and a narrow laptop screen keep the lesson readable', asyn
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px too wide)`);
   await page.screenshot({ path: join(SHOTS, 'narrow.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the course list shows the cells run per lesson, and a cell has its own address', async () => {
+  const { page, errors } = await open('/lesson/what-to-returns');
+  const progress = page.locator('.course li.current .lesson-progress');
+  await progress.waitFor();
+  const total = Number((await progress.textContent()).split('/')[1]);
+  assert.equal(await progress.textContent(), `0/${total}`);
+  assert.ok(total >= 3);
+  const cell = page.locator('.cell').first();
+  await cell.locator('.cm-editor').waitFor();
+  await runCell(page, cell);
+  await page.waitForFunction((el) => el.textContent.startsWith('1/'), await progress.elementHandle());
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('.course li.current .lesson-progress')?.textContent.startsWith('1/'));
+
+  // `#cell-3` leads to the third cell once the cells exist.
+  assert.equal(await page.locator('.cell').nth(2).locator('.cell-anchor').getAttribute('href'), '#cell-3');
+  await page.goto(`${BASE}/lesson/what-to-returns#cell-3`);
+  await page.locator('#cell-3 .cm-editor').waitFor();
+  await page.waitForFunction(() => {
+    const top = document.getElementById('cell-3').getBoundingClientRect().top;
+    return top >= 0 && top < window.innerHeight / 2;
+  });
   assert.deepEqual(errors, []);
   await page.close();
 });

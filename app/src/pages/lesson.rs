@@ -37,14 +37,25 @@ pub fn LessonPage() -> impl IntoView {
             .lessons()
             .iter()
             .map(|l| {
-                let class = if l.meta.slug == current {
+                let item_class = if l.meta.slug == current {
                     "current"
                 } else {
                     ""
                 };
+                let slug = l.meta.slug.clone();
+                let total = l.cell_count();
+                let done = Memo::new(move |_| crate::progress::cells_done(&slug).min(total));
                 view! {
-                    <li class=class>
+                    <li class=item_class>
                         <A href=format!("/lesson/{}", l.meta.slug)>{l.meta.title.clone()}</A>
+                        <span
+                            class="lesson-progress"
+                            class:complete={move || total > 0 && done.get() == total}
+                            aria-label=move || format!("{} of {total} cells run", done.get())
+                            style=move || format!("--done: {}", if total == 0 { 0.0 } else { done.get() as f64 / total as f64 })
+                        >
+                            {move || format!("{}/{total}", done.get())}
+                        </span>
                     </li>
                 }
             })
