@@ -15,48 +15,12 @@ use tolab_cells::{Position, Progress, Reply, Request, RunRecord};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
+use crate::editor::{
+    EditorView, focus, mark_error, mark_step, mount_over, restore, show_line_in, text,
+};
+use crate::output;
 use crate::runtime_client::RuntimeClient;
 use crate::viz::Visuals;
-
-#[wasm_bindgen]
-extern "C" {
-    /// A mounted CodeMirror view.
-    type EditorView;
-
-    /// Replaces `pre` with an editor holding its text, or the edit saved under `key`;
-    /// `on_run(code, in_place)` is called for Shift+Enter and Ctrl/Cmd+Enter, `on_hover(line)`
-    /// as the pointer moves over the lines (0 when it leaves).
-    #[wasm_bindgen(catch, js_namespace = TolabEditor, js_name = mountOver)]
-    fn mount_over(
-        pre: &Element,
-        on_run: &js_sys::Function,
-        on_hover: &js_sys::Function,
-        key: &str,
-    ) -> Result<EditorView, JsValue>;
-
-    /// The editor's current text.
-    #[wasm_bindgen(js_namespace = TolabEditor)]
-    fn text(view: &EditorView) -> String;
-
-    /// Puts the lesson's code back and forgets the saved edit.
-    #[wasm_bindgen(js_namespace = TolabEditor)]
-    fn restore(view: &EditorView);
-
-    /// Marks the 1-based `line` as where an error was raised; 0 clears the mark.
-    #[wasm_bindgen(js_namespace = TolabEditor, js_name = markError)]
-    fn mark_error(view: &EditorView, line: u32);
-
-    /// Marks the 1-based `line` as the statement a stepped cell runs next; 0 clears the mark.
-    #[wasm_bindgen(js_namespace = TolabEditor, js_name = markStep)]
-    fn mark_step(view: &EditorView, line: u32);
-
-    /// Scrolls to the 1-based `line` and lights it for a moment.
-    #[wasm_bindgen(js_namespace = TolabEditor, js_name = showLine)]
-    fn show_line_in(view: &EditorView, line: u32);
-
-    #[wasm_bindgen(js_namespace = TolabEditor)]
-    fn focus(view: &EditorView);
-}
 
 thread_local! {
     /// The cells of the lesson on screen, in page order (cell `n` at `n - 1`).
@@ -247,7 +211,7 @@ fn mount_cell(
 /// What a toolbar button does to its cell.
 type Action = fn(Rc<CellView>);
 
-fn spawn(work: impl std::future::Future<Output = impl Sized> + 'static) {
+pub(crate) fn spawn(work: impl std::future::Future<Output = impl Sized> + 'static) {
     wasm_bindgen_futures::spawn_local(async move {
         work.await;
     });
@@ -262,7 +226,7 @@ impl CellView {
         let watcher: Rc<dyn Fn(Progress)> = {
             let cell = Rc::clone(&self);
             Rc::new(move |progress: Progress| {
-                cell.append("out-stdout", &progress.stdout);
+                output::append(&cell.output, "out-stdout", &progress.stdout);
                 if let Some(visuals) = &cell.visuals {
                     visuals.extend(progress.trace);
                 }
@@ -317,7 +281,7 @@ impl CellView {
                     self.finish(step.record, false);
                 } else {
                     mark_step(&self.editor, next);
-                    self.append("out-stdout", &step.record.stdout);
+                    output::append(&self.output, "out-stdout", &step.record.stdout);
                     if let Some(visuals) = &self.visuals {
                         visuals.extend(step.record.trace);
                     }
@@ -338,9 +302,13 @@ impl CellView {
     async fn reset(self: Rc<Self>) {
         if let Reply::Reset = self.client.send(Request::Reset).await {
             PAGE.with_borrow(|page| page.iter().for_each(|c| c.end_stepping()));
-            clear(&self.output);
+            output::clear(&self.output);
             self.output.set_class_name("cell-output");
-            self.append("out-note", "The session was reset: every variable is gone.");
+            output::append(
+                &self.output,
+                "out-note",
+                "The session was reset: every variable is gone.",
+            );
         }
     }
 
@@ -353,9 +321,9 @@ impl CellView {
     /// A run or a stepped run begins: the last one's output, marks and visuals go.
     fn start(&self, status: &str) {
         mark_error(&self.editor, 0);
-        clear(&self.output);
+        output::clear(&self.output);
         self.output.set_class_name("cell-output running");
-        self.append("out-note", status);
+        output::append(&self.output, "out-note", status);
         if let Some(visuals) = &self.visuals {
             visuals.restart();
         }
@@ -371,15 +339,9 @@ impl CellView {
             .flatten()
             .inspect(Element::remove);
         if whole {
-            clear(&self.output);
+            output::clear(&self.output);
         }
-        self.append("out-stdout", &record.stdout);
-        for warning in &record.warnings {
-            self.append("out-warning", &format!("UserWarning: {warning}\n"));
-        }
-        if let Some(value) = &record.value {
-            self.append("out-value", &format!("{value}\n"));
-        }
+        output::show(&self.output, &record);
         if let Some(visuals) = &self.visuals {
             visuals.extend(record.trace);
         }
@@ -391,46 +353,18 @@ impl CellView {
             mark_error(&self.editor, line);
         }
         self.output.set_class_name("cell-output error");
-        self.append("out-error", &traceback);
         false
     }
 
     /// Shows why the runtime gave no record.
     fn fail(&self, reply: Reply) {
-        let text = match reply {
-            Reply::Unavailable { reason } => format!("The runtime is unavailable: {reason}"),
-            other => format!("Unexpected reply: {other:?}"),
-        };
-        clear(&self.output);
-        self.output.set_class_name("cell-output error");
-        self.append("out-error", &text);
+        output::fail(&self.output, reply);
     }
-
-    /// Adds `text` to the output as a span of `class`.
-    fn append(&self, class: &str, text: &str) {
-        if text.is_empty() {
-            return;
-        }
-        let Some(span) = self
-            .output
-            .owner_document()
-            .and_then(|d| d.create_element("span").ok())
-        else {
-            return;
-        };
-        span.set_class_name(class);
-        span.set_text_content(Some(text));
-        let _ = self.output.append_child(&span);
-    }
-}
-
-fn clear(element: &Element) {
-    element.set_text_content(None);
 }
 
 /// The line of cell `name` that a traceback's innermost frame in that cell points at (Python's
 /// `File "<cell 1>", line 3, in <module>`).
-fn error_line(traceback: &str, name: &str) -> Option<u32> {
+pub(crate) fn error_line(traceback: &str, name: &str) -> Option<u32> {
     let frame = format!("File \"{name}\", line ");
     traceback.lines().rev().find_map(|l| {
         let rest = l.trim_start().strip_prefix(&frame)?;

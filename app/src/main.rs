@@ -6,7 +6,10 @@
 mod app;
 mod catalog;
 mod cells;
+mod editor;
+mod exercises;
 mod header;
+mod output;
 mod pages;
 mod progress;
 mod runtime_client;

@@ -10,10 +10,12 @@ pub mod python;
 mod runtime;
 
 pub use protocol::{
-    BackendReport, DeviceEntry, DeviceReport, DeviceSettings, Reply, ReplyEnvelope, Request,
-    RequestEnvelope,
+    BackendReport, CheckOutcome, CheckSpec, DeviceEntry, DeviceReport, DeviceSettings,
+    ExerciseReport, RUNS_WITHOUT_ERROR, Reply, ReplyEnvelope, Request, RequestEnvelope,
 };
-pub use python::{Limits, Position, Progress, ProgressSink, RunRecord, Step, StopHandle, Timings};
+pub use python::{
+    Limits, Position, Progress, ProgressSink, RunRecord, Shown, Step, StopHandle, Timings,
+};
 pub use runtime::Runtime;
 pub use tolab_engine::backend::gpu::AdapterReport;
 /// The events a [`RunRecord`] carries, part of the contract with the UI.

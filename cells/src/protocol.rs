@@ -22,6 +22,12 @@ pub enum Request {
     /// calls (the first, for a cell not being stepped). Between Steps the cell waits; a Stop, a
     /// Reset, a run or a Step of another cell ends it.
     Step { cell: String, source: String },
+    /// Runs an exercise's code as cell `cell`, then each check after it in the same notebook.
+    CheckExercise {
+        cell: String,
+        source: String,
+        checks: Vec<CheckSpec>,
+    },
     /// Starts afresh: a new namespace and a new engine session.
     Reset,
     /// Ends the running cell with `KeyboardInterrupt`. The worker acts on it as it arrives
@@ -54,6 +60,7 @@ pub enum Reply {
     /// What the running cell produced since its last progress reply; not final.
     Progress(Progress),
     Ran(RunRecord),
+    Checked(ExerciseReport),
     Stepped(Step),
     Reset,
     /// A Stop handled when no cell was running any more.
@@ -128,3 +135,36 @@ pub struct DeviceEntry {
     /// For `cuda:N`: the physical GPU behind it (after `CUDA_VISIBLE_DEVICES`).
     pub physical: Option<usize>,
 }
+
+/// One check of an exercise: Python run after the learner's code; it passes when it raises
+/// nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckSpec {
+    /// What it checks, as the learner reads it.
+    pub message: String,
+    pub code: String,
+}
+
+/// How an exercise fared: the run of the learner's code, and each check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExerciseReport {
+    pub record: RunRecord,
+    pub checks: Vec<CheckOutcome>,
+}
+
+impl ExerciseReport {
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckOutcome {
+    pub message: String,
+    pub passed: bool,
+    /// Why it failed: the last line of the exception it raised (`AssertionError: …`).
+    pub reason: Option<String>,
+}
+
+/// The check every exercise has first: the learner's code itself raises nothing.
+pub const RUNS_WITHOUT_ERROR: &str = "your code runs without an error";

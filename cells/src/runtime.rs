@@ -9,7 +9,10 @@ use std::task::Poll;
 use tolab_engine::backend::gpu::{GpuContext, GpuError};
 use tolab_engine::{Session, SessionConfig};
 
-use crate::protocol::{BackendReport, DeviceEntry, DeviceReport, DeviceSettings, Reply, Request};
+use crate::protocol::{
+    BackendReport, CheckOutcome, CheckSpec, DeviceEntry, DeviceReport, DeviceSettings,
+    ExerciseReport, RUNS_WITHOUT_ERROR, Reply, Request,
+};
 use crate::python::{
     Gate, Interpreter, Position, Progress, ProgressSink, Reported, RunRecord, Step, StopHandle,
     Timings,
@@ -65,6 +68,15 @@ impl Runtime {
                 Reply::Ran(self.notebook().run_cell(&cell, &source).await)
             }
             Request::Step { cell, source } => Reply::Stepped(self.step(cell, source).await),
+            Request::CheckExercise {
+                cell,
+                source,
+                checks,
+            } => {
+                self.cancel_stepping().await;
+                self.open_gpu().await;
+                Reply::Checked(self.check_exercise(&cell, &source, &checks).await)
+            }
             Request::Reset => {
                 self.cancel_stepping().await;
                 self.notebook = None;
@@ -153,6 +165,37 @@ impl Runtime {
     async fn open_gpu(&mut self) {
         if self.gpu.is_none() {
             self.gpu = Some(GpuContext::new().await.map(Rc::new));
+        }
+    }
+
+    /// Runs an exercise's code, then its checks in the same notebook (named `<check N>` in
+    /// tracebacks). The first outcome says whether the code itself ran without an error.
+    async fn check_exercise(
+        &mut self,
+        cell: &str,
+        source: &str,
+        checks: &[CheckSpec],
+    ) -> ExerciseReport {
+        let notebook = self.notebook();
+        let record = notebook.run_cell(cell, source).await;
+        let outcome = |message: &str, error: &Option<String>| CheckOutcome {
+            message: message.to_owned(),
+            passed: error.is_none(),
+            reason: error
+                .as_deref()
+                .and_then(|e| e.lines().last())
+                .map(str::to_owned),
+        };
+        let mut outcomes = vec![outcome(RUNS_WITHOUT_ERROR, &record.error)];
+        for (i, check) in checks.iter().enumerate() {
+            let ran = notebook
+                .run_cell(&format!("<check {}>", i + 1), &check.code)
+                .await;
+            outcomes.push(outcome(&check.message, &ran.error));
+        }
+        ExerciseReport {
+            record,
+            checks: outcomes,
         }
     }
 

@@ -428,3 +428,59 @@ fn configuring_the_machine_starts_afresh_with_the_gpus_and_visible_devices_asked
     assert_eq!(capped.settings.gpu_count, DeviceSettings::MAX_GPUS);
     assert_eq!(capped.devices.len(), DeviceSettings::MAX_GPUS + 2);
 }
+
+#[test]
+fn an_exercise_check_runs_the_code_then_each_check_and_says_why_one_failed() {
+    let mut runtime = Runtime::new();
+    let checks = vec![
+        tolab_cells::CheckSpec {
+            message: "x is on cuda:0".into(),
+            code: "assert x.device == torch.device('cuda:0'), f'x is on {x.device}'".into(),
+        },
+        tolab_cells::CheckSpec {
+            message: "x holds ones".into(),
+            code: "assert x.tolist() == [1.0, 1.0]".into(),
+        },
+    ];
+    let check = |runtime: &mut Runtime, source: &str| {
+        let request = Request::CheckExercise {
+            cell: "<exercise e>".into(),
+            source: source.into(),
+            checks: checks.clone(),
+        };
+        match pollster::block_on(runtime.handle(request)) {
+            Reply::Checked(report) => report,
+            other => panic!("not a check report: {other:?}"),
+        }
+    };
+    let starter = check(
+        &mut runtime,
+        "import torch\nx = torch.ones(2)\nx.to('cuda')",
+    );
+    let outcomes: Vec<(&str, bool, Option<&str>)> = starter
+        .checks
+        .iter()
+        .map(|c| (c.message.as_str(), c.passed, c.reason.as_deref()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            (tolab_cells::RUNS_WITHOUT_ERROR, true, None),
+            ("x is on cuda:0", false, Some("AssertionError: x is on cpu")),
+            ("x holds ones", true, None),
+        ]
+    );
+    assert!(!starter.passed());
+    assert!(
+        starter.record.value.is_some(),
+        "the code's own run is reported"
+    );
+
+    let broken = check(&mut runtime, "x = undefined_name");
+    assert!(!broken.checks[0].passed);
+    assert_eq!(
+        broken.checks[0].reason.as_deref(),
+        Some("NameError: name 'undefined_name' is not defined")
+    );
+    assert!(check(&mut runtime, "x = torch.ones(2).to('cuda')").passed());
+}

@@ -16,21 +16,39 @@ impl Catalog {
         files: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Self, Vec<LessonError>> {
         let mut lessons: Vec<Lesson> = Vec::new();
+        // Each lesson's file text, for the lines of later errors.
+        let mut texts: Vec<&str> = Vec::new();
         let mut errors = Vec::new();
         for (path, text) in files {
             match Lesson::parse(path, text) {
                 Ok(lesson) => match lessons.iter().find(|l| l.meta.slug == lesson.meta.slug) {
                     Some(first) => errors.push(LessonError {
                         path: lesson.path.clone(),
-                        line: slug_line(text),
+                        line: key_line(text, "slug:"),
                         kind: LessonErrorKind::DuplicateSlug {
                             slug: lesson.meta.slug.clone(),
                             other_path: first.path.clone(),
                         },
                     }),
-                    None => lessons.push(lesson),
+                    None => {
+                        lessons.push(lesson);
+                        texts.push(text);
+                    }
                 },
                 Err(e) => errors.push(e),
+            }
+        }
+        for (lesson, text) in lessons.iter().zip(&texts) {
+            for prerequisite in &lesson.meta.prerequisites {
+                if !lessons.iter().any(|l| &l.meta.slug == prerequisite) {
+                    errors.push(LessonError {
+                        path: lesson.path.clone(),
+                        line: key_line(text, "prerequisites:"),
+                        kind: LessonErrorKind::UnknownPrerequisite {
+                            slug: prerequisite.clone(),
+                        },
+                    });
+                }
             }
         }
         if !errors.is_empty() {
@@ -51,10 +69,10 @@ impl Catalog {
     }
 }
 
-/// The line of the `slug:` key in a file already known to parse.
-fn slug_line(text: &str) -> usize {
+/// The line of front matter key `key` (with its colon) in a file already known to parse.
+fn key_line(text: &str, key: &str) -> usize {
     text.lines()
-        .position(|l| l.trim_start().starts_with("slug:"))
+        .position(|l| l.trim_start().starts_with(key))
         .map_or(1, |i| i + 1)
 }
 
@@ -63,7 +81,9 @@ mod tests {
     use super::*;
 
     fn file(slug: &str, order: u32) -> String {
-        format!("---\ntitle: T {slug}\nslug: {slug}\nsummary: S\norder: {order}\n---\nbody\n")
+        format!(
+            "---\ntitle: T {slug}\nslug: {slug}\nsummary: S\norder: {order}\nminutes: 5\n---\nbody\n"
+        )
     }
 
     #[test]
@@ -104,6 +124,20 @@ mod tests {
                 "b.md:3: slug `same` is already used by a.md",
                 "c.md:1: a lesson file must start with a front matter block opened by a `---` line",
             ]
+        );
+    }
+
+    #[test]
+    fn a_prerequisite_must_be_a_lesson() {
+        let known = file("first", 1);
+        let later =
+            file("later", 2).replace("minutes: 5", "minutes: 5\nprerequisites: first, nowhere");
+        let errors =
+            Catalog::from_files([("a.md", known.as_str()), ("b.md", later.as_str())]).unwrap_err();
+        let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            texts,
+            ["b.md:7: prerequisite `nowhere` is not the slug of any lesson"]
         );
     }
 }

@@ -31,10 +31,30 @@ pub enum LessonErrorKind {
     EmptyValue { key: String },
     #[error("a quoted value must end with a closing `\"`: {text}")]
     UnterminatedQuote { text: String },
-    #[error("`order` must be a whole number, found `{value}`")]
-    BadOrder { value: String },
+    #[error("`{key}` must be a whole number, found `{value}`")]
+    NotWholeNumber { key: String, value: String },
     #[error("`slug` may hold only lowercase letters, digits and `-`, found `{slug}`")]
     BadSlug { slug: String },
     #[error("slug `{slug}` is already used by {other_path}")]
     DuplicateSlug { slug: String, other_path: String },
+    #[error("prerequisite `{slug}` is not the slug of any lesson")]
+    UnknownPrerequisite { slug: String },
+    #[error("this code block is never closed by a matching fence")]
+    UnclosedFence,
+    #[error("an ```output block must follow a ```python cell directly (only blank lines between)")]
+    OutputWithoutCell,
+    #[error(
+        "```python starter, check, solution and ```hint blocks belong in a `## Exercise: <title>` section"
+    )]
+    OutsideExercise,
+    #[error(
+        "an exercise holds starter, check, hint and solution blocks, not plain ```python cells or outputs"
+    )]
+    CellInExercise,
+    #[error("a check needs a message: ```python check <what it checks>")]
+    CheckWithoutMessage,
+    #[error("an exercise has one {what} block")]
+    Twice { what: &'static str },
+    #[error("this exercise lacks {what}")]
+    IncompleteExercise { what: &'static str },
 }

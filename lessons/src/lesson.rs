@@ -1,5 +1,6 @@
-//! One lesson: its front matter, checked, and its Markdown body.
+//! One lesson: its front matter, checked, and its body: prose, cells and exercises.
 
+use crate::body::{self, Block, Exercise};
 use crate::error::{LessonError, LessonErrorKind};
 use crate::front_matter::{self, Field};
 use crate::markdown::render_markdown;
@@ -14,6 +15,10 @@ pub struct LessonMeta {
     pub summary: String,
     /// Position in the course; lessons are listed by it.
     pub order: u32,
+    /// About how long the lesson takes, in minutes.
+    pub minutes: u32,
+    /// Slugs of the lessons to read first.
+    pub prerequisites: Vec<String>,
 }
 
 /// A parsed lesson file.
@@ -26,9 +31,11 @@ pub struct Lesson {
     pub body: String,
     /// 1-based line of the body's first line in the file.
     pub body_line: usize,
+    /// The body, split into prose, cells and exercises.
+    pub blocks: Vec<Block>,
 }
 
-const KNOWN_KEYS: &str = "title, slug, summary, order";
+const KNOWN_KEYS: &str = "title, slug, summary, order, minutes, prerequisites";
 
 impl Lesson {
     /// Parses a lesson file; `path` is only used to name the file in errors.
@@ -87,14 +94,31 @@ impl Lesson {
             ));
         }
         let order = get("order")?;
-        let order_value = order.value.parse().map_err(|_| {
-            at(
-                order.line,
-                LessonErrorKind::BadOrder {
-                    value: order.value.clone(),
-                },
-            )
-        })?;
+        let whole = |field: &Field| {
+            field.value.parse().map_err(|_| {
+                at(
+                    field.line,
+                    LessonErrorKind::NotWholeNumber {
+                        key: field.key.clone(),
+                        value: field.value.clone(),
+                    },
+                )
+            })
+        };
+        let order_value = whole(order)?;
+        let minutes = whole(get("minutes")?)?;
+        let prerequisites = seen
+            .iter()
+            .find(|f| f.key == "prerequisites")
+            .map(|f| {
+                f.value
+                    .split(',')
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let blocks = body::parse(&fm.body, fm.body_line).map_err(|(line, kind)| at(line, kind))?;
 
         Ok(Self {
             path: path.to_owned(),
@@ -103,21 +127,69 @@ impl Lesson {
                 slug: slug.value.clone(),
                 summary: get("summary")?.value.clone(),
                 order: order_value,
+                minutes,
+                prerequisites,
             },
             body: fm.body,
             body_line: fm.body_line,
+            blocks,
         })
     }
 
-    /// The body as sanitised HTML, ready to be inserted into the page.
+    /// The body as sanitised HTML, ready to be inserted into the page: prose as HTML, each cell
+    /// as a `pre > code.language-python` block (the app makes editors of them), and each
+    /// exercise as a `section.exercise` holding its title and task (its `data-exercise` is its
+    /// index in [`Lesson::exercises`]); recorded outputs, checks, hints and solutions stay out.
     pub fn prose_html(&self) -> String {
-        render_markdown(&self.body)
+        let mut html = String::new();
+        let mut exercises = 0;
+        for block in &self.blocks {
+            match block {
+                Block::Prose(markdown) => html.push_str(&render_markdown(markdown)),
+                Block::Cell(cell) => {
+                    html.push_str(&render_markdown(&fenced("python", &cell.source)))
+                }
+                Block::Exercise(exercise) => {
+                    html.push_str(&format!(
+                        "<section class=\"exercise\" id=\"exercise-{}\" data-exercise=\"{exercises}\">",
+                        exercise.id
+                    ));
+                    html.push_str(&render_markdown(&format!(
+                        "## Exercise: {}",
+                        exercise.title
+                    )));
+                    html.push_str(&render_markdown(&exercise.task));
+                    html.push_str("</section>");
+                    exercises += 1;
+                }
+            }
+        }
+        html
     }
 
-    /// How many runnable cells (```python blocks) the lesson has.
+    /// How many runnable cells the lesson has.
     pub fn cell_count(&self) -> usize {
-        crate::markdown::python_blocks(&self.body)
+        self.blocks
+            .iter()
+            .filter(|b| matches!(b, Block::Cell(_)))
+            .count()
     }
+
+    /// The lesson's exercises, in order.
+    pub fn exercises(&self) -> impl Iterator<Item = &Exercise> {
+        self.blocks.iter().filter_map(|b| match b {
+            Block::Exercise(e) => Some(e),
+            _ => None,
+        })
+    }
+}
+
+/// `text` as a fenced Markdown block of `language`, with a fence longer than any run of
+/// backticks inside it.
+fn fenced(language: &str, text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}{language}\n{text}\n{fence}\n")
 }
 
 fn is_valid_slug(slug: &str) -> bool {
@@ -133,7 +205,7 @@ fn is_valid_slug(slug: &str) -> bool {
 mod tests {
     use super::*;
 
-    const GOOD: &str = "---\ntitle: Devices\nslug: devices\nsummary: cpu, cuda, cuda:0\norder: 3\n---\n\n# Devices\n";
+    const GOOD: &str = "---\ntitle: Devices\nslug: devices\nsummary: cpu, cuda, cuda:0\norder: 3\nminutes: 12\nprerequisites: what-to-returns, dtypes\n---\n\n# Devices\n\n```python\nx = 1\n```\n\n## Exercise: E\n\nDo it.\n\n```python starter\ny = 0\n```\n\n```python check y is 1\nassert y == 1\n```\n\n```python solution\ny = 1\n```\n";
 
     #[test]
     fn a_well_formed_file_parses_into_meta_and_body() {
@@ -145,10 +217,19 @@ mod tests {
                 slug: "devices".into(),
                 summary: "cpu, cuda, cuda:0".into(),
                 order: 3,
+                minutes: 12,
+                prerequisites: vec!["what-to-returns".into(), "dtypes".into()],
             }
         );
-        assert_eq!(lesson.body_line, 7);
-        assert!(lesson.prose_html().contains("<h1>Devices</h1>"));
+        assert_eq!(lesson.body_line, 9);
+        assert_eq!(lesson.cell_count(), 1);
+        assert_eq!(lesson.exercises().count(), 1);
+        let html = lesson.prose_html();
+        assert!(html.contains("<h1>Devices</h1>"));
+        assert!(html.contains("<pre><code class=\"language-python\">x = 1\n</code></pre>"));
+        assert!(html.contains("<section class=\"exercise\" id=\"exercise-e\" data-exercise=\"0\"><h2>Exercise: E</h2>\n<p>Do it.</p>\n</section>"), "{html}");
+        // Checks and solutions stay out of the page.
+        assert!(!html.contains("assert y") && !html.contains("y = 1"));
     }
 
     fn error(text: &str) -> String {
@@ -173,7 +254,7 @@ mod tests {
         );
         assert_eq!(
             error(&GOOD.replace("summary", "sumary")),
-            "lessons/content/bad.md:4: unknown front matter key `sumary` (known keys: title, slug, summary, order)"
+            "lessons/content/bad.md:4: unknown front matter key `sumary` (known keys: title, slug, summary, order, minutes, prerequisites)"
         );
         assert_eq!(
             error(&GOOD.replace("summary: cpu, cuda, cuda:0\n", "")),
@@ -182,6 +263,10 @@ mod tests {
         assert_eq!(
             error(&GOOD.replace("title: Devices", "title:")),
             "lessons/content/bad.md:2: front matter key `title` is empty"
+        );
+        assert_eq!(
+            error(&GOOD.replace("```python solution\ny = 1\n```\n", "")),
+            "lessons/content/bad.md:16: this exercise lacks a ```python solution block"
         );
     }
 }

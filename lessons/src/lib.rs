@@ -13,12 +13,14 @@
 //! Prose in Markdown…
 //! ```
 
+mod body;
 mod catalog;
 mod error;
 mod front_matter;
 mod lesson;
 mod markdown;
 
+pub use body::{Block, Cell, Check, Exercise};
 pub use catalog::Catalog;
 pub use error::{LessonError, LessonErrorKind};
 pub use lesson::{Lesson, LessonMeta};

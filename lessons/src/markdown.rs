@@ -4,23 +4,13 @@
 //! interpreted, and links may only use safe schemes. Sanitising by construction (filtering the
 //! parser's events) keeps the web bundle free of a full HTML sanitiser.
 
-use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, html};
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, html};
 
 /// The lab's Markdown: CommonMark plus tables, strikethrough and task lists.
 fn parse(markdown: &str) -> Parser<'_> {
     let options =
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     Parser::new_ext(markdown, options)
-}
-
-/// How many ```python blocks (the lab's cells) the Markdown has.
-pub fn python_blocks(markdown: &str) -> usize {
-    parse(markdown)
-        .filter(|event| {
-            matches!(event, Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
-                if info.split_whitespace().next() == Some("python"))
-        })
-        .count()
 }
 
 /// Renders Markdown to sanitised HTML.
@@ -79,12 +69,6 @@ fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn python_blocks_are_counted_and_other_code_is_not() {
-        let markdown = "```python\nx = 1\n```\n\n```\nplain\n```\n\n```python title\ny\n```\n\n```sh\nls\n```\n";
-        assert_eq!(python_blocks(markdown), 2);
-    }
 
     #[test]
     fn prose_code_and_tables_render() {

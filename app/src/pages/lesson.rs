@@ -17,10 +17,14 @@ pub fn LessonPage() -> impl IntoView {
     // Each lesson's prose is rendered as HTML; its Python blocks then become cells.
     Effect::new(move |_| {
         let lesson = params.read_untracked().get("slug").unwrap_or_default();
-        if let Some(article) = prose.get()
-            && let Err(e) = crate::cells::mount_cells(&article, &lesson, &client)
-        {
+        let Some(article) = prose.get() else { return };
+        if let Err(e) = crate::cells::mount_cells(&article, &lesson, &client) {
             leptos::logging::error!("the lesson's cells could not be made: {e:?}");
+        }
+        if let Some(found) = catalog().as_ref().ok().and_then(|c| c.find(&lesson))
+            && let Err(e) = crate::exercises::mount_exercises(&article, found, &client)
+        {
+            leptos::logging::error!("the lesson's exercises could not be made: {e:?}");
         }
     });
 
@@ -44,7 +48,10 @@ pub fn LessonPage() -> impl IntoView {
                 };
                 let slug = l.meta.slug.clone();
                 let total = l.cell_count();
+                let exercises = l.exercises().count();
                 let done = Memo::new(move |_| crate::progress::cells_done(&slug).min(total));
+                let slug = l.meta.slug.clone();
+                let passed = Memo::new(move |_| crate::progress::exercises_done(&slug).min(exercises));
                 view! {
                     <li class=item_class>
                         <A href=format!("/lesson/{}", l.meta.slug)>{l.meta.title.clone()}</A>
@@ -55,6 +62,14 @@ pub fn LessonPage() -> impl IntoView {
                             style=move || format!("--done: {}", if total == 0 { 0.0 } else { done.get() as f64 / total as f64 })
                         >
                             {move || format!("{}/{total}", done.get())}
+                        </span>
+                        <span
+                            class="exercise-progress"
+                            hidden=exercises == 0
+                            class:complete={move || exercises > 0 && passed.get() == exercises}
+                            aria-label=move || format!("{} of {exercises} exercises done", passed.get())
+                        >
+                            {move || format!("✓ {}/{exercises}", passed.get())}
                         </span>
                     </li>
                 }

@@ -47,6 +47,38 @@ pub struct RunRecord {
     pub timings: Timings,
 }
 
+/// A piece of what a cell shows, in the order it shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    Stdout,
+    Warning,
+    Value,
+    Traceback,
+}
+
+impl RunRecord {
+    /// What the cell shows, piece by piece: what it printed, each warning as Python prints it
+    /// (`UserWarning: …`), the value and the traceback.
+    pub fn shown(&self) -> Vec<(Shown, String)> {
+        let mut parts = vec![(Shown::Stdout, self.stdout.clone())];
+        for warning in &self.warnings {
+            parts.push((Shown::Warning, format!("UserWarning: {warning}\n")));
+        }
+        if let Some(value) = &self.value {
+            parts.push((Shown::Value, format!("{value}\n")));
+        }
+        if let Some(error) = &self.error {
+            parts.push((Shown::Traceback, error.clone()));
+        }
+        parts
+    }
+
+    /// [`RunRecord::shown`] as one text: what a lesson file records as a cell's output.
+    pub fn transcript(&self) -> String {
+        self.shown().into_iter().map(|(_, text)| text).collect()
+    }
+}
+
 /// What a running cell produced since its last progress report. A cell reports every few tens
 /// of milliseconds while it runs, so that the UI shows output and animates events before the
 /// cell ends; the final [`RunRecord`] still holds everything.

@@ -1,0 +1,280 @@
+//! A lesson's exercises: each `section.exercise` of the rendered lesson gets an editor holding
+//! the starter code (the learner's edits kept in the browser), Check (or Shift+Enter), which runs
+//! the code and then every check in the runtime and lists each as passed or failed with its
+//! message, hints revealed one at a time, and the solution, offered after a first try. A passed
+//! exercise counts in the lesson's progress.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use tolab_cells::{CheckSpec, ExerciseReport, Reply, Request};
+use tolab_lessons::{Exercise, Lesson};
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element};
+
+use crate::cells::spawn;
+use crate::editor::{EditorView, mark_error, mount_over, restore, text};
+use crate::output;
+use crate::runtime_client::RuntimeClient;
+
+/// Makes the exercises of `lesson`, rendered inside `prose`, workable.
+pub fn mount_exercises(
+    prose: &Element,
+    lesson: &Lesson,
+    client: &RuntimeClient,
+) -> Result<(), JsValue> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("the page has no document")?;
+    let sections = prose.query_selector_all("section.exercise")?;
+    for (i, exercise) in lesson.exercises().enumerate() {
+        let Some(section) = sections
+            .item(i as u32)
+            .and_then(|n| n.dyn_into::<Element>().ok())
+        else {
+            break;
+        };
+        mount_exercise(&document, &section, (&lesson.meta.slug, exercise), client)?;
+    }
+    Ok(())
+}
+
+/// What a toolbar button does to its exercise.
+type Action = fn(Rc<ExerciseView>);
+
+/// One exercise on the page.
+struct ExerciseView {
+    lesson: String,
+    exercise: Exercise,
+    editor: EditorView,
+    output: Element,
+    checks: Element,
+    hints: Element,
+    hint_button: Element,
+    solution: Element,
+    solution_button: Element,
+    client: RuntimeClient,
+    /// Hints shown so far.
+    hints_shown: Cell<usize>,
+}
+
+fn element(document: &Document, tag: &str, class: &str) -> Result<Element, JsValue> {
+    let element = document.create_element(tag)?;
+    element.set_class_name(class);
+    Ok(element)
+}
+
+fn mount_exercise(
+    document: &Document,
+    section: &Element,
+    (lesson, exercise): (&str, &Exercise),
+    client: &RuntimeClient,
+) -> Result<(), JsValue> {
+    let box_ = element(document, "div", "cell exercise-cell")?;
+    box_.set_attribute("aria-label", &format!("Exercise: {}", exercise.title))?;
+    section.append_child(&box_)?;
+    let pre = element(document, "pre", "")?;
+    pre.set_text_content(Some(&exercise.starter));
+    box_.append_child(&pre)?;
+    let toolbar = element(document, "div", "cell-toolbar")?;
+    toolbar.set_attribute("role", "toolbar")?;
+    let output = element(document, "pre", "cell-output")?;
+    output.set_attribute("aria-live", "polite")?;
+    let checks = element(document, "ul", "checks")?;
+    checks.set_attribute("aria-label", "Checks")?;
+    checks.set_attribute("aria-live", "polite")?;
+    let hints = element(document, "ol", "hints")?;
+    let solution = element(document, "div", "solution")?;
+    solution.set_attribute("hidden", "")?;
+    let code = element(document, "pre", "")?;
+    code.set_text_content(Some(&exercise.solution));
+    solution.append_child(&code)?;
+
+    // The view exists once the editor does; the editor's key handler finds it through this.
+    let view_slot: Rc<std::cell::OnceCell<Rc<ExerciseView>>> = Rc::default();
+    let on_keys = {
+        let slot = Rc::clone(&view_slot);
+        Closure::<dyn Fn(String, bool)>::new(move |_: String, _: bool| {
+            if let Some(view) = slot.get() {
+                spawn(Rc::clone(view).check());
+            }
+        })
+    };
+    let on_hover = Closure::<dyn Fn(u32)>::new(|_: u32| {});
+    let key = format!("tolab:lesson:{lesson}:exercise:{}", exercise.id);
+    let editor = mount_over(
+        &pre,
+        on_keys.as_ref().unchecked_ref(),
+        on_hover.as_ref().unchecked_ref(),
+        &key,
+    )?;
+    on_keys.forget();
+    on_hover.forget();
+
+    let button = |label: &str, action: &str, title: &str| -> Result<Element, JsValue> {
+        let button = element(document, "button", "")?;
+        button.set_text_content(Some(label));
+        button.set_attribute("type", "button")?;
+        button.set_attribute("data-action", action)?;
+        button.set_attribute("title", title)?;
+        toolbar.append_child(&button)?;
+        Ok(button)
+    };
+    let check = button(
+        "Check",
+        "check",
+        "Run your code, then the exercise's checks (Shift+Enter)",
+    )?;
+    let hint_button = button("Hint", "hint", "Show the next hint")?;
+    let solution_button = button(
+        "Show solution",
+        "solution",
+        "Offered once you have tried the exercise",
+    )?;
+    solution_button.set_attribute("disabled", "")?;
+    let reset = button("Restore starter", "restore", "Put the starter code back")?;
+    if exercise.hints.is_empty() {
+        hint_button.set_attribute("hidden", "")?;
+    }
+    for part in [&toolbar, &output, &checks, &hints, &solution] {
+        box_.append_child(part)?;
+    }
+    let view = Rc::new(ExerciseView {
+        lesson: lesson.to_owned(),
+        exercise: exercise.clone(),
+        editor,
+        output,
+        checks,
+        hints,
+        hint_button: hint_button.clone(),
+        solution,
+        solution_button: solution_button.clone(),
+        client: client.clone(),
+        hints_shown: Cell::new(0),
+    });
+    let _ = view_slot.set(Rc::clone(&view));
+    let actions: [(&Element, Action); 4] = [
+        (&check, |v| spawn(v.check())),
+        (&hint_button, |v| v.next_hint()),
+        (&solution_button, |v| v.show_solution()),
+        (&reset, |v| restore(&v.editor)),
+    ];
+    for (button, action) in actions {
+        let view = Rc::clone(&view);
+        let on_click = Closure::<dyn Fn()>::new(move || action(Rc::clone(&view)));
+        button.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref())?;
+        on_click.forget();
+    }
+    Ok(())
+}
+
+impl ExerciseView {
+    /// Runs the learner's code and the checks, and shows how each fared.
+    async fn check(self: Rc<Self>) {
+        mark_error(&self.editor, 0);
+        output::clear(&self.output);
+        self.output.set_class_name("cell-output running");
+        output::append(&self.output, "out-note", "Checking…");
+        self.checks.set_text_content(None);
+        let name = format!("<exercise {}>", self.exercise.id);
+        let request = Request::CheckExercise {
+            cell: name.clone(),
+            source: text(&self.editor),
+            checks: self
+                .exercise
+                .checks
+                .iter()
+                .map(|c| CheckSpec {
+                    message: c.message.clone(),
+                    code: c.code.clone(),
+                })
+                .collect(),
+        };
+        let report = match self.client.send(request).await {
+            Reply::Checked(report) => report,
+            other => return output::fail(&self.output, other),
+        };
+        output::clear(&self.output);
+        self.output
+            .set_class_name(if report.record.error.is_some() {
+                "cell-output error"
+            } else {
+                "cell-output"
+            });
+        output::show(&self.output, &report.record);
+        if let Some(line) = report
+            .record
+            .error
+            .as_deref()
+            .and_then(|t| crate::cells::error_line(t, &name))
+        {
+            mark_error(&self.editor, line);
+        }
+        self.list(&report);
+        let _ = self.solution_button.remove_attribute("disabled");
+        if report.passed() {
+            crate::progress::record_exercise(&self.lesson, &self.exercise.id);
+        }
+    }
+
+    /// Lists each check, passed or failed, with its message and why it failed.
+    fn list(&self, report: &ExerciseReport) {
+        let Some(document) = self.checks.owner_document() else {
+            return;
+        };
+        for outcome in &report.checks {
+            let Ok(item) = element(
+                &document,
+                "li",
+                if outcome.passed {
+                    "check passed"
+                } else {
+                    "check failed"
+                },
+            ) else {
+                return;
+            };
+            let mark = if outcome.passed { "✓ " } else { "✗ " };
+            item.set_text_content(Some(&format!("{mark}{}", outcome.message)));
+            if let Some(reason) = &outcome.reason
+                && let Ok(why) = element(&document, "span", "check-reason")
+            {
+                why.set_text_content(Some(&format!(" — {reason}")));
+                let _ = item.append_child(&why);
+            }
+            let _ = self.checks.append_child(&item);
+        }
+        if let Ok(summary) = element(&document, "li", "check-summary") {
+            summary.set_text_content(Some(if report.passed() {
+                "Every check passes: exercise done."
+            } else {
+                "Not yet: fix what failed and check again."
+            }));
+            let _ = self.checks.append_child(&summary);
+        }
+    }
+
+    fn next_hint(&self) {
+        let shown = self.hints_shown.get();
+        let Some(hint) = self.exercise.hints.get(shown) else {
+            return;
+        };
+        if let Some(item) = self
+            .hints
+            .owner_document()
+            .and_then(|d| element(&d, "li", "hint").ok())
+        {
+            item.set_text_content(Some(hint));
+            let _ = self.hints.append_child(&item);
+        }
+        self.hints_shown.set(shown + 1);
+        let left = self.exercise.hints.len() - shown - 1;
+        if left == 0 {
+            let _ = self.hint_button.set_attribute("disabled", "");
+        }
+    }
+
+    fn show_solution(&self) {
+        let _ = self.solution.remove_attribute("hidden");
+    }
+}
