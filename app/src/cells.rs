@@ -333,6 +333,7 @@ impl CellView {
     /// warnings, the value and the traceback. Whether it ran without error.
     fn finish(&self, record: RunRecord, whole: bool) -> bool {
         self.output.set_class_name("cell-output");
+        output::count_run(&self.output);
         self.output
             .query_selector(".out-note")
             .ok()

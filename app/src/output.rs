@@ -46,4 +46,15 @@ pub fn fail(output: &Element, reply: Reply) {
     clear(output);
     output.set_class_name("cell-output error");
     append(output, "out-error", &text);
+    count_run(output);
+}
+
+/// Counts a finished run on `output` (`data-runs`), so that tests and assistive tools can tell a
+/// run that showed nothing from one still going.
+pub fn count_run(output: &Element) {
+    let runs: u32 = output
+        .get_attribute("data-runs")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let _ = output.set_attribute("data-runs", &(runs + 1).to_string());
 }

@@ -15,14 +15,42 @@ fn every_embedded_lesson_file_parses() {
 }
 
 #[test]
-fn the_default_set_holds_the_foundation_lessons_in_course_order() {
+fn the_default_set_holds_the_course_in_order_each_lesson_with_an_exercise() {
     let catalog = default_catalog().unwrap();
     let slugs: Vec<&str> = catalog
         .lessons()
         .iter()
         .map(|l| l.meta.slug.as_str())
         .collect();
-    assert_eq!(slugs[..2], ["what-to-returns", "devices"]);
+    assert_eq!(
+        slugs,
+        [
+            "what-to-returns",
+            "seven-steps",
+            "devices",
+            "autograd-across-devices",
+            "graph-breaks",
+            "same-device",
+            "dtypes",
+            "modules",
+            "optimizers-and-checkpoints",
+            "feeding-the-gpu",
+            "sync-points",
+            "gpu-memory",
+            "several-gpus",
+            "mixed-precision",
+            "device-side-asserts",
+            "claims-tested",
+        ]
+    );
+    // Every lesson ends with practice.
+    for lesson in catalog.lessons() {
+        assert!(
+            lesson.exercises().count() >= 1,
+            "{} has no exercise",
+            lesson.path
+        );
+    }
     let lesson = catalog.find("devices").unwrap();
     assert_eq!(
         lesson.meta.title,

@@ -63,11 +63,12 @@ async function setCode(page, cell, code) {
   await page.keyboard.insertText(code);
 }
 
-/** Runs `cell` with its Run button and waits for its output to settle. */
+/** Runs `cell` with its Run button and waits for the run to finish (the output counts runs). */
 async function runCell(page, cell) {
   const output = cell.locator('.cell-output');
+  const runs = Number((await output.getAttribute('data-runs')) ?? 0);
   await cell.locator('button[data-action=run]').click();
-  await page.waitForFunction((el) => !el.classList.contains('running') && el.textContent.trim() !== '', await output.elementHandle(), { timeout: 60_000 });
+  await page.waitForFunction(([el, n]) => Number(el.dataset.runs ?? 0) > n, [await output.elementHandle(), runs], { timeout: 60_000 });
   return (await output.textContent()).trim();
 }
 
@@ -86,7 +87,8 @@ test('the home page lists the lessons and names the WebGPU adapter', async () =>
   const cards = page.locator('[data-testid=lesson-list] li');
   await cards.first().waitFor();
   const titles = await cards.locator('.card-title').allTextContents();
-  assert.deepEqual(titles.slice(0, 2), ['What .to() returns', 'Devices: strings, torch.device and indices']);
+  assert.equal(titles.length, 16);
+  assert.deepEqual(titles.slice(0, 3), ['What .to() returns', 'The seven steps of a transfer', 'Devices: strings, torch.device and indices']);
   const summaries = await cards.locator('.card-summary').allTextContents();
   assert.ok(summaries.every((s) => s.length > 20), `summaries: ${summaries}`);
 
@@ -446,6 +448,40 @@ test('the course list shows the cells run per lesson, and a cell has its own add
     const top = document.getElementById('cell-3').getBoundingClientRect().top;
     return top >= 0 && top < window.innerHeight / 2;
   });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('every lesson has an exercise a learner can finish: checks fail on the starter, pass on the solution', { timeout: 600_000 }, async () => {
+  const { page, errors } = await open('/');
+  await page.locator('[data-testid=lesson-list] li').first().waitFor();
+  const slugs = await page.locator('[data-testid=lesson-list] a').evaluateAll((links) => links.map((a) => a.getAttribute('href').split('/').pop()));
+  assert.equal(slugs.length, 16);
+  for (const slug of slugs) {
+    await page.goto(`${BASE}/lesson/${slug}`);
+    const exercise = page.locator('section.exercise').first();
+    await exercise.locator('.cm-editor').waitFor();
+    // The lesson's cells first, in order, as a learner reaches the exercise (some raise on purpose).
+    const count = await page.locator('.cell[id^=cell-]').count();
+    for (let i = 0; i < count; i++) {
+      await runCell(page, page.locator(`#cell-${i + 1}`));
+    }
+    const check = exercise.locator('button[data-action=check]');
+    const results = exercise.locator('.checks');
+    await check.click();
+    await results.locator('.check-summary').waitFor({ timeout: 60_000 });
+    assert.ok((await results.locator('.check.failed').count()) >= 1, `${slug}: the starter fails a check`);
+    assert.match(await results.locator('.check-summary').textContent(), /Not yet/);
+
+    await exercise.locator('button[data-action=solution]').click();
+    const solution = await exercise.locator('.solution pre').textContent();
+    await setCode(page, exercise, solution);
+    await check.click();
+    await page.waitForFunction((el) => el.querySelector('.check-summary')?.textContent.startsWith('Every check passes'), await results.elementHandle(), { timeout: 60_000 });
+    assert.equal(await results.locator('.check.failed').count(), 0, `${slug}: ${await results.textContent()}`);
+    await page.waitForFunction(() => document.querySelector('.course li.current .exercise-progress')?.classList.contains('complete'));
+    if (slug === 'autograd-across-devices') await exercise.screenshot({ path: join(SHOTS, 'exercise.png') });
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -48,6 +48,8 @@ const TENSOR_METHODS: &[&str] = &[
     "get_device",
     "prod",
     "masked_fill",
+    "gather",
+    "index_select",
     "new_zeros",
     "new_ones",
     "new_full",
@@ -641,6 +643,15 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
             return Ok(Value::Int(index));
         }
         "prod" => t.prod()?,
+        "gather" | "index_select" => {
+            let dim = args.get(0, "dim").map_or(0.0, as_f64) as i64;
+            let index = tensor(&args.get(1, "index").cloned().unwrap_or(Value::None), name)?;
+            if name == "gather" {
+                t.gather(dim, &index)?
+            } else {
+                t.index_select(dim, &index)?
+            }
+        }
         "masked_fill" => {
             let mask = tensor(&arg(0), "masked_fill")?;
             let value = scalar(&arg(1)).ok_or_else(|| {

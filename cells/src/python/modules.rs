@@ -230,6 +230,8 @@ const TORCH_FUNCTIONS: &[&str] = &[
     "flatten",
     "prod",
     "masked_fill",
+    "gather",
+    "index_select",
     "max",
     "maximum",
     "minimum",
