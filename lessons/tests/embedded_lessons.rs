@@ -58,3 +58,18 @@ fn the_default_set_holds_the_course_in_order_each_lesson_with_an_exercise() {
     );
     assert!(lesson.prose_html().contains("<h2>The current device</h2>"));
 }
+
+#[test]
+fn a_file_dropped_into_content_is_embedded_without_code_changes() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("lessons/content/{name}"))
+        .collect();
+    on_disk.sort();
+    let embedded: Vec<&str> = embedded_files().iter().map(|f| f.path).collect();
+    assert_eq!(embedded, on_disk);
+}

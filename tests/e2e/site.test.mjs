@@ -89,6 +89,7 @@ test('the home page lists the lessons and names the WebGPU adapter', async () =>
   const titles = await cards.locator('.card-title').allTextContents();
   assert.equal(titles.length, 16);
   assert.deepEqual(titles.slice(0, 3), ['What .to() returns', 'The seven steps of a transfer', 'Devices: strings, torch.device and indices']);
+  assert.match(await cards.nth(1).locator('.card-meta').textContent(), /^15 min · \d+ cells · 1 exercise$/);
   const summaries = await cards.locator('.card-summary').allTextContents();
   assert.ok(summaries.every((s) => s.length > 20), `summaries: ${summaries}`);
 
@@ -130,6 +131,7 @@ test('a lesson opens from the list and renders its prose', async () => {
   await prose.locator('.cell .cm-editor').first().waitFor();
   assert.ok((await prose.locator('.cell').count()) >= 3, 'Python examples become cells');
   assert.equal(await page.locator('.course li.current a').textContent(), 'What .to() returns');
+  assert.equal(await page.getByTestId('lesson-meta').textContent(), 'About 10 minutes');
   await backendBadge(page);
   await page.screenshot({ path: join(SHOTS, 'lesson.png'), fullPage: true });
   assert.deepEqual(errors, []);
@@ -217,6 +219,8 @@ test('a deep link loads the lesson directly (client-side routing)', async () => 
   const { page, errors } = await open('/lesson/devices');
   const prose = page.getByTestId('lesson-prose');
   await prose.locator('h2', { hasText: 'The current device' }).waitFor();
+  // Its prerequisite is a link to that lesson.
+  await page.getByTestId('lesson-meta').getByRole('link', { name: 'What .to() returns' }).waitFor();
   assert.ok(await prose.locator('table').isVisible(), 'Markdown tables render');
   await backendBadge(page);
   assert.deepEqual(errors, []);
@@ -430,8 +434,8 @@ test('the course list shows the cells run per lesson, and a cell has its own add
   const { page, errors } = await open('/lesson/what-to-returns');
   const progress = page.locator('.course li.current .lesson-progress');
   await progress.waitFor();
-  const total = Number((await progress.textContent()).split('/')[1]);
-  assert.equal(await progress.textContent(), `0/${total}`);
+  const total = parseInt((await progress.textContent()).split('/')[1], 10);
+  assert.equal(await progress.textContent(), `0/${total} cells`);
   assert.ok(total >= 3);
   const cell = page.locator('.cell').first();
   await cell.locator('.cm-editor').waitFor();

@@ -35,6 +35,9 @@ pub fn HomePage() -> impl IntoView {
                                     <span class="card-order">{position + 1}</span>
                                     <span class="card-title">{meta.title.clone()}</span>
                                     <span class="card-summary">{meta.summary.clone()}</span>
+                                    <span class="card-meta">
+                                        {format!("{} min · {} cells · {} exercise{}", meta.minutes, lesson.cell_count(), lesson.exercises().count(), if lesson.exercises().count() == 1 { "" } else { "s" })}
+                                    </span>
                                 </A>
                             </li>
                         }

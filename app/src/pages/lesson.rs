@@ -55,23 +55,39 @@ pub fn LessonPage() -> impl IntoView {
                 view! {
                     <li class=item_class>
                         <A href=format!("/lesson/{}", l.meta.slug)>{l.meta.title.clone()}</A>
-                        <span
-                            class="lesson-progress"
-                            class:complete={move || total > 0 && done.get() == total}
-                            aria-label=move || format!("{} of {total} cells run", done.get())
-                            style=move || format!("--done: {}", if total == 0 { 0.0 } else { done.get() as f64 / total as f64 })
-                        >
-                            {move || format!("{}/{total}", done.get())}
-                        </span>
-                        <span
-                            class="exercise-progress"
-                            hidden=exercises == 0
-                            class:complete={move || exercises > 0 && passed.get() == exercises}
-                            aria-label=move || format!("{} of {exercises} exercises done", passed.get())
-                        >
-                            {move || format!("✓ {}/{exercises}", passed.get())}
+                        <span class="lesson-badges">
+                            <span
+                                class="lesson-progress"
+                                class:complete={move || total > 0 && done.get() == total}
+                                aria-label=move || format!("{} of {total} cells run", done.get())
+                                style=move || format!("--done: {}", if total == 0 { 0.0 } else { done.get() as f64 / total as f64 })
+                            >
+                                {move || format!("{}/{total} cells", done.get())}
+                            </span>
+                            <span
+                                class="exercise-progress"
+                                hidden=exercises == 0
+                                class:complete={move || exercises > 0 && passed.get() == exercises}
+                                aria-label=move || format!("{} of {exercises} exercises done", passed.get())
+                            >
+                                {move || format!("✓ {}/{exercises} exercise{}", passed.get(), if exercises == 1 { "" } else { "s" })}
+                            </span>
                         </span>
                     </li>
+                }
+            })
+            .collect_view();
+        // The lessons to read first, linked by their titles.
+        let first_reads = lesson
+            .meta
+            .prerequisites
+            .iter()
+            .filter_map(|slug| catalog.find(slug))
+            .enumerate()
+            .map(|(i, l)| {
+                view! {
+                    {(i > 0).then_some(", ")}
+                    <A href=format!("/lesson/{}", l.meta.slug)>{l.meta.title.clone()}</A>
                 }
             })
             .collect_view();
@@ -81,7 +97,13 @@ pub fn LessonPage() -> impl IntoView {
                     <h2>"Course"</h2>
                     <ol>{course}</ol>
                 </nav>
-                <article node_ref=prose class="prose" data-testid="lesson-prose" inner_html=lesson.prose_html()></article>
+                <div class="lesson-main">
+                    <p class="lesson-meta" data-testid="lesson-meta">
+                        {format!("About {} minutes", lesson.meta.minutes)}
+                        {(!first_reads.is_empty()).then(|| view! { " · Read first: " {first_reads} })}
+                    </p>
+                    <article node_ref=prose class="prose" data-testid="lesson-prose" inner_html=lesson.prose_html()></article>
+                </div>
             </div>
         }
         .into_any()
