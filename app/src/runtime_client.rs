@@ -1,6 +1,8 @@
 //! The app's side of the message boundary: it sends [`Request`]s to the runtime's Web Worker
-//! (`src/bin/tolab-worker.rs`) and gets [`Reply`]s back, matched by id. Requests sent before the
-//! worker is ready wait in a queue; if the worker cannot start, every request is answered with
+//! (`src/bin/tolab-worker.rs`) and gets [`Reply`]s back, matched by id. `index.html` starts the
+//! worker before the app's own module loads (`window.tolabRuntime`: the worker and the messages it
+//! sent before the app listened), and the client adopts it. Requests sent before the worker is
+//! ready wait in a queue; if the worker could not start, every request is answered with
 //! [`Reply::Unavailable`]. A running cell's [`Reply::Progress`] goes to its request's watcher.
 
 use std::cell::{Cell, RefCell};
@@ -11,10 +13,7 @@ use futures::channel::oneshot;
 use leptos::prelude::*;
 use tolab_cells::{Progress, Reply, ReplyEnvelope, Request, RequestEnvelope};
 use wasm_bindgen::prelude::*;
-use web_sys::{Blob, BlobPropertyBag, MessageEvent, Url, Worker};
-
-/// The worker's script and module, as Trunk names them.
-const WORKER: &str = "tolab-worker";
+use web_sys::{MessageEvent, Worker};
 
 #[derive(Clone)]
 pub struct RuntimeClient {
@@ -38,8 +37,12 @@ struct Pending {
 
 impl RuntimeClient {
     pub fn new() -> Self {
+        let (worker, early) = match adopt_worker() {
+            Ok((worker, early)) => (Ok(worker), early),
+            Err(reason) => (Err(reason), Vec::new()),
+        };
         let link = Rc::new(Link {
-            worker: spawn_worker(),
+            worker,
             ready: Cell::new(false),
             waiting: RefCell::default(),
             pending: RefCell::default(),
@@ -54,6 +57,11 @@ impl RuntimeClient {
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             on_message.forget();
+        }
+        // Only "ready" comes before the first request; nothing is lost between the two listeners,
+        // as both run on this thread.
+        for text in early {
+            link.receive(&text);
         }
         Self { link }
     }
@@ -126,25 +134,25 @@ impl Link {
     }
 }
 
-/// Starts the worker from a small script that loads Trunk's no-modules bundle of it.
-fn spawn_worker() -> Result<Worker, String> {
-    let origin = web_sys::window()
-        .ok_or("no window")?
-        .location()
-        .origin()
-        .map_err(|_| "no page origin")?;
-    let script = js_sys::Array::of1(
-        &format!(
-            "importScripts('{origin}/{WORKER}.js'); wasm_bindgen({{ module_or_path: '{origin}/{WORKER}_bg.wasm' }});"
-        )
-        .into(),
-    );
-    let options = BlobPropertyBag::new();
-    options.set_type("text/javascript");
-    let blob = Blob::new_with_str_sequence_and_options(&script, &options)
-        .map_err(|_| "cannot make the worker's script")?;
-    let url = Url::create_object_url_with_blob(&blob).map_err(|_| "cannot load the worker")?;
-    Worker::new(&url).map_err(|e| format!("cannot start the runtime worker: {e:?}"))
+/// The worker `index.html` started, and the messages it posted before the app listened.
+fn adopt_worker() -> Result<(Worker, Vec<String>), String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let runtime = js_sys::Reflect::get(&window, &"tolabRuntime".into())
+        .ok()
+        .filter(|r| r.is_object())
+        .ok_or("the page did not start the runtime worker")?;
+    let field = |name: &str| js_sys::Reflect::get(&runtime, &name.into()).unwrap_or_default();
+    if let Some(error) = field("error").as_string() {
+        return Err(format!("cannot start the runtime worker: {error}"));
+    }
+    let worker = field("worker")
+        .dyn_into::<Worker>()
+        .map_err(|_| "the page did not start the runtime worker")?;
+    let early = js_sys::Array::from(&field("early"))
+        .iter()
+        .filter_map(|m| m.as_string())
+        .collect();
+    Ok((worker, early))
 }
 
 /// Makes one runtime client available to every component below the caller.
