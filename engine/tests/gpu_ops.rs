@@ -16,7 +16,8 @@ fn binary_ops_and_comparisons_match_the_cpu_for_every_dtype_broadcast_and_stride
     let gpu = gpu_session();
     let has_f64 = gpu.adapter().is_some_and(|g| g.report().shader_f64);
     type BinaryOp = fn(&Tensor, &Tensor) -> Result<Tensor, Error>;
-    let ops: [(&str, BinaryOp); 15] = [
+    use tolab_engine::backend::cpu::elementwise::Binary;
+    let ops: [(&str, BinaryOp); 18] = [
         ("add", |a, b| a.add(b)),
         ("sub", |a, b| a.sub(b)),
         ("mul", |a, b| a.mul(b)),
@@ -44,6 +45,9 @@ fn binary_ops_and_comparisons_match_the_cpu_for_every_dtype_broadcast_and_stride
         ("ge", |a, b| {
             a.compare(tolab_engine::backend::cpu::elementwise::Binary::Ge, b)
         }),
+        ("bitwise_and", |a, b| a.bitwise(Binary::BitAnd, b)),
+        ("bitwise_or", |a, b| a.bitwise(Binary::BitOr, b)),
+        ("bitwise_xor", |a, b| a.bitwise(Binary::BitXor, b)),
     ];
     let mut compared = 0;
     for seed in 1..=8u64 {
@@ -63,7 +67,13 @@ fn binary_ops_and_comparisons_match_the_cpu_for_every_dtype_broadcast_and_stride
             let other_dtype = DType::ALL[rng.below(8) as usize];
             let (a_cpu, a_gpu) = pair(&cpu, &gpu, &mut rng, &shape, dtype);
             let (b_cpu, b_gpu) = pair(&cpu, &gpu, &mut rng, &other, other_dtype);
+            let floating = dtype.is_floating_point() || other_dtype.is_floating_point();
             for (name, op) in &ops {
+                // Floats have no bitwise ops; the refusal names the backend (`bitwise_or_cpu`,
+                // `bitwise_or_cuda`), as PyTorch's does.
+                if floating && name.starts_with("bitwise") {
+                    continue;
+                }
                 let case = format!("seed {seed}: {name}({dtype}{shape:?}, {other_dtype}{other:?})");
                 assert_same(&case, op(&a_cpu, &b_cpu), op(&a_gpu, &b_gpu));
                 compared += 1;
@@ -86,7 +96,7 @@ fn unary_ops_match_the_cpu_for_every_dtype() {
     let gpu = gpu_session();
     let has_f64 = gpu.adapter().is_some_and(|g| g.report().shader_f64);
     type UnaryOp = fn(&Tensor) -> Result<Tensor, Error>;
-    let ops: [(&str, UnaryOp); 8] = [
+    let ops: [(&str, UnaryOp); 9] = [
         ("neg", Tensor::neg),
         ("abs", Tensor::abs),
         ("exp", Tensor::exp),
@@ -95,6 +105,7 @@ fn unary_ops_match_the_cpu_for_every_dtype() {
         ("relu", Tensor::relu),
         ("sigmoid", Tensor::sigmoid),
         ("tanh", Tensor::tanh),
+        ("bitwise_not", Tensor::bitwise_not),
     ];
     for seed in 1..=12u64 {
         let mut rng = Rng(seed * 0x51_7cc1);
@@ -105,6 +116,10 @@ fn unary_ops_match_the_cpu_for_every_dtype() {
             }
             let (x_cpu, x_gpu) = pair(&cpu, &gpu, &mut rng, &shape, dtype);
             for (name, op) in &ops {
+                // Floats have no bitwise ops; the refusal names the backend, as PyTorch's does.
+                if *name == "bitwise_not" && dtype.is_floating_point() {
+                    continue;
+                }
                 let case = format!("seed {seed}: {name}({dtype}{shape:?})");
                 assert_same(&case, op(&x_cpu), op(&x_gpu));
             }

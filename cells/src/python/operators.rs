@@ -179,6 +179,9 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
         return Ok(Value::Tensor(match op {
             Operator::Add => t.add(number)?,
             Operator::Mult => t.mul(number)?,
+            Operator::BitAnd | Operator::BitOr | Operator::BitXor => {
+                t.bitwise(bitwise(op).ok_or_else(unsupported)?, number)?
+            }
             Operator::Sub => t.rsub(number)?,
             Operator::Div => t.pow_scalar(Scalar::Int(-1))?.mul(number)?,
             _ => return Err(unsupported()),
@@ -216,8 +219,21 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
         (Operator::Pow, tolab_engine::Operand::Scalar(s)) => a.pow_scalar(s)?,
         (Operator::Pow, tolab_engine::Operand::Tensor(t)) => a.pow(t)?,
         (Operator::MatMult, tolab_engine::Operand::Tensor(t)) => a.matmul(t)?,
+        (Operator::BitAnd | Operator::BitOr | Operator::BitXor, o) => {
+            a.bitwise(bitwise(op).ok_or_else(unsupported)?, o)?
+        }
         _ => return Err(unsupported()),
     }))
+}
+
+/// The engine's op for Python's `&`, `|`, `^`.
+fn bitwise(op: Operator) -> Option<Binary> {
+    Some(match op {
+        Operator::BitAnd => Binary::BitAnd,
+        Operator::BitOr => Binary::BitOr,
+        Operator::BitXor => Binary::BitXor,
+        _ => return None,
+    })
 }
 
 pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
@@ -225,6 +241,11 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
     match (op, v) {
         (UnaryOp::Not, v) => Ok(Value::Bool(!v.truth()?)),
         (UnaryOp::USub, Value::Tensor(t)) => Ok(Value::Tensor(t.neg()?)),
+        // Python's `~` checks the dtype itself, before `bitwise_not` would.
+        (UnaryOp::Invert, Value::Tensor(t)) if t.dtype().is_floating_point() => Err(type_error(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors".into(),
+        )),
+        (UnaryOp::Invert, Value::Tensor(t)) => Ok(Value::Tensor(t.bitwise_not()?)),
         (UnaryOp::UAdd, Value::Tensor(t)) => Ok(Value::Tensor(t.clone())),
         (UnaryOp::USub, Value::Int(i)) => Ok(Value::Int(-i)),
         (UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-i64::from(*b))),

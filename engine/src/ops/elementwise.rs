@@ -97,6 +97,13 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
     if op == Binary::Sub && common == DType::Bool {
         return Err(Error::BoolSubtraction);
     }
+    if op.is_bitwise() && common.is_floating_point() {
+        let backend = if device.is_cpu() { "cpu" } else { "cuda" };
+        return Err(Error::KernelNotForDtype {
+            kernel: format!("{}_{backend}", op_name(op)),
+            dtype: common,
+        });
+    }
     // True division of integers gives floats.
     let compute = if op == Binary::Div && !common.is_floating_point() {
         DType::Float32
@@ -179,7 +186,7 @@ fn in_place_readable(t: &Tensor, shape: &[usize], compute: DType) -> bool {
 
 /// Runs a unary kernel (integer inputs of transcendental functions are promoted to float32).
 pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
-    let transcendental = !matches!(op, Unary::Neg | Unary::Abs | Unary::Relu);
+    let transcendental = !matches!(op, Unary::Neg | Unary::Abs | Unary::Relu | Unary::BitNot);
     let dtype = if transcendental && !x.dtype().is_floating_point() {
         DType::Float32
     } else {
@@ -188,11 +195,21 @@ pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
     if op == Unary::Neg && dtype == DType::Bool {
         return Err(Error::BoolNegation);
     }
+    if op == Unary::BitNot && dtype.is_floating_point() {
+        let backend = if x.device().is_cpu() { "cpu" } else { "cuda" };
+        return Err(Error::KernelNotForDtype {
+            kernel: format!("bitwise_not_{backend}"),
+            dtype,
+        });
+    }
     if x.device().kind == DeviceType::Meta {
         return meta_result(x.session(), x.shape(), dtype);
     }
     let kind = LaneKind::of(dtype);
-    let name = format!("{op:?}").to_lowercase();
+    let name = match op {
+        Unary::BitNot => "bitwise_not".to_owned(),
+        other => format!("{other:?}").to_lowercase(),
+    };
     let launch = Launch {
         op: Elementwise::Unary(op),
         compute: kind,
@@ -271,6 +288,9 @@ fn op_name(op: Binary) -> &'static str {
         Binary::Le => "le",
         Binary::Gt => "gt",
         Binary::Ge => "ge",
+        Binary::BitAnd => "bitwise_and",
+        Binary::BitOr => "bitwise_or",
+        Binary::BitXor => "bitwise_xor",
     }
 }
 
@@ -478,6 +498,17 @@ impl Tensor {
             })
         });
         Ok(out.with_autograd(meta))
+    }
+
+    /// `self & other`, `self | other`, `self ^ other` (`torch.bitwise_and`, …) on integer and bool
+    /// tensors; their results never take part in autograd.
+    pub fn bitwise<'a>(&self, op: Binary, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
+        binary_values(op, Operand::Tensor(self), other.into())
+    }
+
+    /// `~self` (`torch.bitwise_not`) on an integer or bool tensor.
+    pub fn bitwise_not(&self) -> Result<Tensor, Error> {
+        unary_values(Unary::BitNot, self)
     }
 
     /// `self // other` (`torch.floor_divide`). PyTorch records a `NotImplemented` node for it:

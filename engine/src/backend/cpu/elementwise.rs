@@ -149,6 +149,10 @@ pub enum Binary {
     Le,
     Gt,
     Ge,
+    /// `&`, `|`, `^` on integer and bool tensors.
+    BitAnd,
+    BitOr,
+    BitXor,
 }
 
 impl Binary {
@@ -157,6 +161,11 @@ impl Binary {
             self,
             Binary::Eq | Binary::Ne | Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge
         )
+    }
+
+    /// `&`, `|`, `^`: defined on integers and bools only.
+    pub fn is_bitwise(self) -> bool {
+        matches!(self, Binary::BitAnd | Binary::BitOr | Binary::BitXor)
     }
 }
 
@@ -188,6 +197,8 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
                 Binary::Le => Lanes::Bool(zip_map!($x, $y, |p, q| p <= q)),
                 Binary::Gt => Lanes::Bool(zip_map!($x, $y, |p, q| p > q)),
                 Binary::Ge => Lanes::Bool(zip_map!($x, $y, |p, q| p >= q)),
+                // Refused for floating dtypes before any kernel runs.
+                Binary::BitAnd | Binary::BitOr | Binary::BitXor => Lanes::$variant($x.into()),
             }
         };
     }
@@ -220,12 +231,19 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
             Binary::Le => Lanes::Bool(zip_map!(x, y, |p, q| p <= q)),
             Binary::Gt => Lanes::Bool(zip_map!(x, y, |p, q| p > q)),
             Binary::Ge => Lanes::Bool(zip_map!(x, y, |p, q| p >= q)),
+            Binary::BitAnd => Lanes::I64(zip_map!(x, y, |p: i64, q| p & q)),
+            Binary::BitOr => Lanes::I64(zip_map!(x, y, |p: i64, q| p | q)),
+            Binary::BitXor => Lanes::I64(zip_map!(x, y, |p: i64, q| p ^ q)),
         },
         (LanesRef::Bool(x), LanesRef::Bool(y)) => match op {
-            Binary::Add | Binary::Maximum => Lanes::Bool(zip_map!(x, y, |p, q| p || q)),
-            Binary::Mul | Binary::Minimum => Lanes::Bool(zip_map!(x, y, |p, q| p && q)),
+            Binary::Add | Binary::Maximum | Binary::BitOr => {
+                Lanes::Bool(zip_map!(x, y, |p, q| p || q))
+            }
+            Binary::Mul | Binary::Minimum | Binary::BitAnd => {
+                Lanes::Bool(zip_map!(x, y, |p, q| p && q))
+            }
             Binary::Eq => Lanes::Bool(zip_map!(x, y, |p, q| p == q)),
-            Binary::Ne | Binary::Sub => Lanes::Bool(zip_map!(x, y, |p, q| p != q)),
+            Binary::Ne | Binary::Sub | Binary::BitXor => Lanes::Bool(zip_map!(x, y, |p, q| p != q)),
             Binary::Lt => Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| !p & q)),
             Binary::Le => Lanes::Bool(zip_map!(x, y, |p: bool, q| p <= q)),
             Binary::Gt => Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p & !q)),
@@ -323,6 +341,8 @@ pub enum Unary {
     Relu,
     Sigmoid,
     Tanh,
+    /// `~`: every bit flipped (integers), `not` (bools).
+    BitNot,
 }
 
 /// Applies `op` to every lane (floating lanes for the transcendental ones).
@@ -344,6 +364,8 @@ pub fn unary(op: Unary, x: &Lanes) -> Lanes {
                 }
                 Unary::Sigmoid => 1.0 / (1.0 + (-x).exp()),
                 Unary::Tanh => x.tanh(),
+                // Refused for floating dtypes before any kernel runs.
+                Unary::BitNot => x,
             })))
         };
     }
@@ -356,10 +378,12 @@ pub fn unary(op: Unary, x: &Lanes) -> Lanes {
                     Unary::Neg => x.wrapping_neg(),
                     Unary::Abs => x.wrapping_abs(),
                     Unary::Relu => x.max(0),
+                    Unary::BitNot => !x,
                     _ => x,
                 })
                 .collect(),
         ),
+        Lanes::Bool(v) if op == Unary::BitNot => Lanes::Bool(v.iter().map(|&b| !b).collect()),
         Lanes::Bool(v) => Lanes::Bool(v.clone()),
     }
 }

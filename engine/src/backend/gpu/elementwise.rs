@@ -158,24 +158,29 @@ impl Elementwise {
                 Unary::Relu => "f32_relu(x0)",
                 Unary::Sigmoid => "f32_sigmoid(x0)",
                 Unary::Tanh => "f32_tanh(x0)",
+                Unary::BitNot => return None,
             },
             (Elementwise::Unary(op), K::F64) => match op {
                 Unary::Neg => "-x0",
                 Unary::Abs => "abs(x0)",
                 Unary::Sqrt => "sqrt(x0)",
                 Unary::Relu => "select(x0 - x0, x0, x0 > f64(0.0) || f64_is_nan(x0))",
-                Unary::Exp | Unary::Log | Unary::Sigmoid | Unary::Tanh => return None,
+                Unary::Exp | Unary::Log | Unary::Sigmoid | Unary::Tanh | Unary::BitNot => {
+                    return None;
+                }
             },
             (Elementwise::Unary(op), K::I64) => match op {
                 Unary::Neg => "i64_neg(x0)",
                 Unary::Abs => "i64_abs(x0)",
                 Unary::Relu => "select(x0, vec2<u32>(0u, 0u), i64_is_negative(x0))",
+                Unary::BitNot => "~x0",
                 Unary::Exp | Unary::Log | Unary::Sqrt | Unary::Sigmoid | Unary::Tanh => {
                     return None;
                 }
             },
             (Elementwise::Unary(op), K::Bool) => match op {
                 Unary::Abs | Unary::Relu => "x0",
+                Unary::BitNot => "!x0",
                 _ => return None,
             },
         })
@@ -204,6 +209,8 @@ fn float_binary(op: Binary, compute: LaneKind) -> Option<&'static str> {
         Binary::Le => "x0 <= x1",
         Binary::Gt => "x0 > x1",
         Binary::Ge => "x0 >= x1",
+        // Refused for floating dtypes before any kernel is built.
+        Binary::BitAnd | Binary::BitOr | Binary::BitXor => return None,
     })
 }
 
@@ -224,15 +231,19 @@ fn int_binary(op: Binary) -> &'static str {
         Binary::Le => "!i64_lt(x1, x0)",
         Binary::Gt => "i64_lt(x1, x0)",
         Binary::Ge => "!i64_lt(x0, x1)",
+        // An int64 is two u32 words: bitwise ops work word by word.
+        Binary::BitAnd => "x0 & x1",
+        Binary::BitOr => "x0 | x1",
+        Binary::BitXor => "x0 ^ x1",
     }
 }
 
 fn bool_binary(op: Binary) -> &'static str {
     match op {
-        Binary::Add | Binary::Maximum => "x0 || x1",
-        Binary::Mul | Binary::Minimum => "x0 && x1",
+        Binary::Add | Binary::Maximum | Binary::BitOr => "x0 || x1",
+        Binary::Mul | Binary::Minimum | Binary::BitAnd => "x0 && x1",
         Binary::Eq => "x0 == x1",
-        Binary::Ne | Binary::Sub => "x0 != x1",
+        Binary::Ne | Binary::Sub | Binary::BitXor => "x0 != x1",
         Binary::Lt => "!x0 && x1",
         Binary::Le => "!x0 || x1",
         Binary::Gt => "x0 && !x1",
@@ -837,6 +848,9 @@ pub(super) mod tests {
                 Binary::Le,
                 Binary::Gt,
                 Binary::Ge,
+                Binary::BitAnd,
+                Binary::BitOr,
+                Binary::BitXor,
             ] {
                 let op = Elementwise::Binary(op);
                 let out = if let Elementwise::Binary(b) = op
@@ -860,6 +874,7 @@ pub(super) mod tests {
                 Unary::Relu,
                 Unary::Sigmoid,
                 Unary::Tanh,
+                Unary::BitNot,
             ] {
                 if let Some(src) = kernel(Elementwise::Unary(op), kind, &[(dtype, kind, 0)], dtype)
                 {
