@@ -97,12 +97,8 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
     if op == Binary::Sub && common == DType::Bool {
         return Err(Error::BoolSubtraction);
     }
-    if op.is_bitwise() && common.is_floating_point() {
-        let backend = if device.is_cpu() { "cpu" } else { "cuda" };
-        return Err(Error::KernelNotForDtype {
-            kernel: format!("{}_{backend}", op_name(op)),
-            dtype: common,
-        });
+    if op.is_bitwise() {
+        integers_only(op_name(op), device, common)?;
     }
     // True division of integers gives floats.
     let compute = if op == Binary::Div && !common.is_floating_point() {
@@ -184,6 +180,18 @@ fn in_place_readable(t: &Tensor, shape: &[usize], compute: DType) -> bool {
         && LaneKind::of(compute).dtype() == compute
 }
 
+/// Refuses bitwise op `op` on a floating `dtype` as PyTorch does, naming the kernel after the
+/// device's backend (`"bitwise_or_cpu" not implemented for 'Float'`).
+fn integers_only(op: &str, device: Device, dtype: DType) -> Result<(), Error> {
+    if !dtype.is_floating_point() {
+        return Ok(());
+    }
+    Err(Error::KernelNotForDtype {
+        kernel: format!("{op}_{}", device.kind.name()),
+        dtype,
+    })
+}
+
 /// Runs a unary kernel (integer inputs of transcendental functions are promoted to float32).
 pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
     let transcendental = !matches!(op, Unary::Neg | Unary::Abs | Unary::Relu | Unary::BitNot);
@@ -195,12 +203,8 @@ pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
     if op == Unary::Neg && dtype == DType::Bool {
         return Err(Error::BoolNegation);
     }
-    if op == Unary::BitNot && dtype.is_floating_point() {
-        let backend = if x.device().is_cpu() { "cpu" } else { "cuda" };
-        return Err(Error::KernelNotForDtype {
-            kernel: format!("bitwise_not_{backend}"),
-            dtype,
-        });
+    if op == Unary::BitNot {
+        integers_only("bitwise_not", x.device(), dtype)?;
     }
     if x.device().kind == DeviceType::Meta {
         return meta_result(x.session(), x.shape(), dtype);
