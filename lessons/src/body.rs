@@ -90,7 +90,7 @@ pub struct Check {
     pub line: usize,
 }
 
-/// What a fenced block's info string says it is.
+/// What a fenced block's info string says it is, when it is more than code to read.
 enum Fence {
     Cell,
     Output,
@@ -98,15 +98,14 @@ enum Fence {
     Check(String),
     Hint,
     Solution,
-    /// Any other code block (```text, ```sh, …): part of the prose.
-    Other,
 }
 
 impl Fence {
-    fn of(info: &str) -> Fence {
+    /// `None` for any other code block (```text, ```sh, …): part of the prose.
+    fn of(info: &str) -> Option<Fence> {
         let info = info.trim();
         let (kind, rest) = info.split_once(char::is_whitespace).unwrap_or((info, ""));
-        match (kind, rest.trim()) {
+        Some(match (kind, rest.trim()) {
             ("python", "") => Fence::Cell,
             ("python", "starter") => Fence::Starter,
             ("python", "solution") => Fence::Solution,
@@ -115,8 +114,8 @@ impl Fence {
             }
             ("output", "") => Fence::Output,
             ("hint", "") => Fence::Hint,
-            _ => Fence::Other,
-        }
+            _ => return None,
+        })
     }
 }
 
@@ -246,7 +245,6 @@ impl Reader {
                 Fence::Cell | Fence::Output => {
                     return Err((line, LessonErrorKind::CellInExercise));
                 }
-                Fence::Other => unreachable!("other blocks are prose"),
             }
             return Ok(());
         }
@@ -267,7 +265,6 @@ impl Reader {
             Fence::Starter | Fence::Check(_) | Fence::Hint | Fence::Solution => {
                 return Err((line, LessonErrorKind::OutsideExercise));
             }
-            Fence::Other => unreachable!("other blocks are prose"),
         }
         Ok(())
     }
@@ -293,12 +290,13 @@ pub fn parse(body: &str, first_line: usize) -> Result<Vec<Block>, Failure> {
             if !closed {
                 return Err((at, LessonErrorKind::UnclosedFence));
             }
-            if let Fence::Other = fence {
-                reader.prose_line(line);
-                text.iter().for_each(|l| reader.prose_line(l));
-                reader.prose_line(marker);
-            } else {
-                reader.fenced(fence, text.join("\n"), at)?;
+            match fence {
+                Some(fence) => reader.fenced(fence, text.join("\n"), at)?,
+                None => {
+                    reader.prose_line(line);
+                    text.iter().for_each(|l| reader.prose_line(l));
+                    reader.prose_line(marker);
+                }
             }
         } else if let Some((level, text)) = heading(line) {
             match text.strip_prefix("Exercise:") {
