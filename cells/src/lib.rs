@@ -18,6 +18,8 @@ pub use python::{
 };
 pub use runtime::Runtime;
 pub use tolab_engine::backend::gpu::AdapterReport;
+/// Bytes as PyTorch's allocator prints them (`512 bytes`, `2.00 MiB`), for the UI's labels.
+pub use tolab_engine::memory::Size;
 /// The events a [`RunRecord`] carries, part of the contract with the UI.
 pub use tolab_engine::trace;
 pub use tolab_engine::{Device, DeviceType};

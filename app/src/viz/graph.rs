@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use tolab_cells::Device;
 use tolab_cells::trace::{BreakCause, EventKind, TraceEvent};
 
-use super::{Lens, device_class, line_in};
+use super::{Lens, canvas, device_class, line_in};
 
 /// The most nodes drawn: a training loop builds a graph per step, and the latest ones matter.
 pub const MAX_NODES: usize = 48;
@@ -293,25 +293,19 @@ pub fn view(graph: Signal<Graph>, lens: Lens) -> impl IntoView {
                 }
             })
             .collect_view();
-        view! {
-            <svg
-                class="graph-canvas"
-                width=width
-                height=height
-                viewBox=format!("0 0 {width:.0} {height:.0}")
-                role="img"
-                aria-label="The autograd graph: arrows point along next_functions, the way gradients flow back"
-            >
-                <defs>
-                    <marker id="graph-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                        <path d="M0,0 L10,5 L0,10 z"/>
-                    </marker>
-                </defs>
-                {edges}
-                {nodes}
-                {cuts}
-            </svg>
-        }
+        let arrow = view! {
+            <defs>
+                <marker id="graph-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 z"/>
+                </marker>
+            </defs>
+        };
+        canvas(
+            "graph-canvas",
+            "The autograd graph: arrows point along next_functions, the way gradients flow back",
+            (width, height),
+            (arrow, edges, nodes, cuts),
+        )
     };
     let notes = move || {
         let graph = graph.get();

@@ -7,7 +7,9 @@ use leptos::prelude::*;
 use tolab_cells::Device;
 use tolab_cells::trace::{EventKind, TraceEvent};
 
-use super::{Lens, device_class, human_bytes, line_in};
+use tolab_cells::Size;
+
+use super::{Lens, device_class, line_in};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeviceMemory {
@@ -47,27 +49,19 @@ pub fn memory(trace: &[TraceEvent], cell: &str) -> Vec<DeviceMemory> {
                 allocated,
                 reserved,
                 ..
-            } => (*allocated, *reserved, format!("+{}", human_bytes(*bytes))),
+            } => (*allocated, *reserved, format!("+{}", Size(*bytes))),
             EventKind::Free {
                 block_size,
                 allocated,
                 reserved,
-            } => (
-                *allocated,
-                *reserved,
-                format!("-{}", human_bytes(*block_size)),
-            ),
+            } => (*allocated, *reserved, format!("-{}", Size(*block_size))),
             EventKind::Release { bytes, reserved } => {
                 let allocated = devices
                     .iter()
                     .find(|d| d.device == device)
                     .and_then(|d| d.points.last())
                     .map_or(0, |p| p.allocated);
-                (
-                    allocated,
-                    *reserved,
-                    format!("released {}", human_bytes(*bytes)),
-                )
+                (allocated, *reserved, format!("released {}", Size(*bytes)))
             }
             EventKind::OutOfMemory {
                 tried, capacity, ..
@@ -148,7 +142,7 @@ fn chart(memory: DeviceMemory, lens: Lens) -> impl IntoView {
         view! {
             <g class="memory-peak">
                 <circle cx=px cy=py r="4"/>
-                <text x=px + 6.0 y=(py - 6.0).max(12.0)>{format!("peak {}", human_bytes(p.allocated))}</text>
+                <text x=px + 6.0 y=(py - 6.0).max(12.0)>{format!("peak {}", Size(p.allocated))}</text>
             </g>
         }
     });
@@ -159,7 +153,7 @@ fn chart(memory: DeviceMemory, lens: Lens) -> impl IntoView {
             <g class="memory-oom" class:linked=move || lens.is_hovered(line) on:click=move |_| lens.pick(line)>
                 <line x1=LEFT y1=cap x2=LEFT + WIDTH y2=cap/>
                 <text x=LEFT + 4.0 y=cap - 4.0>
-                    {format!("capacity {} · out of memory: tried to allocate {}", human_bytes(oom.capacity), human_bytes(oom.tried))}
+                    {format!("capacity {} · out of memory: tried to allocate {}", Size(oom.capacity), Size(oom.tried))}
                 </text>
             </g>
         }
@@ -175,8 +169,8 @@ fn chart(memory: DeviceMemory, lens: Lens) -> impl IntoView {
                 "{}{}: allocated {}, reserved {}",
                 line.map(|l| format!("line {l}: ")).unwrap_or_default(),
                 p.change,
-                human_bytes(p.allocated),
-                human_bytes(p.reserved)
+                Size(p.allocated),
+                Size(p.reserved)
             );
             view! {
                 <rect
@@ -198,8 +192,8 @@ fn chart(memory: DeviceMemory, lens: Lens) -> impl IntoView {
     let summary = format!(
         "{}: allocated {} · reserved {}",
         memory.device,
-        human_bytes(last.map_or(0, |p| p.allocated)),
-        human_bytes(last.map_or(0, |p| p.reserved)),
+        Size(last.map_or(0, |p| p.allocated)),
+        Size(last.map_or(0, |p| p.reserved)),
     );
     view! {
         <figure class=format!("memory-device {}", device_class(memory.device)) data-device=memory.device.to_string()>
@@ -297,7 +291,7 @@ mod tests {
         assert_eq!(allocated, [512, 1024, 512, 512]);
         assert_eq!(gpu.peak, 1);
         assert_eq!(gpu.points[1].line, Some(2));
-        assert_eq!(gpu.points[2].change, "-512 B");
+        assert_eq!(gpu.points[2].change, "-512 bytes");
         assert_eq!(
             gpu.oom.as_ref().map(|o| (o.capacity, o.line)),
             Some((1 << 20, Some(5)))

@@ -11,7 +11,9 @@ use leptos::prelude::*;
 use tolab_cells::Device;
 use tolab_cells::trace::{Backend, EventKind, TraceEvent};
 
-use super::{Lens, device_class, human_bytes, line_in};
+use tolab_cells::Size;
+
+use super::{Lens, canvas, device_class, line_in};
 
 /// The most blocks drawn: the end of a long run.
 pub const MAX_BLOCKS: usize = 400;
@@ -143,7 +145,7 @@ pub fn timeline(trace: &[TraceEvent], cell: &str) -> Timeline {
                 let end = *free;
                 let label = format!(
                     "{from} → {to} {}{}",
-                    human_bytes(*bytes),
+                    Size(*bytes),
                     if *non_blocking { " (non_blocking)" } else { "" }
                 );
                 block(
@@ -278,19 +280,12 @@ pub fn view(timeline: Signal<Timeline>, lens: Lens) -> impl IntoView {
                 }
             })
             .collect_view();
-        view! {
-            <svg
-                class="timeline-canvas"
-                width=width
-                height=height
-                viewBox=format!("0 0 {width:.0} {height:.0}")
-                role="img"
-                aria-label="Device timeline: the host thread, and each device's copies and kernels"
-            >
-                {names}
-                {blocks}
-            </svg>
-        }
+        canvas(
+            "timeline-canvas",
+            "Device timeline: the host thread, and each device's copies and kernels",
+            (width, height),
+            (names, blocks),
+        )
     };
     let hidden = move || {
         let hidden = timeline.with(|t| t.hidden);
