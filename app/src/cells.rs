@@ -15,6 +15,7 @@ use tolab_cells::{Position, Progress, Reply, Request, RunRecord};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
+use crate::dom::{self, spawn};
 use crate::editor::{
     EditorView, focus, mark_error, mark_step, mount_over, restore, show_line_in, text,
 };
@@ -96,18 +97,15 @@ fn mount_cell(
     (lesson, number, key): (&str, usize, &str),
     client: &RuntimeClient,
 ) -> Result<Rc<CellView>, JsValue> {
-    let section = document.create_element("section")?;
-    section.set_class_name("cell");
+    let section = dom::element(document, "section", "cell")?;
     section.set_id(&format!("cell-{number}"));
     section.set_attribute("aria-label", &format!("Cell {number}"))?;
     pre.before_with_node_1(&section)?;
     section.append_child(pre)?;
-    let toolbar = document.create_element("div")?;
-    toolbar.set_class_name("cell-toolbar");
+    let toolbar = dom::element(document, "div", "cell-toolbar")?;
     toolbar.set_attribute("role", "toolbar")?;
     toolbar.set_attribute("aria-label", &format!("Cell {number}"))?;
-    let output = document.create_element("pre")?;
-    output.set_class_name("cell-output");
+    let output = dom::element(document, "pre", "cell-output")?;
     output.set_attribute("aria-live", "polite")?;
     output.set_attribute("aria-label", &format!("Output of cell {number}"))?;
 
@@ -184,23 +182,14 @@ fn mount_cell(
         ),
     ];
     for (label, id, title, action) in buttons {
-        let button = document.create_element("button")?;
-        button.set_text_content(Some(label));
-        button.set_attribute("type", "button")?;
-        button.set_attribute("title", title)?;
-        button.set_attribute("data-action", id)?;
-        let on_click = Closure::<dyn Fn()>::new(move || {
+        dom::toolbar_button(document, &toolbar, (label, id, title), move || {
             if let Some(cell) = self::cell(number) {
                 action(cell);
             }
-        });
-        button.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref())?;
-        on_click.forget();
-        toolbar.append_child(&button)?;
+        })?;
     }
     // The cell's own address, to link to it.
-    let anchor = document.create_element("a")?;
-    anchor.set_class_name("cell-anchor");
+    let anchor = dom::element(document, "a", "cell-anchor")?;
     anchor.set_attribute("href", &format!("#cell-{number}"))?;
     anchor.set_attribute("aria-label", &format!("Link to cell {number}"))?;
     anchor.set_text_content(Some(&format!("#{number}")));
@@ -210,12 +199,6 @@ fn mount_cell(
 
 /// What a toolbar button does to its cell.
 type Action = fn(Rc<CellView>);
-
-pub(crate) fn spawn(work: impl std::future::Future<Output = impl Sized> + 'static) {
-    wasm_bindgen_futures::spawn_local(async move {
-        work.await;
-    });
-}
 
 impl CellView {
     /// Runs the cell and shows what it printed, its value and its traceback, marking the line

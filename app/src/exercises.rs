@@ -12,7 +12,7 @@ use tolab_lessons::{Exercise, Lesson};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
-use crate::cells::spawn;
+use crate::dom::{self, element, spawn};
 use crate::editor::{EditorView, mark_error, mount_over, restore, text};
 use crate::output;
 use crate::runtime_client::RuntimeClient;
@@ -56,12 +56,6 @@ struct ExerciseView {
     client: RuntimeClient,
     /// Hints shown so far.
     hints_shown: Cell<usize>,
-}
-
-fn element(document: &Document, tag: &str, class: &str) -> Result<Element, JsValue> {
-    let element = document.create_element(tag)?;
-    element.set_class_name(class);
-    Ok(element)
 }
 
 fn mount_exercise(
@@ -111,28 +105,37 @@ fn mount_exercise(
     on_keys.forget();
     on_hover.forget();
 
-    let button = |label: &str, action: &str, title: &str| -> Result<Element, JsValue> {
-        let button = element(document, "button", "")?;
-        button.set_text_content(Some(label));
-        button.set_attribute("type", "button")?;
-        button.set_attribute("data-action", action)?;
-        button.set_attribute("title", title)?;
-        toolbar.append_child(&button)?;
-        Ok(button)
+    // Buttons act on the view once it exists.
+    let button = |text: (&str, &str, &str), action: Action| {
+        let slot = Rc::clone(&view_slot);
+        dom::toolbar_button(document, &toolbar, text, move || {
+            if let Some(view) = slot.get() {
+                action(Rc::clone(view));
+            }
+        })
     };
-    let check = button(
-        "Check",
-        "check",
-        "Run your code, then the exercise's checks (Shift+Enter)",
+    button(
+        (
+            "Check",
+            "check",
+            "Run your code, then the exercise's checks (Shift+Enter)",
+        ),
+        |v| spawn(v.check()),
     )?;
-    let hint_button = button("Hint", "hint", "Show the next hint")?;
+    let hint_button = button(("Hint", "hint", "Show the next hint"), |v| v.next_hint())?;
     let solution_button = button(
-        "Show solution",
-        "solution",
-        "Offered once you have tried the exercise",
+        (
+            "Show solution",
+            "solution",
+            "Offered once you have tried the exercise",
+        ),
+        |v| v.show_solution(),
     )?;
     solution_button.set_attribute("disabled", "")?;
-    let reset = button("Restore starter", "restore", "Put the starter code back")?;
+    button(
+        ("Restore starter", "restore", "Put the starter code back"),
+        |v| restore(&v.editor),
+    )?;
     if exercise.hints.is_empty() {
         hint_button.set_attribute("hidden", "")?;
     }
@@ -146,25 +149,13 @@ fn mount_exercise(
         output,
         checks,
         hints,
-        hint_button: hint_button.clone(),
+        hint_button,
         solution,
-        solution_button: solution_button.clone(),
+        solution_button,
         client: client.clone(),
         hints_shown: Cell::new(0),
     });
-    let _ = view_slot.set(Rc::clone(&view));
-    let actions: [(&Element, Action); 4] = [
-        (&check, |v| spawn(v.check())),
-        (&hint_button, |v| v.next_hint()),
-        (&solution_button, |v| v.show_solution()),
-        (&reset, |v| restore(&v.editor)),
-    ];
-    for (button, action) in actions {
-        let view = Rc::clone(&view);
-        let on_click = Closure::<dyn Fn()>::new(move || action(Rc::clone(&view)));
-        button.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref())?;
-        on_click.forget();
-    }
+    let _ = view_slot.set(view);
     Ok(())
 }
 

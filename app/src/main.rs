@@ -6,6 +6,7 @@
 mod app;
 mod catalog;
 mod cells;
+mod dom;
 mod editor;
 mod exercises;
 mod header;

@@ -11,11 +11,10 @@ pub fn append(output: &Element, class: &str, text: &str) {
     }
     let Some(span) = output
         .owner_document()
-        .and_then(|d| d.create_element("span").ok())
+        .and_then(|d| crate::dom::element(&d, "span", class).ok())
     else {
         return;
     };
-    span.set_class_name(class);
     span.set_text_content(Some(text));
     let _ = output.append_child(&span);
 }

@@ -83,19 +83,30 @@ pub fn view(transfers: Signal<Vec<Transfer>>, lens: Lens) -> impl IntoView {
         playhead.set(0.0);
         playing.set(true);
     });
-    if let Ok(handle) = set_interval_with_handle(
-        move || {
-            if playing.get_untracked() {
-                let lit = playhead.get_untracked();
-                if lit < 7.0 {
-                    playhead.set((lit + TICK_MS as f64 / STEP_MS * speed.get_untracked()).min(7.0));
-                }
-            }
-        },
-        std::time::Duration::from_millis(TICK_MS),
-    ) {
-        on_cleanup(move || handle.clear());
-    }
+    // The replay clock: while playing and not all lit, each tick schedules the next; a paused or
+    // finished replay schedules nothing. A tick scheduled before a Replay or a new run is stale.
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let lit = playhead.get();
+        let now = generation.get_value() + 1;
+        generation.set_value(now);
+        if playing.get() && lit < 7.0 {
+            set_timeout(
+                move || {
+                    if generation.try_get_value() != Some(now) {
+                        return;
+                    }
+                    if let (Some(true), Some(speed)) =
+                        (playing.try_get_untracked(), speed.try_get_untracked())
+                    {
+                        let step = TICK_MS as f64 / STEP_MS * speed;
+                        playhead.try_update(|p| *p = (*p + step).min(7.0));
+                    }
+                },
+                std::time::Duration::from_millis(TICK_MS),
+            );
+        }
+    });
 
     let list = move || {
         transfers
