@@ -10,8 +10,9 @@ pub mod python;
 mod runtime;
 
 pub use protocol::{
-    BackendReport, CheckOutcome, CheckSpec, DeviceEntry, DeviceReport, DeviceSettings,
-    ExerciseReport, RUNS_WITHOUT_ERROR, Reply, ReplyEnvelope, Request, RequestEnvelope,
+    BackendReport, Budget, CellSource, CheckOutcome, CheckSpec, DeviceEntry, DeviceReport,
+    DeviceSettings, ExerciseReport, RUNS_WITHOUT_ERROR, Reply, ReplyEnvelope, Request,
+    RequestEnvelope, SetupRun,
 };
 pub use python::{
     Limits, Position, Progress, ProgressSink, RunRecord, Shown, Step, StopHandle, Timings,

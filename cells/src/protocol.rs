@@ -22,11 +22,23 @@ pub enum Request {
     /// calls (the first, for a cell not being stepped). Between Steps the cell waits; a Stop, a
     /// Reset, a run or a Step of another cell ends it.
     Step { cell: String, source: String },
-    /// Runs an exercise's code as cell `cell`, then each check after it in the same notebook.
+    /// Checks an exercise in a notebook of its own, so that it does not depend on what the
+    /// learner ran before (nor disturb it): the lesson's cells in `setup`, in order, then the
+    /// exercise's code as cell `cell`, then each check, all under `budget`.
     CheckExercise {
         cell: String,
         source: String,
         checks: Vec<CheckSpec>,
+        #[serde(default)]
+        setup: Vec<CellSource>,
+        #[serde(default)]
+        budget: Budget,
+    },
+    /// Which of `cells` (the cells above the one that raised, in page order) last binds `name`
+    /// at its top level (assigns, imports, defines it): the cell a `NameError` needs run first.
+    FindDefinition {
+        name: String,
+        cells: Vec<CellSource>,
     },
     /// Starts afresh: a new namespace and a new engine session.
     Reset,
@@ -61,6 +73,10 @@ pub enum Reply {
     Progress(Progress),
     Ran(RunRecord),
     Checked(ExerciseReport),
+    /// The answer to a FindDefinition: the cell's name, or `None` when none of them binds it.
+    Definition {
+        cell: Option<String>,
+    },
     Stepped(Step),
     Reset,
     /// A Stop handled when no cell was running any more.
@@ -136,6 +152,34 @@ pub struct DeviceEntry {
     pub physical: Option<usize>,
 }
 
+/// A cell's code and its name in tracebacks (`<cell 3>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellSource {
+    pub cell: String,
+    pub source: String,
+}
+
+/// What an exercise check may spend before it is ended with an error: interactive cells have
+/// no such limit (Stop ends them, as in a notebook), but a check must come to a verdict even
+/// when the learner's loop never ends. Each cell of the check's run (setup cells, the code, each
+/// check) gets the whole budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budget {
+    /// Statements run plus items drawn from iterators.
+    pub steps: u64,
+    /// Wall-clock seconds.
+    pub seconds: u32,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            steps: 20_000_000,
+            seconds: 60,
+        }
+    }
+}
+
 /// One check of an exercise: Python run after the learner's code; it passes when it raises
 /// nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,9 +189,11 @@ pub struct CheckSpec {
     pub code: String,
 }
 
-/// How an exercise fared: the run of the learner's code, and each check.
+/// How an exercise fared: the lesson's cells it ran first, the run of the learner's code, and
+/// each check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExerciseReport {
+    pub setup: Vec<SetupRun>,
     pub record: RunRecord,
     pub checks: Vec<CheckOutcome>,
 }
@@ -156,6 +202,14 @@ impl ExerciseReport {
     pub fn passed(&self) -> bool {
         self.checks.iter().all(|c| c.passed)
     }
+}
+
+/// A lesson cell an exercise check ran first, and the last line of the error it raised, if any
+/// (a cell may raise on purpose: the lesson shows the error).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupRun {
+    pub cell: String,
+    pub error: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,12 +10,12 @@ use tolab_engine::backend::gpu::{GpuContext, GpuError};
 use tolab_engine::{Session, SessionConfig};
 
 use crate::protocol::{
-    BackendReport, CheckOutcome, CheckSpec, DeviceEntry, DeviceReport, DeviceSettings,
-    ExerciseReport, RUNS_WITHOUT_ERROR, Reply, Request,
+    BackendReport, Budget, CellSource, CheckOutcome, CheckSpec, DeviceEntry, DeviceReport,
+    DeviceSettings, ExerciseReport, RUNS_WITHOUT_ERROR, Reply, Request, SetupRun,
 };
 use crate::python::{
-    Gate, Interpreter, Position, Progress, ProgressSink, Reported, RunRecord, Step, StopHandle,
-    Timings,
+    Gate, Interpreter, Limits, Position, Progress, ProgressSink, Reported, RunRecord, Step,
+    StopHandle, Timings,
 };
 
 /// One learner session's runtime. The GPU is opened on first need and kept; the notebook (its
@@ -72,11 +72,23 @@ impl Runtime {
                 cell,
                 source,
                 checks,
+                setup,
+                budget,
             } => {
-                self.cancel_stepping().await;
                 self.open_gpu().await;
-                Reply::Checked(self.check_exercise(&cell, &source, &checks).await)
+                let exercise = CellSource { cell, source };
+                Reply::Checked(
+                    self.check_exercise(&setup, &exercise, &checks, budget)
+                        .await,
+                )
             }
+            Request::FindDefinition { name, cells } => Reply::Definition {
+                cell: cells
+                    .into_iter()
+                    .rev()
+                    .find(|c| crate::python::binds(&c.source, &name))
+                    .map(|c| c.cell),
+            },
             Request::Reset => {
                 self.cancel_stepping().await;
                 self.notebook = None;
@@ -105,7 +117,10 @@ impl Runtime {
             // The UI animates the trace, so a notebook's session always records it.
             let session = self.new_session();
             session.set_tracing(true);
-            Interpreter::notebook(session).with_stop_handle(self.stop.clone())
+            session.set_trace_limit(TRACE_LIMIT);
+            Interpreter::notebook(session)
+                .with_stop_handle(self.stop.clone())
+                .with_limits(Limits::interactive())
         });
         notebook.set_progress(self.progress.clone());
         notebook
@@ -164,27 +179,38 @@ impl Runtime {
     /// Opens the GPU once, before the first notebook needs it.
     async fn open_gpu(&mut self) {
         if self.gpu.is_none() {
-            self.gpu = Some(GpuContext::new().await.map(Rc::new));
+            self.gpu = Some(open_gpu().await.map(Rc::new));
         }
     }
 
-    /// Runs an exercise's code, then its checks in the same notebook (named `<check N>` in
-    /// tracebacks). The first outcome says whether the code itself ran without an error.
+    /// Checks an exercise in a fresh notebook of its own: the lesson's `setup` cells, then its
+    /// code, then its checks (named `<check N>` in tracebacks), each under `budget`. The
+    /// learner's notebook is left as it was. The first outcome says whether the code itself ran
+    /// without an error.
     async fn check_exercise(
         &mut self,
-        cell: &str,
-        source: &str,
+        setup: &[CellSource],
+        exercise: &CellSource,
         checks: &[CheckSpec],
+        budget: Budget,
     ) -> ExerciseReport {
-        let notebook = self.notebook();
-        let record = notebook.run_cell(cell, source).await;
+        self.stop.clear();
+        let mut notebook = Interpreter::notebook(self.new_session())
+            .with_stop_handle(self.stop.clone())
+            .with_limits(Limits::budget(budget.steps, f64::from(budget.seconds)));
+        let mut ran = Vec::with_capacity(setup.len());
+        for cell in setup {
+            let record = notebook.run_cell(&cell.cell, &cell.source).await;
+            ran.push(SetupRun {
+                cell: cell.cell.clone(),
+                error: record.error.as_deref().and_then(last_line),
+            });
+        }
+        let record = notebook.run_cell(&exercise.cell, &exercise.source).await;
         let outcome = |message: &str, error: &Option<String>| CheckOutcome {
             message: message.to_owned(),
             passed: error.is_none(),
-            reason: error
-                .as_deref()
-                .and_then(|e| e.lines().last())
-                .map(str::to_owned),
+            reason: error.as_deref().and_then(last_line),
         };
         let mut outcomes = vec![outcome(RUNS_WITHOUT_ERROR, &record.error)];
         for (i, check) in checks.iter().enumerate() {
@@ -193,7 +219,10 @@ impl Runtime {
                 .await;
             outcomes.push(outcome(&check.message, &ran.error));
         }
+        // A Stop pressed after the check ended must not end the learner's next cell.
+        self.stop.clear();
         ExerciseReport {
+            setup: ran,
             record,
             checks: outcomes,
         }
@@ -270,8 +299,49 @@ impl Runtime {
     }
 }
 
+/// Opens the GPU. A browser's WebGPU now and then never answers a request for an adapter or a
+/// device (seen in headless Chromium about one start in twenty): each try has a time limit, and
+/// after the last the GPU devices run on the CPU and the lab says why.
 #[cfg(target_arch = "wasm32")]
-fn no_adapter_reason(_detail: &str) -> String {
+async fn open_gpu() -> Result<GpuContext, GpuError> {
+    const TRIES: u32 = 3;
+    const SECONDS: f64 = 5.0;
+    for _ in 0..TRIES {
+        let mut opening = std::pin::pin!(GpuContext::new());
+        let mut timer = std::pin::pin!(crate::python::sleep(SECONDS));
+        let opened = std::future::poll_fn(|cx| match opening.as_mut().poll(cx) {
+            Poll::Ready(result) => Poll::Ready(Some(result)),
+            Poll::Pending => timer.as_mut().poll(cx).map(|()| None),
+        })
+        .await;
+        if let Some(result) = opened {
+            return result;
+        }
+    }
+    Err(GpuError::NoAdapter {
+        reason: format!("the browser's WebGPU did not answer ({TRIES} tries of {SECONDS} s)"),
+    })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+async fn open_gpu() -> Result<GpuContext, GpuError> {
+    GpuContext::new().await
+}
+
+/// The most trace events one cell's run keeps: far more than any view draws, few enough that
+/// a loop left running for minutes does not fill the browser's memory.
+const TRACE_LIMIT: usize = 20_000;
+
+/// The last line of a traceback: the exception, as `except` would name it.
+fn last_line(traceback: &str) -> Option<String> {
+    traceback.lines().last().map(str::to_owned)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn no_adapter_reason(detail: &str) -> String {
+    if detail.starts_with("the browser's WebGPU did not answer") {
+        return detail.to_owned();
+    }
     "this browser has no WebGPU".to_owned()
 }
 
@@ -300,6 +370,8 @@ impl Stepping {
     fn start(mut notebook: Interpreter, cell: String, source: String) -> Stepping {
         let gate = Rc::new(Gate::default());
         notebook.set_gate(Some(gate.clone()));
+        // Each Step reports what it ran; progress reports would take it first.
+        notebook.set_progress(None);
         let (stdout, session) = (notebook.stdout_handle(), notebook.session().clone());
         let run = {
             let (cell, source) = (cell.clone(), source.clone());
@@ -352,6 +424,7 @@ impl Stepping {
                 error: None,
                 warnings: Vec::new(),
                 trace,
+                trace_dropped: 0,
                 timings: Timings {
                     wall_ms: 0.0,
                     steps: 0,

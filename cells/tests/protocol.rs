@@ -49,6 +49,7 @@ fn messages_keep_their_json_shape() {
         error: None,
         warnings: Vec::new(),
         trace: Vec::new(),
+        trace_dropped: 0,
         timings: tolab_cells::Timings {
             wall_ms: 0.5,
             steps: 1,
@@ -56,7 +57,19 @@ fn messages_keep_their_json_shape() {
     });
     assert_eq!(
         serde_json::to_string(&ran).unwrap(),
-        r#"{"type":"ran","stdout":"1\n","value":null,"error":null,"warnings":[],"trace":[],"timings":{"wall_ms":0.5,"steps":1}}"#
+        r#"{"type":"ran","stdout":"1\n","value":null,"error":null,"warnings":[],"trace":[],"trace_dropped":0,"timings":{"wall_ms":0.5,"steps":1}}"#
+    );
+    // An exercise check from an older page (no setup, no budget) still parses.
+    let old = r#"{"type":"check_exercise","cell":"<exercise e>","source":"x = 1","checks":[]}"#;
+    assert_eq!(
+        serde_json::from_str::<Request>(old).unwrap(),
+        Request::CheckExercise {
+            cell: "<exercise e>".into(),
+            source: "x = 1".into(),
+            checks: Vec::new(),
+            setup: Vec::new(),
+            budget: tolab_cells::Budget::default(),
+        }
     );
 
     let gpu = Reply::Backend(BackendReport::Gpu {
@@ -301,17 +314,18 @@ fn a_running_cell_streams_its_output_and_events_before_its_record_completes() {
     let source = "import time, torch\nfor i in range(4):\n    print(i)\n    x = torch.ones(2).to('cuda')\n    time.sleep(0.06)\nprint('done')\n";
     let (record, reports) = run_collecting_progress(&mut runtime, source);
     assert_eq!(record.error, None);
-    assert_eq!(record.stdout, "0\n1\n2\n3\ndone\n");
     // Each sleep crosses a reporting interval, so output arrives while the loop still runs.
     assert!(reports.len() >= 3, "{reports:?}");
     assert_eq!(reports[0].stdout, "0\n");
-    // The reports are a preview: in order, without repeats, each a prefix of the final record.
+    // Each report hands its part over, in order and without repeats; the record holds the rest,
+    // so the runtime keeps no more than one report's worth of a long cell's output.
     let streamed: String = reports.iter().map(|p| p.stdout.as_str()).collect();
-    assert!(record.stdout.starts_with(&streamed), "{streamed:?}");
-    assert!(streamed.starts_with("0\n1\n2\n"));
+    assert!(streamed.starts_with("0\n1\n2\n"), "{streamed:?}");
+    assert_eq!(streamed + &record.stdout, "0\n1\n2\n3\ndone\n");
     let events: Vec<_> = reports.iter().flat_map(|p| p.trace.clone()).collect();
     assert!(!events.is_empty());
-    assert_eq!(events[..], record.trace[..events.len()]);
+    let all: Vec<_> = events.iter().chain(&record.trace).collect();
+    assert!(all.windows(2).all(|w| w[0].seq < w[1].seq), "in order");
     assert!(
         events
             .iter()
@@ -326,14 +340,21 @@ fn a_stop_heard_while_a_cell_sleeps_ends_it_with_keyboard_interrupt() {
     let mut runtime = Runtime::new();
     let stop = runtime.stop_handle();
     // The first progress report stands in for the UI pressing Stop while the cell waits.
-    runtime.on_progress(std::rc::Rc::new(move |_| stop.stop()));
+    let streamed = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
+    runtime.on_progress(std::rc::Rc::new({
+        let streamed = streamed.clone();
+        move |progress: tolab_cells::Progress| {
+            streamed.borrow_mut().push_str(&progress.stdout);
+            stop.stop()
+        }
+    }));
     let Reply::Ran(record) = pollster::block_on(runtime.handle(Request::RunCell {
         cell: "<cell 1>".into(),
         source: "import time\nprint('waiting')\ntime.sleep(20)\nprint('never')\n".into(),
     })) else {
         panic!("a run record")
     };
-    assert_eq!(record.stdout, "waiting\n");
+    assert_eq!(streamed.take() + &record.stdout, "waiting\n");
     let error = record.error.unwrap_or_default();
     assert!(
         error.contains("line 3") && error.ends_with("KeyboardInterrupt"),
@@ -442,20 +463,30 @@ fn an_exercise_check_runs_the_code_then_each_check_and_says_why_one_failed() {
             code: "assert x.tolist() == [1.0, 1.0]".into(),
         },
     ];
+    let setup = vec![tolab_cells::CellSource {
+        cell: "<cell 1>".into(),
+        source: "import torch".into(),
+    }];
     let check = |runtime: &mut Runtime, source: &str| {
         let request = Request::CheckExercise {
             cell: "<exercise e>".into(),
             source: source.into(),
             checks: checks.clone(),
+            setup: setup.clone(),
+            budget: tolab_cells::Budget::default(),
         };
         match pollster::block_on(runtime.handle(request)) {
             Reply::Checked(report) => report,
             other => panic!("not a check report: {other:?}"),
         }
     };
-    let starter = check(
-        &mut runtime,
-        "import torch\nx = torch.ones(2)\nx.to('cuda')",
+    let starter = check(&mut runtime, "x = torch.ones(2)\nx.to('cuda')");
+    assert_eq!(
+        starter.setup,
+        [tolab_cells::SetupRun {
+            cell: "<cell 1>".into(),
+            error: None
+        }]
     );
     let outcomes: Vec<(&str, bool, Option<&str>)> = starter
         .checks
@@ -483,4 +514,154 @@ fn an_exercise_check_runs_the_code_then_each_check_and_says_why_one_failed() {
         Some("NameError: name 'undefined_name' is not defined")
     );
     assert!(check(&mut runtime, "x = torch.ones(2).to('cuda')").passed());
+}
+
+fn run(runtime: &mut Runtime, cell: &str, source: &str) -> tolab_cells::RunRecord {
+    match pollster::block_on(runtime.handle(Request::RunCell {
+        cell: cell.into(),
+        source: source.into(),
+    })) {
+        Reply::Ran(record) => record,
+        other => panic!("not a run record: {other:?}"),
+    }
+}
+
+#[test]
+fn an_exercise_is_checked_in_a_fresh_notebook_that_runs_the_lesson_cells_first() {
+    let mut runtime = Runtime::new();
+    // The learner has run nothing: a fresh page. The check still finds `torch` and `x`.
+    let setup = vec![
+        tolab_cells::CellSource {
+            cell: "<cell 1>".into(),
+            source: "import torch\nx = torch.ones(2)".into(),
+        },
+        tolab_cells::CellSource {
+            cell: "<cell 2>".into(),
+            source: "x + torch.ones(2, device='cuda')".into(),
+        },
+    ];
+    let request = Request::CheckExercise {
+        cell: "<exercise e>".into(),
+        source: "y = x.to('cuda')".into(),
+        checks: vec![tolab_cells::CheckSpec {
+            message: "y is on cuda:0".into(),
+            code: "assert y.device == torch.device('cuda:0')".into(),
+        }],
+        setup,
+        budget: tolab_cells::Budget::default(),
+    };
+    let Reply::Checked(report) = pollster::block_on(runtime.handle(request)) else {
+        panic!("a check report")
+    };
+    assert!(report.passed(), "{report:?}");
+    // A cell that raises (as the lesson shows) does not stop the ones after it.
+    assert_eq!(report.setup[0].error, None);
+    assert!(
+        report.setup[1]
+            .error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("RuntimeError: Expected all tensors")),
+        "{:?}",
+        report.setup
+    );
+    // The learner's own notebook was not touched: `y` exists only in the check's.
+    let after = run(&mut runtime, "<cell 3>", "y");
+    assert!(
+        after
+            .error
+            .as_deref()
+            .is_some_and(|e| e.ends_with("NameError: name 'y' is not defined")),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn an_exercise_that_loops_for_ever_ends_at_its_budget_with_a_verdict() {
+    let mut runtime = Runtime::new();
+    let request = Request::CheckExercise {
+        cell: "<exercise e>".into(),
+        source: "while True:\n    pass".into(),
+        checks: Vec::new(),
+        setup: Vec::new(),
+        budget: tolab_cells::Budget {
+            steps: 10_000,
+            seconds: 60,
+        },
+    };
+    let Reply::Checked(report) = pollster::block_on(runtime.handle(request)) else {
+        panic!("a check report")
+    };
+    assert!(!report.passed());
+    assert_eq!(
+        report.checks[0].reason.as_deref(),
+        Some(
+            "RuntimeError: the cell ran out of its step budget (10000 statements and loop items: an infinite loop?)"
+        )
+    );
+}
+
+#[test]
+fn interactive_cells_have_no_step_budget() {
+    let mut runtime = Runtime::new();
+    // Past the check budget's 5 million steps: a notebook runs it to the end, as Jupyter does.
+    let record = run(
+        &mut runtime,
+        "<cell 1>",
+        "total = 0\nfor i in range(6_000_000):\n    total += i\ntotal",
+    );
+    assert_eq!(record.error, None);
+    assert_eq!(record.value.as_deref(), Some("17999997000000"));
+}
+
+#[test]
+fn a_name_error_is_traced_to_the_cell_above_that_binds_the_name() {
+    let mut runtime = Runtime::new();
+    let cells = |sources: &[&str]| {
+        sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| tolab_cells::CellSource {
+                cell: format!("<cell {}>", i + 1),
+                source: (*s).into(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let find = |runtime: &mut Runtime, name: &str, sources: &[&str]| match pollster::block_on(
+        runtime.handle(Request::FindDefinition {
+            name: name.into(),
+            cells: cells(sources),
+        }),
+    ) {
+        Reply::Definition { cell } => cell,
+        other => panic!("not a definition: {other:?}"),
+    };
+    let above = [
+        "import torch",
+        "x = torch.ones(2)",
+        "print(x)",
+        "x = x.to('cuda')",
+    ];
+    assert_eq!(find(&mut runtime, "x", &above).as_deref(), Some("<cell 4>"));
+    assert_eq!(
+        find(&mut runtime, "torch", &above).as_deref(),
+        Some("<cell 1>")
+    );
+    assert_eq!(find(&mut runtime, "model", &above), None);
+}
+
+#[test]
+fn a_long_loop_keeps_a_bounded_trace_and_counts_the_events_past_it() {
+    let mut runtime = Runtime::new();
+    let record = run(
+        &mut runtime,
+        "<cell 1>",
+        "import torch\nfor i in range(15_000):\n    x = torch.ones(1) + 1",
+    );
+    assert_eq!(record.error, None);
+    assert_eq!(record.trace.len(), 20_000);
+    assert!(record.trace_dropped > 10_000, "{}", record.trace_dropped);
+    // The next run starts a new count.
+    let next = run(&mut runtime, "<cell 2>", "y = torch.ones(1)");
+    assert_eq!(next.trace_dropped, 0);
+    assert!(!next.trace.is_empty());
 }

@@ -122,7 +122,7 @@ pub enum StreamMark {
 /// See [`Session::retry_mark`].
 #[derive(Debug, Clone, Copy)]
 pub struct RetryMark {
-    events: usize,
+    events: crate::trace::TraceMark,
     launches: usize,
 }
 
@@ -238,7 +238,7 @@ impl Session {
     /// readbacks): the trace's length and the checking kernels launched so far.
     pub fn retry_mark(&self) -> RetryMark {
         RetryMark {
-            events: self.0.tracer.borrow().len(),
+            events: self.0.tracer.borrow().mark(),
             launches: self.0.kernel_checks.borrow().count(),
         }
     }
@@ -246,7 +246,7 @@ impl Session {
     /// Rolls back to `mark` a call that will run again: its events are dropped, and its checking
     /// kernels will get the same codes when it launches them again.
     pub fn rewind(&self, mark: RetryMark) {
-        self.0.tracer.borrow_mut().truncate(mark.events);
+        self.0.tracer.borrow_mut().rewind(mark.events);
         self.0.kernel_checks.borrow_mut().truncate(mark.launches);
     }
 
@@ -261,6 +261,14 @@ impl Session {
     /// The adapter every GPU device of this session runs on, if any.
     pub fn adapter(&self) -> Option<&Rc<GpuContext>> {
         self.0.gpu.as_ref()
+    }
+
+    /// Lets the GPU catch up when a run of ops has queued more than it has done
+    /// ([`GpuContext::throttle`]); at once where there is no GPU or little is queued.
+    pub async fn throttle_gpu(&self) {
+        if let Some(gpu) = self.adapter() {
+            gpu.throttle().await;
+        }
     }
 
     /// Bytes of real GPU buffers behind `device`'s reserved segments.
@@ -995,5 +1003,16 @@ impl Session {
 
     pub fn take_trace(&self) -> Vec<TraceEvent> {
         self.0.tracer.borrow_mut().take()
+    }
+
+    /// The most events one run keeps (a cell's, until [`Session::end_trace_run`]); later ones
+    /// are counted.
+    pub fn set_trace_limit(&self, limit: usize) {
+        self.0.tracer.borrow_mut().set_limit(limit);
+    }
+
+    /// Ends a run's trace: how many of its events were past the limit.
+    pub fn end_trace_run(&self) -> u64 {
+        self.0.tracer.borrow_mut().end_run()
     }
 }

@@ -238,13 +238,42 @@ pub enum EventKind {
     },
 }
 
-/// Collects events while enabled.
-#[derive(Debug, Default)]
+/// Collects events while enabled, up to a limit per run: a loop that runs for minutes must not
+/// fill memory with events no view can show. Past the limit events are counted, not kept.
+#[derive(Debug)]
 pub struct Tracer {
     enabled: bool,
     next_seq: u64,
     span: Option<SourceSpan>,
     events: Vec<TraceEvent>,
+    /// The most events one run keeps (those taken before its end included).
+    limit: usize,
+    /// Events kept in this run so far, and events past the limit.
+    kept: usize,
+    dropped: u64,
+}
+
+impl Default for Tracer {
+    fn default() -> Self {
+        Tracer {
+            enabled: false,
+            next_seq: 0,
+            span: None,
+            events: Vec::new(),
+            limit: usize::MAX,
+            kept: 0,
+            dropped: 0,
+        }
+    }
+}
+
+/// Where the trace stood, to roll a call that runs again back to it ([`Tracer::rewind`]).
+#[derive(Debug, Clone, Copy)]
+pub struct TraceMark {
+    held: usize,
+    kept: usize,
+    dropped: u64,
+    next_seq: u64,
 }
 
 impl Tracer {
@@ -282,6 +311,10 @@ impl Tracer {
         if !self.enabled {
             return;
         }
+        if self.kept >= self.limit {
+            self.dropped += 1;
+            return;
+        }
         let event = TraceEvent {
             seq: self.next_seq,
             device,
@@ -289,7 +322,19 @@ impl Tracer {
             kind: kind(),
         };
         self.next_seq += 1;
+        self.kept += 1;
         self.events.push(event);
+    }
+
+    /// The most events one run keeps from now on.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
+
+    /// Ends a run's count: how many of its events were past the limit (and not kept).
+    pub fn end_run(&mut self) -> u64 {
+        self.kept = 0;
+        std::mem::take(&mut self.dropped)
     }
 
     /// The events recorded after the first `from` of those not yet taken.
@@ -306,11 +351,22 @@ impl Tracer {
         self.events.is_empty()
     }
 
-    /// Forgets the events after the first `len` held, and their numbers.
-    pub fn truncate(&mut self, len: usize) {
-        let dropped = self.events.len().saturating_sub(len) as u64;
-        self.events.truncate(len);
-        self.next_seq -= dropped;
+    /// Where the trace stands now.
+    pub fn mark(&self) -> TraceMark {
+        TraceMark {
+            held: self.events.len(),
+            kept: self.kept,
+            dropped: self.dropped,
+            next_seq: self.next_seq,
+        }
+    }
+
+    /// Forgets the events recorded since `mark`, and their numbers.
+    pub fn rewind(&mut self, mark: TraceMark) {
+        self.events.truncate(mark.held);
+        self.kept = mark.kept;
+        self.dropped = mark.dropped;
+        self.next_seq = mark.next_seq;
     }
 
     /// Hands over the events recorded so far (numbering continues).
@@ -322,6 +378,32 @@ impl Tracer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_keeps_events_up_to_its_limit_and_counts_the_rest_across_takes() {
+        let mut tracer = Tracer::default();
+        tracer.set_enabled(true);
+        tracer.set_limit(3);
+        let warn = || EventKind::Warning {
+            message: String::new(),
+        };
+        tracer.record(None, warn);
+        tracer.record(None, warn);
+        assert_eq!(tracer.take().len(), 2);
+        let mark = tracer.mark();
+        for _ in 0..4 {
+            tracer.record(None, warn);
+        }
+        // A call run again forgets what it recorded, counts included.
+        tracer.rewind(mark);
+        for _ in 0..5 {
+            tracer.record(None, warn);
+        }
+        assert_eq!(tracer.take().len(), 1);
+        assert_eq!(tracer.end_run(), 4);
+        tracer.record(None, warn);
+        assert_eq!(tracer.take().len(), 1, "a new run starts a new count");
+    }
 
     #[test]
     fn nothing_is_built_while_tracing_is_off() {

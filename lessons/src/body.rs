@@ -73,11 +73,24 @@ pub struct Exercise {
     /// The task, in Markdown.
     pub task: String,
     pub starter: String,
+    /// The lesson's cells a check runs first, in a fresh notebook, so that the exercise works on
+    /// a page where the learner ran nothing.
+    pub uses: Uses,
     pub checks: Vec<Check>,
     /// Revealed one at a time, in order.
     pub hints: Vec<String>,
     pub solution: String,
     pub line: usize,
+}
+
+/// Which of the lesson's cells an exercise stands on (the starter fence's `uses=`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Uses {
+    /// Every cell above the exercise, in order (no `uses=`).
+    #[default]
+    Above,
+    /// These cells, by number (`uses=1,3`), in order; none for `uses=none`.
+    Cells(Vec<usize>),
 }
 
 /// A check of an exercise: Python run after the learner's code, in the same session; it passes
@@ -94,29 +107,59 @@ pub struct Check {
 enum Fence {
     Cell,
     Output,
-    Starter,
+    Starter(Uses),
     Check(String),
     Hint,
     Solution,
 }
 
 impl Fence {
-    /// `None` for any other code block (```text, ```sh, …): part of the prose.
-    fn of(info: &str) -> Option<Fence> {
+    /// `None` for any other code block (```text, ```sh, …): part of the prose; an error for a
+    /// starter whose `uses=` is not a list of cell numbers.
+    fn of(info: &str) -> Result<Option<Fence>, LessonErrorKind> {
         let info = info.trim();
         let (kind, rest) = info.split_once(char::is_whitespace).unwrap_or((info, ""));
-        Some(match (kind, rest.trim()) {
+        let mut words = rest.split_whitespace();
+        if kind == "python" && words.next() == Some("starter") {
+            return Ok(Some(Fence::Starter(match words.next() {
+                None => Uses::Above,
+                Some(uses) => parse_uses(uses, words.next())?,
+            })));
+        }
+        Ok(Some(match (kind, rest.trim()) {
             ("python", "") => Fence::Cell,
-            ("python", "starter") => Fence::Starter,
             ("python", "solution") => Fence::Solution,
             ("python", rest) if rest.split_whitespace().next() == Some("check") => {
                 Fence::Check(rest["check".len()..].trim().to_owned())
             }
             ("output", "") => Fence::Output,
             ("hint", "") => Fence::Hint,
-            _ => return None,
-        })
+            _ => return Ok(None),
+        }))
     }
+}
+
+/// `uses=1,3` or `uses=none` (and nothing after it).
+fn parse_uses(word: &str, extra: Option<&str>) -> Result<Uses, LessonErrorKind> {
+    let bad = || LessonErrorKind::BadUses {
+        text: word.to_owned(),
+    };
+    let list = word.strip_prefix("uses=").ok_or_else(bad)?;
+    if extra.is_some() {
+        return Err(bad());
+    }
+    if list == "none" {
+        return Ok(Uses::Cells(Vec::new()));
+    }
+    let numbers: Vec<usize> = list
+        .split(',')
+        .map(|n| n.parse().ok().filter(|n| *n > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    if numbers.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(bad());
+    }
+    Ok(Uses::Cells(numbers))
 }
 
 /// A fence's opening line: its marker (three or more backticks or tildes) and its info string.
@@ -193,6 +236,7 @@ impl Reader {
             title: title.to_owned(),
             task: String::new(),
             starter: String::new(),
+            uses: Uses::Above,
             checks: Vec::new(),
             hints: Vec::new(),
             solution: String::new(),
@@ -229,8 +273,27 @@ impl Reader {
         if let Some(exercise) = &mut self.exercise {
             let twice = |what| Err((line, LessonErrorKind::Twice { what }));
             match fence {
-                Fence::Starter if !exercise.starter.is_empty() => return twice("starter"),
-                Fence::Starter => exercise.starter = text,
+                Fence::Starter(_) if !exercise.starter.is_empty() => return twice("starter"),
+                Fence::Starter(uses) => {
+                    let above = self
+                        .blocks
+                        .iter()
+                        .filter(|b| matches!(b, Block::Cell(_)))
+                        .count();
+                    if let Uses::Cells(cells) = &uses
+                        && let Some(&beyond) = cells.iter().find(|n| **n > above)
+                    {
+                        return Err((
+                            line,
+                            LessonErrorKind::UsesCellBelow {
+                                cell: beyond,
+                                above,
+                            },
+                        ));
+                    }
+                    exercise.uses = uses;
+                    exercise.starter = text;
+                }
                 Fence::Solution if !exercise.solution.is_empty() => return twice("solution"),
                 Fence::Solution => exercise.solution = text,
                 Fence::Check(message) if message.is_empty() => {
@@ -262,7 +325,7 @@ impl Reader {
                 Some(Block::Cell(cell)) if after_cell => cell.expected = Some(text),
                 _ => return Err((line, LessonErrorKind::OutputWithoutCell)),
             },
-            Fence::Starter | Fence::Check(_) | Fence::Hint | Fence::Solution => {
+            Fence::Starter(_) | Fence::Check(_) | Fence::Hint | Fence::Solution => {
                 return Err((line, LessonErrorKind::OutsideExercise));
             }
         }
@@ -277,7 +340,7 @@ pub fn parse(body: &str, first_line: usize) -> Result<Vec<Block>, Failure> {
     while let Some((i, line)) = lines.next() {
         let at = first_line + i;
         if let Some((marker, info)) = opening_fence(line) {
-            let fence = Fence::of(info);
+            let fence = Fence::of(info).map_err(|kind| (at, kind))?;
             let mut text: Vec<&str> = Vec::new();
             let mut closed = false;
             for (_, inner) in lines.by_ref() {
@@ -393,8 +456,44 @@ mod tests {
     }
 
     #[test]
+    fn a_starter_names_the_cells_its_exercise_uses_or_none() {
+        let exercise = |fence: &str| {
+            let body = format!(
+                "```python\na = 1\n```\n```python\nb = 2\n```\n## Exercise: E\n\n```{fence}\nx\n```\n\n```python check c\nx\n```\n\n```python solution\nx\n```\n"
+            );
+            match parse(&body, 1).unwrap().pop() {
+                Some(Block::Exercise(e)) => e.uses,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(exercise("python starter"), Uses::Above);
+        assert_eq!(exercise("python starter uses=2"), Uses::Cells(vec![2]));
+        assert_eq!(exercise("python starter uses=1,2"), Uses::Cells(vec![1, 2]));
+        assert_eq!(exercise("python starter uses=none"), Uses::Cells(vec![]));
+    }
+
+    #[test]
     fn malformed_bodies_name_the_line_and_what_is_wrong() {
-        let cases: [(&str, usize, LessonErrorKind); 5] = [
+        let cases: [(&str, usize, LessonErrorKind); 8] = [
+            (
+                "```python\nx = 1\n```\n## Exercise: E\n\n```python starter uses=2\nx\n```\n",
+                5,
+                LessonErrorKind::UsesCellBelow { cell: 2, above: 1 },
+            ),
+            (
+                "## Exercise: E\n\n```python starter uses=2,1\nx\n```\n",
+                3,
+                LessonErrorKind::BadUses {
+                    text: "uses=2,1".into(),
+                },
+            ),
+            (
+                "## Exercise: E\n\n```python starter needs=1\nx\n```\n",
+                3,
+                LessonErrorKind::BadUses {
+                    text: "needs=1".into(),
+                },
+            ),
             (
                 "text\n\n```output\n1\n```\n",
                 3,

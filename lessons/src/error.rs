@@ -57,4 +57,10 @@ pub enum LessonErrorKind {
     Twice { what: &'static str },
     #[error("this exercise lacks {what}")]
     IncompleteExercise { what: &'static str },
+    #[error(
+        "`{text}`: a starter's `uses=` lists cell numbers in increasing order (`uses=1,3`) or is `uses=none`"
+    )]
+    BadUses { text: String },
+    #[error("`uses=` names cell {cell}, but only {above} cells come before this exercise")]
+    UsesCellBelow { cell: usize, above: usize },
 }

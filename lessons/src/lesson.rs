@@ -1,6 +1,6 @@
 //! One lesson: its front matter, checked, and its body: prose, cells and exercises.
 
-use crate::body::{self, Block, Exercise};
+use crate::body::{self, Block, Cell, Exercise, Uses};
 use crate::error::{LessonError, LessonErrorKind};
 use crate::front_matter::{self, Field};
 use crate::markdown::render_markdown;
@@ -173,6 +173,38 @@ impl Lesson {
             .iter()
             .filter(|b| matches!(b, Block::Cell(_)))
             .count()
+    }
+
+    /// The lesson's cells, numbered from 1 in page order.
+    pub fn cells(&self) -> impl Iterator<Item = (usize, &Cell)> {
+        self.blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Cell(c) => Some(c),
+                _ => None,
+            })
+            .zip(1..)
+            .map(|(cell, number)| (number, cell))
+    }
+
+    /// The cells (numbered) a check of `exercise` runs first in its fresh notebook: those above
+    /// it, or those its starter's `uses=` names.
+    pub fn setup_of(&self, exercise: &Exercise) -> Vec<(usize, &Cell)> {
+        let at = self
+            .blocks
+            .iter()
+            .position(|b| matches!(b, Block::Exercise(e) if std::ptr::eq(e, exercise)))
+            .unwrap_or(self.blocks.len());
+        let above = self.blocks[..at]
+            .iter()
+            .filter(|b| matches!(b, Block::Cell(_)))
+            .count();
+        self.cells()
+            .filter(|(number, _)| match &exercise.uses {
+                Uses::Above => *number <= above,
+                Uses::Cells(listed) => listed.contains(number),
+            })
+            .collect()
     }
 
     /// The lesson's exercises, in order.

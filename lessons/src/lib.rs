@@ -20,7 +20,7 @@ mod front_matter;
 mod lesson;
 mod markdown;
 
-pub use body::{Block, Cell, Check, Exercise};
+pub use body::{Block, Cell, Check, Exercise, Uses};
 pub use catalog::Catalog;
 pub use error::{LessonError, LessonErrorKind};
 pub use lesson::{Lesson, LessonMeta};

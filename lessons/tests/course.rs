@@ -7,7 +7,7 @@
 //! what each cell showed into the lesson files, in place of outputs that no longer match (and
 //! after cells that record none); review the diff before committing it.
 
-use tolab_cells::{CheckSpec, ExerciseReport, Reply, Request, Runtime};
+use tolab_cells::{Budget, CellSource, CheckSpec, ExerciseReport, Reply, Request, Runtime};
 use tolab_lessons::{Block, Exercise, Lesson, default_catalog};
 
 fn checks(exercise: &Exercise) -> Vec<CheckSpec> {
@@ -21,11 +21,27 @@ fn checks(exercise: &Exercise) -> Vec<CheckSpec> {
         .collect()
 }
 
-fn check(runtime: &mut Runtime, exercise: &Exercise, source: &str) -> ExerciseReport {
+/// Checks `source` as the answer to `exercise` of `lesson`, as the lab's Check button does: in a
+/// fresh notebook that runs the lesson's cells the exercise uses first (a fresh page's case).
+fn check(
+    runtime: &mut Runtime,
+    lesson: &Lesson,
+    exercise: &Exercise,
+    source: &str,
+) -> ExerciseReport {
     let request = Request::CheckExercise {
         cell: format!("<exercise {}>", exercise.id),
         source: source.to_owned(),
         checks: checks(exercise),
+        setup: lesson
+            .setup_of(exercise)
+            .into_iter()
+            .map(|(number, cell)| CellSource {
+                cell: format!("<cell {number}>"),
+                source: cell.source.clone(),
+            })
+            .collect(),
+        budget: Budget::default(),
     };
     match pollster::block_on(runtime.handle(request)) {
         Reply::Checked(report) => report,
@@ -42,11 +58,11 @@ struct Findings {
 }
 
 /// Runs `lesson` from the start: its cells (each against its recorded output) and the
-/// solutions of its exercises, up to block `until` (all of it when `None`).
-fn run_lesson(lesson: &Lesson, until: Option<usize>, findings: &mut Findings) -> Runtime {
+/// solutions of its exercises, each checked as on a fresh page.
+fn run_lesson(lesson: &Lesson, findings: &mut Findings) {
     let mut runtime = Runtime::new();
     let mut number = 0;
-    for block in &lesson.blocks[..until.unwrap_or(lesson.blocks.len())] {
+    for block in &lesson.blocks {
         match block {
             Block::Prose(_) => {}
             Block::Cell(cell) => {
@@ -60,9 +76,9 @@ fn run_lesson(lesson: &Lesson, until: Option<usize>, findings: &mut Findings) ->
                 };
                 let shown = record.transcript();
                 let unrecorded = cell.expected.is_none() || !cell.accepts(&shown);
-                if until.is_none() && unrecorded && recording() {
+                if unrecorded && recording() {
                     findings.shown.push((cell.line, shown));
-                } else if until.is_none() && !cell.accepts(&shown) {
+                } else if !cell.accepts(&shown) {
                     findings.failures.push(format!(
                         "{}:{}: the cell showed\n{shown}\nbut the lesson records\n{}",
                         lesson.path,
@@ -72,8 +88,8 @@ fn run_lesson(lesson: &Lesson, until: Option<usize>, findings: &mut Findings) ->
                 }
             }
             Block::Exercise(exercise) => {
-                let report = check(&mut runtime, exercise, &exercise.solution);
-                if until.is_none() && !report.passed() {
+                let report = check(&mut runtime, lesson, exercise, &exercise.solution);
+                if !report.passed() {
                     findings.failures.push(format!(
                         "{}:{}: the solution of `{}` fails: {:?}\n{}",
                         lesson.path,
@@ -90,7 +106,6 @@ fn run_lesson(lesson: &Lesson, until: Option<usize>, findings: &mut Findings) ->
             }
         }
     }
-    runtime
 }
 
 fn recording() -> bool {
@@ -142,7 +157,7 @@ fn every_cell_prints_its_recorded_output_and_every_solution_passes_its_checks() 
     let mut failures = Vec::new();
     for lesson in catalog.lessons() {
         let mut findings = Findings::default();
-        run_lesson(lesson, None, &mut findings);
+        run_lesson(lesson, &mut findings);
         failures.extend(findings.failures);
         if !findings.shown.is_empty() {
             record_outputs(&lesson.path, findings.shown);
@@ -156,12 +171,8 @@ fn every_starter_fails_a_check_and_says_which() {
     let catalog = default_catalog().expect("the lessons parse");
     let mut failures = Vec::new();
     for lesson in catalog.lessons() {
-        for (at, block) in lesson.blocks.iter().enumerate() {
-            let Block::Exercise(exercise) = block else {
-                continue;
-            };
-            let mut runtime = run_lesson(lesson, Some(at), &mut Findings::default());
-            let report = check(&mut runtime, exercise, &exercise.starter);
+        for exercise in lesson.exercises() {
+            let report = check(&mut Runtime::new(), lesson, exercise, &exercise.starter);
             let failed: Vec<_> = report.checks.iter().filter(|c| !c.passed).collect();
             if failed.is_empty() {
                 failures.push(format!(

@@ -79,27 +79,28 @@ fn run(path: &str, source: &str, trace: bool) -> ExitCode {
     let mut notebook = Interpreter::notebook(session.clone())
         .with_files(std::rc::Rc::new(files))
         .with_limits(limits);
-    let printed = std::rc::Rc::new(std::cell::Cell::new(0));
-    notebook.set_progress(Some(std::rc::Rc::new({
-        let printed = printed.clone();
-        move |progress: tolab_cells::Progress| {
-            print!("{}", progress.stdout);
-            let _ = std::io::Write::flush(&mut std::io::stdout());
-            printed.set(printed.get() + progress.stdout.len());
-        }
-    })));
-    let record = pollster::block_on(notebook.run_cell(path, source));
-    print!("{}", record.stdout.get(printed.get()..).unwrap_or_default());
-    for warning in &record.warnings {
-        eprintln!("UserWarning: {warning}");
-    }
-    if trace {
-        for event in &record.trace {
+    // Output and events stream as the program runs; the record holds what came after the last
+    // report.
+    let print_trace = move |events: &[tolab_cells::trace::TraceEvent]| {
+        for event in events.iter().filter(|_| trace) {
             if let Ok(line) = serde_json::to_string(event) {
                 eprintln!("{line}");
             }
         }
+    };
+    notebook.set_progress(Some(std::rc::Rc::new(
+        move |progress: tolab_cells::Progress| {
+            print!("{}", progress.stdout);
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            print_trace(&progress.trace);
+        },
+    )));
+    let record = pollster::block_on(notebook.run_cell(path, source));
+    print!("{}", record.stdout);
+    for warning in &record.warnings {
+        eprintln!("UserWarning: {warning}");
     }
+    print_trace(&record.trace);
     match record.error {
         Some(traceback) => {
             eprintln!("{traceback}");

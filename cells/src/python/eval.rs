@@ -129,8 +129,6 @@ pub struct Interpreter {
     pub(super) rank: Option<super::distributed::Rank>,
     /// Who hears of a running cell's output and events as they happen.
     pub(super) progress: Option<super::ProgressSink>,
-    /// How much of the running cell's stdout and trace progress reports have already carried.
-    pub(super) reported: super::Reported,
 }
 
 /// How often a running cell pauses (seconds): it lets the browser's event loop run, well inside
@@ -171,7 +169,6 @@ impl Interpreter {
             rank: None,
             backend_flags: Names::default(),
             progress: None,
-            reported: super::Reported::default(),
         }
     }
 
@@ -286,6 +283,7 @@ impl Interpreter {
             self.pause_due = false;
             self.last_pause = super::stdlib::seconds();
             self.report_progress();
+            self.session.throttle_gpu().await;
             super::stdlib::yield_to_event_loop().await;
         }
     }

@@ -3,6 +3,7 @@
 //! namespace and an engine session.
 
 mod attributes;
+mod bindings;
 mod builtins;
 mod context;
 mod convert;
@@ -25,9 +26,12 @@ use serde::{Deserialize, Serialize};
 use tolab_engine::Session;
 use tolab_engine::trace::{EventKind, TraceEvent};
 
+pub use bindings::binds;
 pub use eval::Interpreter;
 pub use exception::{ExcType, PyException};
 use source::CellSource;
+#[cfg(target_arch = "wasm32")]
+pub(crate) use stdlib::sleep;
 pub use stepping::{Gate, Position};
 
 /// What running a cell produced, for the UI to show and animate.
@@ -44,6 +48,9 @@ pub struct RunRecord {
     /// What happened inside the engine, each event tied to the statement that caused it (empty
     /// unless the session traces).
     pub trace: Vec<TraceEvent>,
+    /// Events past the session's limit for one run, counted but not kept.
+    #[serde(default)]
+    pub trace_dropped: u64,
     pub timings: Timings,
 }
 
@@ -81,7 +88,8 @@ impl RunRecord {
 
 /// What a running cell produced since its last progress report. A cell reports every few tens
 /// of milliseconds while it runs, so that the UI shows output and animates events before the
-/// cell ends; the final [`RunRecord`] still holds everything.
+/// cell ends; each report hands its part over, and the final [`RunRecord`] holds only the rest
+/// (so a cell printing for minutes keeps no more than a report's worth in the runtime).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     /// What the cell printed since the last report.
@@ -150,8 +158,9 @@ pub struct Timings {
     pub steps: u64,
 }
 
-/// The limits on one cell: an infinite loop or a runaway computation ends with an error and
-/// leaves the notebook usable.
+/// The limits on one cell. Interactive cells have none but the stack ([`Limits::interactive`]:
+/// Stop ends them, as in a notebook); exercise checks, the grader and the CLI have budgets, so
+/// that an infinite loop ends with an error and a verdict.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
     /// Statements run plus items drawn from iterators.
@@ -161,6 +170,26 @@ pub struct Limits {
     /// Machine stack the cell's nested calls may use before `RecursionError` (each Python call
     /// level costs kilobytes of native stack, far more in debug builds).
     pub stack_bytes: usize,
+}
+
+impl Limits {
+    /// A learner's interactive cell: no step budget and no wall clock.
+    pub fn interactive() -> Limits {
+        Limits {
+            steps: u64::MAX,
+            seconds: f64::INFINITY,
+            ..Limits::default()
+        }
+    }
+
+    /// Budgets of `steps` and `seconds` (each cell gets them whole).
+    pub fn budget(steps: u64, seconds: f64) -> Limits {
+        Limits {
+            steps,
+            seconds,
+            ..Limits::default()
+        }
+    }
 }
 
 impl Default for Limits {
@@ -218,6 +247,11 @@ impl Interpreter {
         self
     }
 
+    /// The limits the cells from now on run under.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
     /// What stops a running cell from outside.
     pub fn stop_handle(&self) -> StopHandle {
         self.stop.clone()
@@ -234,12 +268,16 @@ impl Interpreter {
         self.progress = sink;
     }
 
-    /// Sends what the running cell produced since the last report, if anything.
+    /// Hands what the running cell produced since the last report, if anything, to whoever
+    /// hears its progress.
     pub(crate) fn report_progress(&mut self) {
         let Some(sink) = &self.progress else {
             return;
         };
-        let progress = self.reported.take_new(&self.stdout, &self.session);
+        let progress = Progress {
+            stdout: self.stdout.take(),
+            trace: self.session.take_trace(),
+        };
         if !progress.stdout.is_empty() || !progress.trace.is_empty() {
             sink(progress);
         }
@@ -270,7 +308,6 @@ impl Interpreter {
     /// Fresh budgets for a run; the time it started.
     fn begin(&mut self) -> f64 {
         self.steps_left = self.limits.steps;
-        self.reported = Reported::default();
         self.stack_base = eval::stack_position();
         self.deadline = stdlib::seconds() + self.limits.seconds;
         stdlib::seconds()
@@ -311,6 +348,7 @@ impl Interpreter {
             error,
             warnings: self.session().take_warnings(),
             trace: self.session().take_trace(),
+            trace_dropped: self.session().end_trace_run(),
             timings: Timings {
                 wall_ms: (stdlib::seconds() - started) * 1000.0,
                 steps: self.limits.steps - self.steps_left,

@@ -328,6 +328,12 @@ async fn wait(seconds: f64, may_yield: bool) {
     std::thread::sleep(std::time::Duration::from_secs_f64(seconds.max(0.0)));
 }
 
+/// Waits `seconds` on the browser's timer, letting the event loop run.
+#[cfg(target_arch = "wasm32")]
+pub async fn sleep(seconds: f64) {
+    timeout(seconds * 1000.0).await;
+}
+
 /// A `setTimeout` of `ms` milliseconds, awaited.
 #[cfg(target_arch = "wasm32")]
 async fn timeout(ms: f64) {

@@ -57,6 +57,9 @@ pub struct GpuContext {
     /// dispatch, so kernels queue up in one command encoder until something needs them to run
     /// (see [`GpuContext::flush`]).
     batch: RefCell<Option<(wgpu::CommandEncoder, u32)>>,
+    /// Submissions the GPU has not finished yet (decremented by the queue's work-done
+    /// callbacks): [`GpuContext::throttle`] keeps it small.
+    in_flight: Arc<std::sync::atomic::AtomicUsize>,
     /// How kernels bind each dtype (float16 as `f16` where the adapter has `shader-f16`).
     format: format::Format,
     /// The largest storage binding a kernel may use: the adapter's, or less for tests.
@@ -66,6 +69,11 @@ pub struct GpuContext {
 /// The most kernels one submission carries: enough to amortise its cost, few enough that the
 /// GPU starts on a long run of small ops while the host is still recording them.
 const BATCH: u32 = 64;
+
+/// The most submissions left queued before [`GpuContext::throttle`] waits for the GPU: a loop
+/// that never syncs must not queue minutes of work (in a browser, the page's own drawing waits
+/// behind it in the GPU process).
+const MAX_IN_FLIGHT: usize = 4;
 
 impl GpuContext {
     /// Finds an adapter and opens a device on it.
@@ -121,7 +129,26 @@ impl GpuContext {
             readbacks_block: std::cell::Cell::new(cfg!(not(target_arch = "wasm32"))),
             uncaptured,
             batch: RefCell::default(),
+            in_flight: Arc::default(),
         })
+    }
+
+    /// Waits, when more than a few submissions are still queued, until the GPU has done them:
+    /// the host's back-pressure, called between a cell's statements. Without it a loop of GPU
+    /// ops that never reads a value would queue work faster than the GPU does it.
+    pub async fn throttle(&self) {
+        use std::sync::atomic::Ordering;
+        if self.in_flight.load(Ordering::Acquire) <= MAX_IN_FLIGHT {
+            return;
+        }
+        let (done, finished) = futures_channel::oneshot::channel::<()>();
+        self.queue.on_submitted_work_done(move || {
+            let _ = done.send(());
+        });
+        // Natively this waits for the queue and runs the callbacks; in the browser the callback
+        // arrives from the event loop.
+        let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+        let _ = finished.await;
     }
 
     /// Makes synchronous readbacks fail with [`GpuError::WouldBlock`], as in a browser, so that
@@ -284,6 +311,12 @@ impl GpuContext {
     pub(super) fn flush(&self) {
         if let Some((encoder, _)) = self.batch.borrow_mut().take() {
             self.queue.submit([encoder.finish()]);
+            use std::sync::atomic::Ordering;
+            self.in_flight.fetch_add(1, Ordering::AcqRel);
+            let in_flight = Arc::clone(&self.in_flight);
+            self.queue.on_submitted_work_done(move || {
+                in_flight.fetch_sub(1, Ordering::AcqRel);
+            });
         }
     }
 }
