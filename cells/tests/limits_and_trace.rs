@@ -110,6 +110,29 @@ fn runaway_recursion_and_huge_values_end_with_python_errors() {
         last_line(&recursion),
         "RecursionError: maximum recursion depth exceeded"
     );
+    // The repeated frame is printed three times and then counted, as CPython does.
+    let traceback = recursion.error.as_deref().unwrap_or_default();
+    let lines: Vec<&str> = traceback.lines().collect();
+    assert_eq!(
+        lines[..10],
+        [
+            "Traceback (most recent call last):",
+            "  File \"<cell>\", line 3, in <module>",
+            "    f(0)",
+            "  File \"<cell>\", line 2, in f",
+            "    return f(n + 1)",
+            "  File \"<cell>\", line 2, in f",
+            "    return f(n + 1)",
+            "  File \"<cell>\", line 2, in f",
+            "    return f(n + 1)",
+            lines[9],
+        ]
+    );
+    assert!(
+        lines[9].starts_with("  [Previous line repeated ") && lines[9].ends_with(" more times]"),
+        "{traceback}"
+    );
+    assert_eq!(lines.len(), 11, "{traceback}");
     let repeat = run(&mut nb, "s = 'ab' * 10**12\n");
     assert!(last_line(&repeat).starts_with("MemoryError"), "{repeat:?}");
     let list = run(&mut nb, "xs = list(range(10**12))\n");

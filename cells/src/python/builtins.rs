@@ -43,6 +43,7 @@ const NAMES: &[&str] = &[
     "setattr",
     "id",
     "callable",
+    "input",
     "property",
     "staticmethod",
     "super",
@@ -342,6 +343,13 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                 ));
             }
             Value::Range { start, stop, step }
+        }
+        // A cell has no keyboard to read: say so at once rather than wait for ever.
+        "input" => {
+            return Err(PyException::new(
+                ExcType::Other("OSError".into()),
+                "input() reads from the keyboard, which lab cells do not have: set the value in the code instead",
+            ));
         }
         "str" => Value::str(
             &args

@@ -8,6 +8,8 @@ use tolab_engine::{Error, PythonType};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExcType {
     SyntaxError,
+    IndentationError,
+    TabError,
     NameError,
     TypeError,
     ValueError,
@@ -39,6 +41,8 @@ impl ExcType {
     pub fn name(&self) -> &str {
         match self {
             ExcType::SyntaxError => "SyntaxError",
+            ExcType::IndentationError => "IndentationError",
+            ExcType::TabError => "TabError",
             ExcType::NameError => "NameError",
             ExcType::TypeError => "TypeError",
             ExcType::ValueError => "ValueError",
@@ -69,6 +73,9 @@ impl ExcType {
     pub fn builtin(name: &str) -> Option<ExcType> {
         Some(match name {
             "Exception" => ExcType::Exception,
+            "SyntaxError" => ExcType::SyntaxError,
+            "IndentationError" => ExcType::IndentationError,
+            "TabError" => ExcType::TabError,
             "NameError" => ExcType::NameError,
             "TypeError" => ExcType::TypeError,
             "ValueError" => ExcType::ValueError,
@@ -107,9 +114,22 @@ impl ExcType {
                 matches!(self, ExcType::ZeroDivisionError | ExcType::OverflowError)
             }
             ExcType::ImportError => *self == ExcType::ModuleNotFoundError,
+            ExcType::SyntaxError => matches!(self, ExcType::IndentationError | ExcType::TabError),
+            ExcType::IndentationError => *self == ExcType::TabError,
             _ => false,
         }
     }
+}
+
+/// Where a syntax error is: the file, the 1-based line and its text, the 1-based column and how
+/// many carets mark it (none for some, as CPython prints them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyntaxAt {
+    pub file: String,
+    pub line: usize,
+    pub text: String,
+    pub column: usize,
+    pub width: usize,
 }
 
 /// One line of a traceback: where the call was.
@@ -129,7 +149,7 @@ pub struct PyException {
     /// Outermost call first, as tracebacks list them.
     pub frames: Vec<Frame>,
     /// For a `SyntaxError`: the file, line, its text and the caret's column (1-based).
-    pub syntax_at: Option<Box<(String, usize, String, usize)>>,
+    pub syntax_at: Option<Box<SyntaxAt>>,
     /// The engine error behind it, when there is one.
     pub engine: Option<Box<Error>>,
     /// A limit of the lab ended the cell (step or time budget, Stop): no `except` catches it
@@ -157,16 +177,16 @@ impl PyException {
         }
     }
 
-    pub fn syntax_error(
-        message: String,
-        file: &str,
-        line: usize,
-        column: usize,
-        text: &str,
-    ) -> Self {
+    pub fn syntax_error(file: &str, text: &str, diagnosis: super::syntax::Diagnosis) -> Self {
         PyException {
-            syntax_at: Some(Box::new((file.to_owned(), line, text.to_owned(), column))),
-            ..PyException::new(ExcType::SyntaxError, message)
+            syntax_at: Some(Box::new(SyntaxAt {
+                file: file.to_owned(),
+                line: diagnosis.line,
+                text: text.to_owned(),
+                column: diagnosis.column,
+                width: diagnosis.width,
+            })),
+            ..PyException::new(diagnosis.kind, diagnosis.message)
         }
     }
 
@@ -182,16 +202,41 @@ impl PyException {
     pub fn traceback(&self) -> String {
         let mut out = String::new();
         if let Some(at) = &self.syntax_at {
-            let (file, line, text, column) = at.as_ref();
-            out.push_str(&format!("  File \"{file}\", line {line}\n"));
-            let trimmed = text.trim_start();
-            let indent = text.len() - trimmed.len();
-            out.push_str(&format!("    {trimmed}\n"));
-            let caret = column.saturating_sub(1).saturating_sub(indent);
-            out.push_str(&format!("    {}^\n", " ".repeat(caret)));
+            out.push_str(&format!("  File \"{}\", line {}\n", at.file, at.line));
+            let trimmed = at.text.trim();
+            let indent = at.text.chars().count() - at.text.trim_start().chars().count();
+            if !trimmed.is_empty() {
+                out.push_str(&format!("    {trimmed}\n"));
+            }
+            if at.width > 0 && !trimmed.is_empty() {
+                let caret = at.column.saturating_sub(1).saturating_sub(indent);
+                out.push_str(&format!(
+                    "    {}{}\n",
+                    " ".repeat(caret),
+                    "^".repeat(at.width)
+                ));
+            }
         } else if !self.frames.is_empty() {
             out.push_str("Traceback (most recent call last):\n");
-            for frame in &self.frames {
+            // As CPython's traceback module: a frame repeated more than three times in a row
+            // (deep recursion) is printed three times, then counted.
+            const REPEATS_SHOWN: usize = 3;
+            let same = |a: &Frame, b: &Frame| {
+                (&a.file, a.line, &a.function) == (&b.file, b.line, &b.function)
+            };
+            let mut repeats = 0;
+            for (i, frame) in self.frames.iter().enumerate() {
+                let repeated = i > 0 && same(&self.frames[i - 1], frame);
+                repeats = if repeated { repeats + 1 } else { 0 };
+                if repeats >= REPEATS_SHOWN {
+                    let ends_run = self.frames.get(i + 1).is_none_or(|next| !same(frame, next));
+                    if ends_run {
+                        let more = repeats + 1 - REPEATS_SHOWN;
+                        let times = if more == 1 { "time" } else { "times" };
+                        out.push_str(&format!("  [Previous line repeated {more} more {times}]\n"));
+                    }
+                    continue;
+                }
                 out.push_str(&format!(
                     "  File \"{}\", line {}, in {}\n",
                     frame.file, frame.line, frame.function

@@ -18,6 +18,7 @@ mod operators;
 mod source;
 mod stdlib;
 mod stepping;
+mod syntax;
 mod value;
 
 use std::rc::Rc;

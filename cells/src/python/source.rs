@@ -39,19 +39,20 @@ impl CellSource {
         self.position(range.start()).0
     }
 
-    /// Parses the cell as a module, or fails with Python's `SyntaxError` shape.
+    /// Parses the cell as a module, or fails with the `SyntaxError` (or `IndentationError`,
+    /// `TabError`) CPython would raise, with its line, caret and message.
     pub fn parse(&self) -> Result<ModModule, PyException> {
         ruff_python_parser::parse_module(&self.text)
             .map(ruff_python_parser::Parsed::into_syntax)
             .map_err(|error| {
-                let (line, column) = self.position(error.location.start());
-                PyException::syntax_error(
-                    error.error.to_string(),
-                    &self.name,
-                    line,
-                    column,
-                    self.line(line),
-                )
+                let diagnosis = super::syntax::diagnose(
+                    &self.text,
+                    &error.error.to_string(),
+                    error.location.start().to_usize(),
+                    error.location.end().to_usize(),
+                );
+                let text = self.line(diagnosis.line).to_owned();
+                PyException::syntax_error(&self.name, &text, diagnosis)
             })
     }
 }
