@@ -3,9 +3,11 @@
 // defines `window.TolabEditor`; the Rust app calls it through wasm-bindgen.
 
 import { EditorView, basicSetup } from "codemirror";
-import { Decoration, keymap } from "@codemirror/view";
+import { Decoration, keymap, tooltips } from "@codemirror/view";
 import { Prec, StateEffect, StateField } from "@codemirror/state";
-import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { autocompletion } from "@codemirror/autocomplete";
+import { HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
+import { indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import { tags as t } from "@lezer/highlight";
 
@@ -75,11 +77,38 @@ function store(key, text) {
   }
 }
 
+// Completion from the runtime's live namespace (a Jupyter kernel's complete_request):
+// `complete(textBefore)` resolves to the JSON of tolab_cells::Completions. It is asked after a
+// `.`, inside a call, while a name is typed, or on Ctrl+Space.
+function labCompletions(complete) {
+  return async (context) => {
+    const word = context.matchBefore(/[\w.]*/);
+    const before = context.state.doc.sliceString(0, context.pos);
+    const trigger = /[\w.]$/.test(before) || /[(,]\s*$/.test(before);
+    if (!context.explicit && !trigger) return null;
+    let answer;
+    try {
+      answer = JSON.parse(await complete(before));
+    } catch {
+      return null;
+    }
+    if (!answer || (answer.items.length === 0 && !answer.signature)) return null;
+    const section = answer.signature ? { name: answer.signature, rank: 0 } : undefined;
+    return {
+      from: context.pos - answer.replace,
+      options: answer.items.map((item) => ({ label: item.label, type: item.kind, section })),
+      validFor: /^\w*$/,
+    };
+  };
+}
+
 // Replaces `pre` (a rendered ```python block) with an editor holding its text, or the learner's
 // edit of it saved under `key`; every edit is saved there. `onRun(code, inPlace)` is called for
 // Shift+Enter (run and move on) and Ctrl/Cmd+Enter (run in place); `onHover(line)` as the pointer
-// moves over the lines (0 when it leaves).
-export function mountOver(pre, onRun, onHover, key) {
+// moves over the lines (0 when it leaves); `onEdit(edited)` after each change, with whether the
+// text now differs from the lesson's; `complete(textBefore)` answers completion requests. Tab indents by four spaces and Shift+Tab dedents, as in
+// Jupyter (Escape, then Tab, moves the keyboard out of the editor).
+export function mountOver(pre, onRun, onHover, key, onEdit, complete) {
   const run = (inPlace) => (view) => {
     onRun(view.state.doc.toString(), inPlace);
     return true;
@@ -94,6 +123,13 @@ export function mountOver(pre, onRun, onHover, key) {
       labTheme,
       syntaxHighlighting(labColours),
       python(),
+      indentUnit.of("    "),
+      // The runtime's completions only: CodeMirror's own Python list names builtins the lab
+      // does not have.
+      autocompletion({ override: [labCompletions(complete)] }),
+      // Tooltips live in the page's body, so that a cell's rounded box does not clip them.
+      tooltips({ parent: document.body }),
+      keymap.of([indentWithTab]),
       Prec.highest(
         keymap.of([
           { key: "Shift-Enter", run: run(false) },
@@ -105,7 +141,10 @@ export function mountOver(pre, onRun, onHover, key) {
       pickedLine.field,
       EditorView.contentAttributes.of({ "aria-label": "Python cell" }),
       EditorView.updateListener.of((update) => {
-        if (update.docChanged) store(key, update.state.doc.toString());
+        if (!update.docChanged) return;
+        const text = update.state.doc.toString();
+        store(key, text === original ? null : text);
+        onEdit(text !== original);
       }),
     ],
     parent: host,
@@ -126,10 +165,22 @@ export function mountOver(pre, onRun, onHover, key) {
   return view;
 }
 
-// Puts the lesson's own code back and forgets the saved edit.
+// Puts the lesson's own code back and forgets the saved edit; the text it replaced comes back
+// (for Undo).
 export function restore(view) {
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: view.tolab.original } });
-  store(view.tolab.key, null);
+  const replaced = view.state.doc.toString();
+  setText(view, view.tolab.original);
+  return replaced;
+}
+
+// Replaces the editor's text (saved as an edit where it differs from the lesson's).
+export function setText(view, text) {
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+// Whether the text differs from the lesson's.
+export function edited(view) {
+  return view.state.doc.toString() !== view.tolab.original;
 }
 
 // The editor's current text.

@@ -13,8 +13,9 @@ pub fn App() -> impl IntoView {
     provide_runtime_client();
     view! {
         <Router>
+            <a class="skip-link" href="#main">"Skip to the content"</a>
             <Header/>
-            <main class="page">
+            <main class="page" id="main" tabindex="-1">
                 <Routes fallback=|| view! { <NotFoundPage/> }>
                     <Route path=path!("/") view=HomePage/>
                     <Route path=path!("/lesson/:slug") view=LessonPage/>

@@ -11,22 +11,34 @@ extern "C" {
 
     /// Replaces `pre` with an editor holding its text, or the edit saved under `key`;
     /// `on_run(code, in_place)` is called for Shift+Enter and Ctrl/Cmd+Enter, `on_hover(line)`
-    /// as the pointer moves over the lines (0 when it leaves).
+    /// as the pointer moves over the lines (0 when it leaves), `on_edit(edited)` after each
+    /// change (whether the text differs from the lesson's), `complete(before)` for completion
+    /// (a promise of the JSON of [`tolab_cells::Completions`]: see [`completer`]).
     #[wasm_bindgen(catch, js_namespace = TolabEditor, js_name = mountOver)]
     pub fn mount_over(
         pre: &Element,
         on_run: &js_sys::Function,
         on_hover: &js_sys::Function,
         key: &str,
+        on_edit: &js_sys::Function,
+        complete: &js_sys::Function,
     ) -> Result<EditorView, JsValue>;
 
     /// The editor's current text.
     #[wasm_bindgen(js_namespace = TolabEditor)]
     pub fn text(view: &EditorView) -> String;
 
-    /// Puts the lesson's code back and forgets the saved edit.
+    /// Puts the lesson's code back and forgets the saved edit; returns the text it replaced.
     #[wasm_bindgen(js_namespace = TolabEditor)]
-    pub fn restore(view: &EditorView);
+    pub fn restore(view: &EditorView) -> String;
+
+    /// Replaces the editor's text.
+    #[wasm_bindgen(js_namespace = TolabEditor, js_name = setText)]
+    pub fn set_text(view: &EditorView, text: &str);
+
+    /// Whether the text differs from the lesson's.
+    #[wasm_bindgen(js_namespace = TolabEditor)]
+    pub fn edited(view: &EditorView) -> bool;
 
     /// Marks the 1-based `line` as where an error was raised; 0 clears the mark.
     #[wasm_bindgen(js_namespace = TolabEditor, js_name = markError)]
@@ -42,4 +54,26 @@ extern "C" {
 
     #[wasm_bindgen(js_namespace = TolabEditor)]
     pub fn focus(view: &EditorView);
+}
+
+/// The editor's completion source: asks the runtime what may complete the text before the
+/// cursor, in the notebook's live namespace. The closure lives as long as the page's editors.
+pub fn completer(client: &crate::runtime_client::RuntimeClient) -> js_sys::Function {
+    let client = client.clone();
+    let complete = Closure::<dyn Fn(String) -> js_sys::Promise>::new(move |before: String| {
+        let client = client.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let answer = match client.send(tolab_cells::Request::Complete { before }).await {
+                tolab_cells::Reply::Completions(c) => serde_json::to_string(&c).unwrap_or_default(),
+                _ => String::new(),
+            };
+            Ok(JsValue::from_str(&answer))
+        })
+    });
+    let function: js_sys::Function = complete
+        .as_ref()
+        .unchecked_ref::<js_sys::Function>()
+        .clone();
+    complete.forget();
+    function
 }

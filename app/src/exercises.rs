@@ -1,20 +1,24 @@
 //! A lesson's exercises: each `section.exercise` of the rendered lesson gets an editor holding
-//! the starter code (the learner's edits kept in the browser), Check (or Shift+Enter), which runs
-//! the code and then every check in the runtime and lists each as passed or failed with its
-//! message, hints revealed one at a time, and the solution, offered after a first try. A passed
-//! exercise counts in the lesson's progress.
+//! the starter code (the learner's edits kept in the browser), Check (or Shift+Enter), hints
+//! revealed one at a time, and the solution, offered after a first try.
+//!
+//! Check never depends on what the learner ran before: the runtime makes a fresh notebook, runs
+//! the lesson's cells the exercise uses (those above it, or its `uses=`), then the learner's
+//! code, then every check, and the output says which cells ran first. A passed exercise counts
+//! in the lesson's progress; whether it passed, that it was tried (the solution stays offered)
+//! and how many hints were seen are kept in the browser.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
-use tolab_cells::{CheckSpec, ExerciseReport, Reply, Request};
+use tolab_cells::{Budget, CellSource, CheckSpec, ExerciseReport, Reply, Request};
 use tolab_lessons::{Exercise, Lesson};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use crate::dom::{self, element, spawn};
 use crate::editor::{EditorView, mark_error, mount_over, restore, text};
-use crate::output;
+use crate::output::{Kind, Output};
 use crate::runtime_client::RuntimeClient;
 
 /// Makes the exercises of `lesson`, rendered inside `prose`, workable.
@@ -34,7 +38,17 @@ pub fn mount_exercises(
         else {
             break;
         };
-        mount_exercise(&document, &section, (&lesson.meta.slug, exercise), client)?;
+        let setup = lesson
+            .setup_of(exercise)
+            .into_iter()
+            .map(|(number, cell)| (number, cell.source.clone()))
+            .collect();
+        mount_exercise(
+            &document,
+            &section,
+            (&lesson.meta.slug, exercise, setup),
+            client,
+        )?;
     }
     Ok(())
 }
@@ -46,8 +60,10 @@ type Action = fn(Rc<ExerciseView>);
 struct ExerciseView {
     lesson: String,
     exercise: Exercise,
+    /// The lesson's cells a check runs first, by number.
+    setup: Vec<(usize, String)>,
     editor: EditorView,
-    output: Element,
+    output: Rc<Output>,
     checks: Element,
     hints: Element,
     hint_button: Element,
@@ -61,7 +77,7 @@ struct ExerciseView {
 fn mount_exercise(
     document: &Document,
     section: &Element,
-    (lesson, exercise): (&str, &Exercise),
+    (lesson, exercise, setup): (&str, &Exercise, Vec<(usize, String)>),
     client: &RuntimeClient,
 ) -> Result<(), JsValue> {
     let box_ = element(document, "div", "cell exercise-cell")?;
@@ -95,15 +111,24 @@ fn mount_exercise(
         })
     };
     let on_hover = Closure::<dyn Fn(u32)>::new(|_: u32| {});
+    let on_edit = {
+        let box_ = box_.clone();
+        Closure::<dyn Fn(bool)>::new(move |edited: bool| {
+            let _ = box_.class_list().toggle_with_force("edited", edited);
+        })
+    };
     let key = format!("tolab:lesson:{lesson}:exercise:{}", exercise.id);
     let editor = mount_over(
         &pre,
         on_keys.as_ref().unchecked_ref(),
         on_hover.as_ref().unchecked_ref(),
         &key,
+        on_edit.as_ref().unchecked_ref(),
+        &crate::editor::completer(client),
     )?;
     on_keys.forget();
     on_hover.forget();
+    on_edit.forget();
 
     // Buttons act on the view once it exists.
     let button = |text: (&str, &str, &str), action: Action| {
@@ -134,7 +159,9 @@ fn mount_exercise(
     solution_button.set_attribute("disabled", "")?;
     button(
         ("Restore starter", "restore", "Put the starter code back"),
-        |v| restore(&v.editor),
+        |v| {
+            restore(&v.editor);
+        },
     )?;
     if exercise.hints.is_empty() {
         hint_button.set_attribute("hidden", "")?;
@@ -145,8 +172,9 @@ fn mount_exercise(
     let view = Rc::new(ExerciseView {
         lesson: lesson.to_owned(),
         exercise: exercise.clone(),
+        setup,
         editor,
-        output,
+        output: Output::new(output),
         checks,
         hints,
         hint_button,
@@ -155,17 +183,19 @@ fn mount_exercise(
         client: client.clone(),
         hints_shown: Cell::new(0),
     });
+    view.restore_state();
     let _ = view_slot.set(view);
     Ok(())
 }
 
 impl ExerciseView {
-    /// Runs the learner's code and the checks, and shows how each fared.
+    /// Runs the learner's code and the checks in a fresh notebook after the lesson's cells, and
+    /// shows how each fared.
     async fn check(self: Rc<Self>) {
         mark_error(&self.editor, 0);
-        output::clear(&self.output);
-        self.output.set_class_name("cell-output running");
-        output::append(&self.output, "out-note", "Checking…");
+        self.output.clear();
+        self.output.element().set_class_name("cell-output running");
+        self.output.append(Kind::Note, "Checking…");
         self.checks.set_text_content(None);
         let name = format!("<exercise {}>", self.exercise.id);
         let request = Request::CheckExercise {
@@ -180,19 +210,31 @@ impl ExerciseView {
                     code: c.code.clone(),
                 })
                 .collect(),
+            setup: self
+                .setup
+                .iter()
+                .map(|(number, source)| CellSource {
+                    cell: format!("<cell {number}>"),
+                    source: source.clone(),
+                })
+                .collect(),
+            budget: Budget::default(),
         };
         let report = match self.client.send(request).await {
             Reply::Checked(report) => report,
-            other => return output::fail(&self.output, other),
+            other => return self.output.fail(other),
         };
-        output::clear(&self.output);
+        self.output.clear();
+        self.output.count_run();
         self.output
+            .element()
             .set_class_name(if report.record.error.is_some() {
                 "cell-output error"
             } else {
                 "cell-output"
             });
-        output::show(&self.output, &report.record);
+        self.output.append(Kind::Note, &ran_first(&report));
+        self.output.show(&report.record);
         if let Some(line) = report
             .record
             .error
@@ -203,8 +245,24 @@ impl ExerciseView {
         }
         self.list(&report);
         let _ = self.solution_button.remove_attribute("disabled");
-        if report.passed() {
-            crate::progress::record_exercise(&self.lesson, &self.exercise.id);
+        crate::progress::exercise_tried(&self.lesson, &self.exercise.id, report.passed());
+    }
+
+    /// What a fresh page's learner sees again: the solution offered once tried, the hints seen.
+    fn restore_state(&self) {
+        let state = crate::progress::exercise_state(&self.lesson, &self.exercise.id);
+        if state.tried {
+            let _ = self.solution_button.remove_attribute("disabled");
+        }
+        for _ in 0..state.hints.min(self.exercise.hints.len()) {
+            self.reveal_hint();
+        }
+        if state.passed
+            && let Some(document) = self.checks.owner_document()
+            && let Ok(item) = element(&document, "li", "check-summary")
+        {
+            item.set_text_content(Some("Done earlier: every check passed."));
+            let _ = self.checks.append_child(&item);
         }
     }
 
@@ -246,6 +304,11 @@ impl ExerciseView {
     }
 
     fn next_hint(&self) {
+        self.reveal_hint();
+        crate::progress::exercise_hints(&self.lesson, &self.exercise.id, self.hints_shown.get());
+    }
+
+    fn reveal_hint(&self) {
         let shown = self.hints_shown.get();
         let Some(hint) = self.exercise.hints.get(shown) else {
             return;
@@ -268,4 +331,30 @@ impl ExerciseView {
     fn show_solution(&self) {
         let _ = self.solution.remove_attribute("hidden");
     }
+}
+
+/// Which lesson cells a check ran first, and which of them raised (as a lesson's cell may on
+/// purpose).
+fn ran_first(report: &ExerciseReport) -> String {
+    let numbers: Vec<&str> = report
+        .setup
+        .iter()
+        .filter_map(|s| s.cell.strip_prefix("<cell ")?.strip_suffix('>'))
+        .collect();
+    let ran = match numbers.as_slice() {
+        [] => return "Checked in a fresh notebook.\n".to_owned(),
+        [one] => format!("cell {one}"),
+        many => format!("cells {}", many.join(", ")),
+    };
+    let raised: Vec<String> = report
+        .setup
+        .iter()
+        .filter_map(|s| Some(format!("{} raised {}", s.cell, s.error.as_deref()?)))
+        .collect();
+    let raised = if raised.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", raised.join("; "))
+    };
+    format!("Checked in a fresh notebook, after the lesson's {ran}{raised}.\n")
 }

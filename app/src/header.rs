@@ -36,6 +36,11 @@ fn BackendBadge() -> impl IntoView {
             Reply::Unavailable { reason } => Err(reason),
             other => Err(format!("unexpected reply from the runtime: {other:?}")),
         };
+        if let Ok(BackendReport::Gpu { adapter }) = &answer
+            && adapter.is_software()
+        {
+            SOFTWARE_GPU.set(Some(adapter.summary()));
+        }
         set_backend.set(Some(answer));
     });
 
@@ -53,11 +58,18 @@ fn BackendBadge() -> impl IntoView {
         }
         .into_any(),
         Some(Ok(report)) => {
+            let software =
+                matches!(&report, BackendReport::Gpu { adapter } if adapter.is_software());
             let (state, title) = match &report {
                 BackendReport::Gpu { adapter } => (
                     "gpu",
                     format!(
-                        "cuda:N and mps tensors run on this adapter. shader-f16: {}; float64: {}; largest storage binding: {} MiB",
+                        "cuda:N and mps tensors run on this adapter{}. shader-f16: {}; float64: {}; largest storage binding: {} MiB",
+                        if software {
+                            ", a GPU emulated on the CPU: its kernels are real but slower than the cpu device, so cuda can take longer than cpu here"
+                        } else {
+                            ""
+                        },
                         yes_no(adapter.shader_f16),
                         yes_no(adapter.shader_f64),
                         adapter.max_storage_buffer_binding_size >> 20
@@ -70,14 +82,26 @@ fn BackendBadge() -> impl IntoView {
                 ),
             };
             view! {
-                <div class=format!("backend-badge {state}") data-testid="backend" data-state=state title=title>
+                <div class=format!("backend-badge {state}") class:software=software data-testid="backend" data-state=state data-software=software.to_string() title=title>
                     <span class="dot"></span>
                     {report.headline()}
+                    {software.then_some(" · emulated on the CPU")}
                 </div>
             }
             .into_any()
         }
     }
+}
+
+thread_local! {
+    /// The adapter behind the GPU devices, when it is one emulated on the CPU.
+    static SOFTWARE_GPU: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The adapter's name when the GPU devices run on a GPU emulated on the CPU (SwiftShader,
+/// lavapipe, llvmpipe): the first `cuda` run says so.
+pub fn software_gpu() -> Option<String> {
+    SOFTWARE_GPU.with_borrow(Clone::clone)
 }
 
 fn yes_no(b: bool) -> &'static str {

@@ -1,6 +1,6 @@
-//! A learner's progress, kept in the browser: which cells of each lesson have run without an
-//! error, and which of its exercises passed every check. The course list shows it, and follows
-//! it as cells run.
+//! A learner's progress, kept in the browser: which cells of each lesson are done (showed what
+//! the lesson records for them), each exercise's state, and the lesson and cell the learner was
+//! last at. The course list and the home page show it, and follow it as cells run.
 
 use std::collections::BTreeSet;
 
@@ -37,21 +37,76 @@ fn exercises_key(slug: &str) -> String {
     format!("tolab:progress:{slug}:exercises")
 }
 
-/// Cell `number` of lesson `slug` ran without an error.
+/// Cell `number` of lesson `slug` is done.
 pub fn record(slug: &str, number: usize) {
     add(&cells_key(slug), number);
 }
 
-/// Exercise `id` of lesson `slug` passed every check.
-pub fn record_exercise(slug: &str, id: &str) {
-    add(&exercises_key(slug), id.to_owned());
+/// What a learner did with one exercise: whether it ever passed, whether it was tried (the
+/// solution is offered from then on), and how many hints were seen.
+#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
+pub struct ExerciseState {
+    pub passed: bool,
+    pub tried: bool,
+    pub hints: usize,
 }
 
-/// How many cells of lesson `slug` have run without an error (tracked: a view reading it updates
+fn exercise_key(slug: &str, id: &str) -> String {
+    format!("tolab:progress:{slug}:exercise:{id}")
+}
+
+/// Exercise `id` of lesson `slug`, as the learner left it.
+pub fn exercise_state(slug: &str, id: &str) -> ExerciseState {
+    crate::storage::load(&exercise_key(slug, id))
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+fn save_exercise(slug: &str, id: &str, change: impl FnOnce(&mut ExerciseState)) {
+    let mut state = exercise_state(slug, id);
+    change(&mut state);
+    if let Ok(json) = serde_json::to_string(&state) {
+        crate::storage::save(&exercise_key(slug, id), &json);
+    }
+}
+
+/// Exercise `id` of lesson `slug` was checked; `passed`: every check passed.
+pub fn exercise_tried(slug: &str, id: &str, passed: bool) {
+    save_exercise(slug, id, |s| {
+        s.tried = true;
+        s.passed |= passed;
+    });
+    if passed {
+        add(&exercises_key(slug), id.to_owned());
+    }
+}
+
+/// `hints` hints of exercise `id` of lesson `slug` have been seen.
+pub fn exercise_hints(slug: &str, id: &str, hints: usize) {
+    save_exercise(slug, id, |s| s.hints = s.hints.max(hints));
+}
+
+/// How many of the `total` cells of lesson `slug` are done (tracked: a view reading it updates
 /// when progress is recorded).
-pub fn cells_done(slug: &str) -> usize {
+pub fn cells_done(slug: &str, total: usize) -> usize {
     CHANGED.with(|changed| changed.track());
-    load::<usize>(&cells_key(slug)).len()
+    load::<usize>(&cells_key(slug))
+        .into_iter()
+        .filter(|n| (1..=total).contains(n))
+        .count()
+}
+
+/// Where the learner was last: the lesson they opened.
+const LAST_KEY: &str = "tolab:progress:last";
+
+/// The learner opened lesson `slug`.
+pub fn visit(slug: &str) {
+    crate::storage::save(LAST_KEY, slug);
+}
+
+/// The lesson the learner opened last.
+pub fn last_visited() -> Option<String> {
+    crate::storage::load(LAST_KEY)
 }
 
 /// How many exercises of lesson `slug` have passed (tracked, as [`cells_done`]).

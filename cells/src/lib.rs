@@ -15,7 +15,8 @@ pub use protocol::{
     RequestEnvelope, SetupRun,
 };
 pub use python::{
-    Limits, Position, Progress, ProgressSink, RunRecord, Shown, Step, StopHandle, Timings,
+    Completion, Completions, Limits, Position, Progress, ProgressSink, RunRecord, Shown, Step,
+    StopHandle, Timings,
 };
 pub use runtime::Runtime;
 pub use tolab_engine::backend::gpu::AdapterReport;

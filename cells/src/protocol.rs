@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use tolab_engine::backend::gpu::AdapterReport;
 
-use crate::python::{Progress, RunRecord, Step};
+use crate::python::{Completions, Progress, RunRecord, Step};
 
 /// What the UI asks of the runtime.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +40,9 @@ pub enum Request {
         name: String,
         cells: Vec<CellSource>,
     },
+    /// What may complete `before` (a cell's text up to the cursor) in the notebook's live
+    /// namespace, as a Jupyter kernel's `complete_request`.
+    Complete { before: String },
     /// Starts afresh: a new namespace and a new engine session.
     Reset,
     /// Ends the running cell with `KeyboardInterrupt`. The worker acts on it as it arrives
@@ -73,6 +76,7 @@ pub enum Reply {
     Progress(Progress),
     Ran(RunRecord),
     Checked(ExerciseReport),
+    Completions(Completions),
     /// The answer to a FindDefinition: the cell's name, or `None` when none of them binds it.
     Definition {
         cell: Option<String>,
@@ -83,6 +87,11 @@ pub enum Reply {
     Stopped,
     /// The runtime could not be reached (its worker did not start, or stopped answering).
     Unavailable {
+        reason: String,
+    },
+    /// Made by the page, not the runtime: the runtime's worker died or stopped answering and was
+    /// replaced by a fresh one. The request's work and the notebook's variables are gone.
+    Restarted {
         reason: String,
     },
 }

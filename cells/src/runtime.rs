@@ -82,6 +82,11 @@ impl Runtime {
                         .await,
                 )
             }
+            // The notebook as it stands (none before a first cell: builtins and keywords only).
+            Request::Complete { before } => Reply::Completions(match &self.notebook {
+                Some(notebook) => notebook.complete(&before),
+                None => Interpreter::notebook(Session::default()).complete(&before),
+            }),
             Request::FindDefinition { name, cells } => Reply::Definition {
                 cell: cells
                     .into_iter()

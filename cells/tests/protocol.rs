@@ -665,3 +665,52 @@ fn a_long_loop_keeps_a_bounded_trace_and_counts_the_events_past_it() {
     assert_eq!(next.trace_dropped, 0);
     assert!(!next.trace.is_empty());
 }
+
+#[test]
+fn completion_offers_names_attributes_and_keyword_arguments_from_the_live_namespace() {
+    let mut runtime = Runtime::new();
+    run(
+        &mut runtime,
+        "<cell 1>",
+        "import torch\nx = torch.ones(2)\ndef train(model, epochs=3, *, lr=0.1):\n    pass",
+    );
+    let complete = |runtime: &mut Runtime, before: &str| match pollster::block_on(runtime.handle(
+        Request::Complete {
+            before: before.into(),
+        },
+    )) {
+        Reply::Completions(c) => c,
+        other => panic!("not completions: {other:?}"),
+    };
+    let labels = |c: &tolab_cells::Completions| -> Vec<String> {
+        c.items.iter().map(|i| i.label.clone()).collect()
+    };
+    let after_dot = complete(&mut runtime, "y = x.");
+    assert!(
+        labels(&after_dot).contains(&"to".to_owned()),
+        "{after_dot:?}"
+    );
+    assert!(labels(&after_dot).contains(&"device".to_owned()));
+    assert_eq!(after_dot.replace, 0);
+    let typed = complete(&mut runtime, "x.cu");
+    assert_eq!(labels(&typed), ["cuda"]);
+    assert_eq!(typed.replace, 2);
+    assert!(labels(&complete(&mut runtime, "torch.ze")).contains(&"zeros".to_owned()));
+    assert!(labels(&complete(&mut runtime, "torch.nn.Lin")).contains(&"Linear".to_owned()));
+    let call = complete(&mut runtime, "train(net, ");
+    assert_eq!(
+        call.signature.as_deref(),
+        Some("train(model, epochs=…, *, lr=…)")
+    );
+    assert!(labels(&call).starts_with(&[
+        "model=".to_owned(),
+        "epochs=".to_owned(),
+        "lr=".to_owned()
+    ]));
+    let names = labels(&complete(&mut runtime, "pri"));
+    assert!(names.contains(&"print".to_owned()));
+    assert!(
+        complete(&mut runtime, "s = 'x.").items.is_empty(),
+        "not inside a string"
+    );
+}

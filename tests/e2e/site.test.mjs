@@ -1,86 +1,13 @@
-// End-to-end tests of the built site in headless Chromium (Debian's /usr/bin/chromium) with WebGPU
-// on SwiftShader. `cargo xtask test` builds the site, serves it and sets BASE_URL, SCREENSHOT_DIR
-// and CHROME_ARGS. Every page is also checked for console errors.
+// End-to-end tests of the built site in headless Chromium with WebGPU on SwiftShader: the pages,
+// the cells and the visuals. Every page is also checked for console errors. (The notebook's
+// robustness and habits are in notebook.test.mjs.)
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { BASE, SHOTS, backendBadge, open, runCell, setCode, useBrowser } from './helpers.mjs';
 
-const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8080';
-const SHOTS = process.env.SCREENSHOT_DIR ?? 'target/e2e';
-const ARGS = (process.env.CHROME_ARGS ?? '--enable-unsafe-webgpu').split(/\s+/).filter(Boolean);
-
-let browser;
-
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless=new', '--no-sandbox', ...ARGS],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-async function browserWithoutWebGpu() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless=new', '--no-sandbox', '--disable-features=WebGPU', ...ARGS.filter((a) => !a.includes('webgpu'))],
-  });
-}
-
-/**
- * Opens a page that records console errors and uncaught exceptions. With `withoutWebGpu`, the page
- * comes from a second Chromium started without WebGPU, so that neither the page nor the runtime's
- * worker has `navigator.gpu`.
- */
-async function open(path, { withoutWebGpu = false } = {}) {
-  const from = withoutWebGpu ? await browserWithoutWebGpu() : browser;
-  const page = await from.newPage({ viewport: { width: 1280, height: 800 } });
-  if (withoutWebGpu) {
-    page.on('close', () => from.close());
-  }
-  const errors = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') errors.push(`console ${msg.type()}: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()}`));
-  await page.goto(BASE + path);
-  return { page, errors };
-}
-
-/** Replaces the text of `cell`'s editor with `code`. */
-async function setCode(page, cell, code) {
-  await cell.locator('.cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.insertText(code);
-}
-
-/** Runs `cell` with its Run button and waits for the run to finish (the output counts runs). */
-async function runCell(page, cell) {
-  const output = cell.locator('.cell-output');
-  const runs = Number((await output.getAttribute('data-runs')) ?? 0);
-  await cell.locator('button[data-action=run]').click();
-  await page.waitForFunction(([el, n]) => Number(el.dataset.runs ?? 0) > n, [await output.elementHandle(), runs], { timeout: 60_000 });
-  return (await output.textContent()).trim();
-}
-
-async function backendBadge(page) {
-  const badge = page.getByTestId('backend');
-  await page.waitForFunction(
-    () => document.querySelector('[data-testid=backend]')?.dataset.state !== 'probing',
-    null,
-    { timeout: 30_000 },
-  );
-  return { state: await badge.getAttribute('data-state'), text: (await badge.textContent()).trim() };
-}
+useBrowser();
 
 test('the home page lists the lessons and names the WebGPU adapter', async () => {
   const { page, errors } = await open('/');
@@ -452,40 +379,6 @@ test('the course list shows the cells run per lesson, and a cell has its own add
     const top = document.getElementById('cell-3').getBoundingClientRect().top;
     return top >= 0 && top < window.innerHeight / 2;
   });
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-test('every lesson has an exercise a learner can finish: checks fail on the starter, pass on the solution', { timeout: 600_000 }, async () => {
-  const { page, errors } = await open('/');
-  await page.locator('[data-testid=lesson-list] li').first().waitFor();
-  const slugs = await page.locator('[data-testid=lesson-list] a').evaluateAll((links) => links.map((a) => a.getAttribute('href').split('/').pop()));
-  assert.equal(slugs.length, 16);
-  for (const slug of slugs) {
-    await page.goto(`${BASE}/lesson/${slug}`);
-    const exercise = page.locator('section.exercise').first();
-    await exercise.locator('.cm-editor').waitFor();
-    // The lesson's cells first, in order, as a learner reaches the exercise (some raise on purpose).
-    const count = await page.locator('.cell[id^=cell-]').count();
-    for (let i = 0; i < count; i++) {
-      await runCell(page, page.locator(`#cell-${i + 1}`));
-    }
-    const check = exercise.locator('button[data-action=check]');
-    const results = exercise.locator('.checks');
-    await check.click();
-    await results.locator('.check-summary').waitFor({ timeout: 60_000 });
-    assert.ok((await results.locator('.check.failed').count()) >= 1, `${slug}: the starter fails a check`);
-    assert.match(await results.locator('.check-summary').textContent(), /Not yet/);
-
-    await exercise.locator('button[data-action=solution]').click();
-    const solution = await exercise.locator('.solution pre').textContent();
-    await setCode(page, exercise, solution);
-    await check.click();
-    await page.waitForFunction((el) => el.querySelector('.check-summary')?.textContent.startsWith('Every check passes'), await results.elementHandle(), { timeout: 60_000 });
-    assert.equal(await results.locator('.check.failed').count(), 0, `${slug}: ${await results.textContent()}`);
-    await page.waitForFunction(() => document.querySelector('.course li.current .exercise-progress')?.classList.contains('complete'));
-    if (slug === 'autograd-across-devices') await exercise.screenshot({ path: join(SHOTS, 'exercise.png') });
-  }
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,7 +1,9 @@
 //! The runtime's Web Worker: cells run here, off the page's thread, so a long cell never freezes
 //! the page and a Stop request is heard while it runs. It answers JSON [`RequestEnvelope`]s with
 //! [`ReplyEnvelope`]s, one request at a time in arrival order, except Stop, which takes effect
-//! as soon as it arrives. A running cell's progress goes out as it happens, under its request's id. Trunk builds it from `index.html`'s `data-type="worker"` link.
+//! as soon as it arrives. A running cell's progress goes out as it happens, under its request's
+//! id, and a heartbeat every second tells the page it is alive. Trunk builds it from
+//! `index.html`'s `data-type="worker"` link.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -72,6 +74,20 @@ mod worker {
                 post(&ReplyEnvelope { id, reply });
             }
         });
+
+        // A heartbeat whenever the event loop runs (a running cell yields to it every few tens
+        // of milliseconds): the page replaces a worker that stays silent while it waits.
+        let beat = Closure::<dyn FnMut()>::new({
+            let scope = scope.clone();
+            move || {
+                let _ = scope.post_message(&"beat".into());
+            }
+        });
+        let _ = scope.set_interval_with_callback_and_timeout_and_arguments_0(
+            beat.as_ref().unchecked_ref(),
+            1000,
+        );
+        beat.forget();
 
         // Messages posted before the module loaded are lost: the page waits for this one.
         let _ = scope.post_message(&"ready".into());

@@ -25,6 +25,40 @@ async fn ask(client: &RuntimeClient, request: Request) -> Result<DeviceReport, S
     }
 }
 
+/// Whether `visible` (a `CUDA_VISIBLE_DEVICES` value) names only GPUs a machine with `gpus` GPUs
+/// has, each once; the message says what is wrong and what CUDA would make of it.
+fn check_visible(visible: &str, gpus: usize) -> Result<(), String> {
+    if visible.is_empty() {
+        return Ok(());
+    }
+    let range = match gpus {
+        0 => "it has none".to_owned(),
+        1 => "it has GPU 0 only".to_owned(),
+        n => format!("its GPUs are 0 to {}", n - 1),
+    };
+    let mut seen = Vec::new();
+    for entry in visible.split(',').map(str::trim) {
+        let Ok(gpu) = entry.parse::<usize>() else {
+            return Err(format!(
+                "CUDA_VISIBLE_DEVICES lists GPUs by number, separated by commas (such as 1,0): `{entry}` is not a number, and CUDA would stop reading the list there."
+            ));
+        };
+        if gpu >= gpus {
+            return Err(format!(
+                "CUDA_VISIBLE_DEVICES names GPU {gpu}, but this machine has {gpus} GPU{} ({range}): CUDA would stop reading the list there.",
+                if gpus == 1 { "" } else { "s" }
+            ));
+        }
+        if seen.contains(&gpu) {
+            return Err(format!(
+                "CUDA_VISIBLE_DEVICES names GPU {gpu} twice: CUDA would find no GPU at all."
+            ));
+        }
+        seen.push(gpu);
+    }
+    Ok(())
+}
+
 #[component]
 pub fn DevicesPage() -> impl IntoView {
     let client = use_runtime_client();
@@ -58,6 +92,10 @@ pub fn DevicesPage() -> impl IntoView {
             }
         };
         let text = visible.get_untracked().trim().to_owned();
+        if let Err(problem) = check_visible(&text, gpu_count) {
+            status.set(problem);
+            return;
+        }
         let settings = DeviceSettings {
             gpu_count,
             cuda_visible_devices: (!text.is_empty()).then_some(text),
@@ -109,7 +147,7 @@ pub fn DevicesPage() -> impl IntoView {
             </p>
             {table}
             <h2>"The lab's machine"</h2>
-            <form class="device-settings" on:submit=apply>
+            <form class="device-settings" novalidate=true on:submit=apply>
                 <label>
                     "Number of GPUs"
                     <input type="number" min="0" max=DeviceSettings::MAX_GPUS name="gpus" bind:value=gpus/>
@@ -127,5 +165,28 @@ pub fn DevicesPage() -> impl IntoView {
                 "Applying starts the session afresh, as restarting Python would."
             </p>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_visible;
+
+    #[test]
+    fn visible_devices_must_name_gpus_the_machine_has_each_once() {
+        assert_eq!(check_visible("", 2), Ok(()));
+        assert_eq!(check_visible("3, 1", 4), Ok(()));
+        let missing = check_visible("0,2", 2).unwrap_err();
+        assert!(
+            missing.contains("names GPU 2, but this machine has 2 GPUs (its GPUs are 0 to 1)"),
+            "{missing}"
+        );
+        assert!(
+            check_visible("a", 2)
+                .unwrap_err()
+                .contains("`a` is not a number")
+        );
+        assert!(check_visible("1,1", 2).unwrap_err().contains("GPU 1 twice"));
+        assert!(check_visible("0", 0).unwrap_err().contains("it has none"));
     }
 }

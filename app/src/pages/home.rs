@@ -12,6 +12,17 @@ pub fn HomePage() -> impl IntoView {
         Ok(catalog) => catalog.lessons(),
         Err(errors) => return view! { <CatalogErrors errors=errors.clone()/> }.into_any(),
     };
+    // Where the learner left off, and how far they got there.
+    let resume = crate::progress::last_visited()
+        .and_then(|slug| lessons.iter().find(|l| l.meta.slug == slug))
+        .map(|lesson| {
+            view! {
+                <p class="continue" data-testid="continue">
+                    "Continue where you left off: "
+                    <A href=format!("/lesson/{}", lesson.meta.slug)>{lesson.meta.title.clone()}</A>
+                </p>
+            }
+        });
     view! {
         <section class="hero">
             <h1>"Learn how tensors move between devices"</h1>
@@ -20,6 +31,7 @@ pub fn HomePage() -> impl IntoView {
                 "transfer, the autograd graph across devices, device memory, sync points, and the errors "
                 "PyTorch raises, word for word."
             </p>
+            {resume}
         </section>
         <section class="lesson-list" aria-label="Lessons">
             <h2>"Lessons"</h2>
@@ -29,6 +41,20 @@ pub fn HomePage() -> impl IntoView {
                     .enumerate()
                     .map(|(position, lesson)| {
                         let meta = &lesson.meta;
+                        let (total, exercises) = (lesson.cell_count(), lesson.exercises().count());
+                        let slug = meta.slug.clone();
+                        let progress = move || {
+                            let done = crate::progress::cells_done(&slug, total);
+                            let passed = crate::progress::exercises_done(&slug).min(exercises);
+                            let complete = done == total && passed == exercises;
+                            if done == 0 && passed == 0 {
+                                String::new()
+                            } else if complete {
+                                "✓ done".to_owned()
+                            } else {
+                                format!("{done}/{total} cells · {passed}/{exercises} exercises")
+                            }
+                        };
                         view! {
                             <li class="card">
                                 <A href=format!("/lesson/{}", meta.slug)>
@@ -36,8 +62,9 @@ pub fn HomePage() -> impl IntoView {
                                     <span class="card-title">{meta.title.clone()}</span>
                                     <span class="card-summary">{meta.summary.clone()}</span>
                                     <span class="card-meta">
-                                        {format!("{} min · {} cells · {} exercise{}", meta.minutes, lesson.cell_count(), lesson.exercises().count(), if lesson.exercises().count() == 1 { "" } else { "s" })}
+                                        {format!("{} min · {} cells · {} exercise{}", meta.minutes, total, exercises, if exercises == 1 { "" } else { "s" })}
                                     </span>
+                                    <span class="card-progress" data-testid="card-progress">{progress}</span>
                                 </A>
                             </li>
                         }

@@ -4,6 +4,8 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
+use tolab_cells::{Reply, Request};
+
 use super::{CatalogErrors, NotFoundPage};
 use crate::catalog::catalog;
 use crate::runtime_client::use_runtime_client;
@@ -15,16 +17,21 @@ pub fn LessonPage() -> impl IntoView {
     let client = use_runtime_client();
     let prose = NodeRef::<leptos::html::Article>::new();
     // Each lesson's prose is rendered as HTML; its Python blocks then become cells.
-    Effect::new(move |_| {
-        let lesson = params.read_untracked().get("slug").unwrap_or_default();
-        let Some(article) = prose.get() else { return };
-        if let Err(e) = crate::cells::mount_cells(&article, &lesson, &client) {
-            leptos::logging::error!("the lesson's cells could not be made: {e:?}");
-        }
-        if let Some(found) = catalog().as_ref().ok().and_then(|c| c.find(&lesson))
-            && let Err(e) = crate::exercises::mount_exercises(&article, found, &client)
-        {
-            leptos::logging::error!("the lesson's exercises could not be made: {e:?}");
+    Effect::new({
+        move |_| {
+            let lesson = params.read_untracked().get("slug").unwrap_or_default();
+            let Some(article) = prose.get() else { return };
+            let Some(found) = catalog().as_ref().ok().and_then(|c| c.find(&lesson)) else {
+                return;
+            };
+            crate::progress::visit(&lesson);
+            set_title(&found.meta.title);
+            if let Err(e) = crate::cells::mount_cells(&article, found, &client) {
+                leptos::logging::error!("the lesson's cells could not be made: {e:?}");
+            }
+            if let Err(e) = crate::exercises::mount_exercises(&article, found, &client) {
+                leptos::logging::error!("the lesson's exercises could not be made: {e:?}");
+            }
         }
     });
 
@@ -49,7 +56,7 @@ pub fn LessonPage() -> impl IntoView {
                 let slug = l.meta.slug.clone();
                 let total = l.cell_count();
                 let exercises = l.exercises().count();
-                let done = Memo::new(move |_| crate::progress::cells_done(&slug).min(total));
+                let done = Memo::new(move |_| crate::progress::cells_done(&slug, total));
                 let slug = l.meta.slug.clone();
                 let passed = Memo::new(move |_| crate::progress::exercises_done(&slug).min(exercises));
                 view! {
@@ -70,7 +77,12 @@ pub fn LessonPage() -> impl IntoView {
                                 class:complete={move || exercises > 0 && passed.get() == exercises}
                                 aria-label=move || format!("{} of {exercises} exercises done", passed.get())
                             >
-                                {move || format!("✓ {}/{exercises} exercise{}", passed.get(), if exercises == 1 { "" } else { "s" })}
+                                {move || format!(
+                                    "{}{}/{exercises} exercise{}",
+                                    if passed.get() == exercises { "✓ " } else { "" },
+                                    passed.get(),
+                                    if exercises == 1 { "" } else { "s" }
+                                )}
                             </span>
                         </span>
                     </li>
@@ -91,21 +103,118 @@ pub fn LessonPage() -> impl IntoView {
                 }
             })
             .collect_view();
+        let lessons = catalog.lessons();
+        let next = lessons
+            .iter()
+            .position(|l| l.meta.slug == current)
+            .and_then(|i| lessons.get(i + 1))
+            .map(|l| {
+                view! {
+                    <nav class="next-lesson" aria-label="Next lesson">
+                        "Next: " <A href=format!("/lesson/{}", l.meta.slug)>{l.meta.title.clone()}</A>
+                    </nav>
+                }
+            });
         view! {
             <div class="lesson-layout">
-                <nav class="course" aria-label="Course">
-                    <h2>"Course"</h2>
-                    <ol>{course}</ol>
-                </nav>
-                <div class="lesson-main">
+                <div class="lesson-main" id="lesson">
                     <p class="lesson-meta" data-testid="lesson-meta">
                         {format!("About {} minutes", lesson.meta.minutes)}
                         {(!first_reads.is_empty()).then(|| view! { " · Read first: " {first_reads} })}
                     </p>
+                    <NotebookBar/>
                     <article node_ref=prose class="prose" data-testid="lesson-prose" inner_html=lesson.prose_html()></article>
+                    {next}
                 </div>
+                <details class="course" open=true>
+                    <summary>"Course"</summary>
+                    <nav aria-label="Course">
+                        <ol>{course}</ol>
+                    </nav>
+                </details>
             </div>
         }
         .into_any()
+    }
+}
+
+/// The notebook's own commands, above the lesson: Run all, Restart and run all, Clear outputs,
+/// and the keyboard shortcuts (also `?` outside an editor).
+#[component]
+fn NotebookBar() -> impl IntoView {
+    let client = StoredValue::new_local(use_runtime_client());
+    let help = RwSignal::new(false);
+    let running = RwSignal::new(false);
+    let run_all = move || {
+        running.set(true);
+        leptos::task::spawn_local(async move {
+            crate::cells::run_range(1, crate::cells::count()).await;
+            running.set(false);
+        });
+    };
+    let restart = move || {
+        let client = client.get_value();
+        running.set(true);
+        leptos::task::spawn_local(async move {
+            if let Reply::Reset = client.send(Request::Reset).await {
+                crate::cells::clear_outputs();
+                crate::cells::run_range(1, crate::cells::count()).await;
+            }
+            running.set(false);
+        });
+    };
+    // `?` toggles the shortcuts, unless the keyboard is in an editor or a field.
+    let on_key = leptos::ev::keydown;
+    let handle = window_event_listener(on_key, move |event| {
+        let typing = event
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|e| {
+                e.closest(".cm-editor, input, textarea, select")
+                    .ok()
+                    .flatten()
+                    .is_some()
+            });
+        if event.key() == "?" && !typing {
+            help.update(|h| *h = !*h);
+        } else if event.key() == "Escape" {
+            help.set(false);
+        }
+    });
+    on_cleanup(move || handle.remove());
+    view! {
+        <div class="notebook-bar" role="toolbar" aria-label="Notebook">
+            <button type="button" data-action="run-all" disabled=move || running.get()
+                title="Run every cell of the lesson in order, stopping at an error the lesson does not show"
+                on:click=move |_| run_all()>"Run all"</button>
+            <button type="button" data-action="restart-run-all" disabled=move || running.get()
+                title="Forget every variable, then run every cell in order"
+                on:click=move |_| restart()>"Restart and run all"</button>
+            <button type="button" data-action="clear-outputs"
+                title="Clear every cell's output (the variables stay)"
+                on:click=move |_| crate::cells::clear_outputs()>"Clear outputs"</button>
+            <button type="button" data-action="shortcuts" aria-expanded=move || help.get().to_string()
+                title="Keyboard shortcuts (?)"
+                on:click=move |_| help.update(|h| *h = !*h)>"Shortcuts ?"</button>
+        </div>
+        <section class="shortcuts" data-testid="shortcuts" hidden=move || !help.get() aria-label="Keyboard shortcuts">
+            <h2>"Keyboard shortcuts"</h2>
+            <dl>
+                <dt><kbd>"Shift"</kbd>"+"<kbd>"Enter"</kbd></dt><dd>"Run the cell and move to the next one (Check, in an exercise)"</dd>
+                <dt><kbd>"Ctrl"</kbd>"/"<kbd>"⌘"</kbd>"+"<kbd>"Enter"</kbd></dt><dd>"Run the cell and stay in it"</dd>
+                <dt><kbd>"Tab"</kbd>" / "<kbd>"Shift"</kbd>"+"<kbd>"Tab"</kbd></dt><dd>"Indent / dedent by four spaces"</dd>
+                <dt><kbd>"Esc"</kbd>" then "<kbd>"Tab"</kbd></dt><dd>"Leave the editor with the keyboard"</dd>
+                <dt><kbd>"Ctrl"</kbd>"+"<kbd>"Z"</kbd></dt><dd>"Undo an edit"</dd>
+                <dt><kbd>"?"</kbd></dt><dd>"Show or hide these shortcuts (outside an editor)"</dd>
+                <dt>"←"" / ""→"</dt><dd>"Move between the tabs of what happened inside"</dd>
+            </dl>
+        </section>
+    }
+}
+
+/// Names the browser tab after the lesson.
+fn set_title(lesson: &str) {
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        document.set_title(&format!("{lesson} · to(device) lab"));
     }
 }

@@ -9,7 +9,7 @@ mod memory;
 mod pipeline;
 mod timeline;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -141,8 +141,9 @@ impl Tab {
     }
 }
 
-/// A cell's models and the line hovered in its editor, made in the visuals' own reactive owner.
-type Signals = (RwSignal<Models>, RwSignal<Option<u32>>);
+/// A cell's models, the line hovered in its editor and the events left out, made in the visuals'
+/// own reactive owner.
+type Signals = (RwSignal<Models>, RwSignal<Option<u32>>, RwSignal<u64>);
 
 /// A cell's visuals: the trace of its latest run and the views drawn from it.
 #[derive(Clone)]
@@ -151,7 +152,15 @@ pub struct Visuals {
     trace: Rc<RefCell<Vec<TraceEvent>>>,
     models: RwSignal<Models>,
     hovered: RwSignal<Option<u32>>,
+    /// When the models were last drawn from the trace (ms): a running cell redraws them at most
+    /// every [`REDRAW_MS`], so that a long loop's events do not keep the page busy.
+    drawn: Rc<Cell<f64>>,
+    /// Events the runtime counted but did not keep (its limit per run).
+    dropped: RwSignal<u64>,
 }
+
+/// The least time between two drawings of a running cell's visuals.
+const REDRAW_MS: f64 = 500.0;
 
 impl Visuals {
     /// Mounts the (empty) visuals of cell `number`, named `cell` in traces, at the end of
@@ -164,9 +173,11 @@ impl Visuals {
         leptos::mount::mount_to(parent, move || {
             let models = RwSignal::new(Models::default());
             let hovered = RwSignal::new(None);
-            *out.borrow_mut() = Some((models, hovered));
+            let dropped = RwSignal::new(0);
+            *out.borrow_mut() = Some((models, hovered, dropped));
             panel(
                 models,
+                dropped,
                 Lens {
                     cell: number,
                     hovered,
@@ -174,12 +185,14 @@ impl Visuals {
             )
         })
         .forget();
-        let (models, hovered) = signals.take()?;
+        let (models, hovered, dropped) = signals.take()?;
         Some(Visuals {
             cell: cell.into(),
             trace: Rc::default(),
             models,
             hovered,
+            drawn: Rc::default(),
+            dropped,
         })
     }
 
@@ -187,16 +200,34 @@ impl Visuals {
     pub fn restart(&self) {
         self.trace.borrow_mut().clear();
         self.models.set(Models::default());
+        self.dropped.set(0);
+        self.drawn.set(js_sys::Date::now());
     }
 
-    /// Events the running (or stepped) cell recorded since the last call.
+    /// Events the running (or stepped) cell recorded since the last call; drawn now, unless the
+    /// visuals were drawn less than [`REDRAW_MS`] ago.
     pub fn extend(&self, events: Vec<TraceEvent>) {
         if events.is_empty() {
             return;
         }
-        let mut trace = self.trace.borrow_mut();
-        trace.extend(events);
-        self.models.set(Models::of(&trace, &self.cell));
+        self.trace.borrow_mut().extend(events);
+        let now = js_sys::Date::now();
+        if now - self.drawn.get() >= REDRAW_MS {
+            self.draw(now);
+        }
+    }
+
+    /// Draws what was recorded now (a run ended, or a Step ran), saying how many events the
+    /// trace left out.
+    pub fn draw_now(&self, dropped: u64) {
+        self.dropped.set(dropped);
+        self.draw(js_sys::Date::now());
+    }
+
+    fn draw(&self, now: f64) {
+        self.drawn.set(now);
+        let models = Models::of(&self.trace.borrow(), &self.cell);
+        self.models.set(models);
     }
 
     /// The line the learner's pointer is over in the editor (0: none).
@@ -206,7 +237,7 @@ impl Visuals {
 }
 
 /// The tabs and the chosen visual.
-fn panel(models: RwSignal<Models>, lens: Lens) -> impl IntoView {
+fn panel(models: RwSignal<Models>, dropped: RwSignal<u64>, lens: Lens) -> impl IntoView {
     let tab = RwSignal::new(Tab::Transfers);
     let transfers = Signal::derive(move || models.with(|m| m.transfers.clone()));
     let graph = Signal::derive(move || models.with(|m| m.graph.clone()));
@@ -246,6 +277,12 @@ fn panel(models: RwSignal<Models>, lens: Lens) -> impl IntoView {
     view! {
         <div class="viz" class:empty=move || models.with(|m| *m == Models::default())>
             <div class="viz-tabs" role="tablist" aria-label="What happened inside">{tabs}</div>
+            <p class="viz-note" data-testid="trace-dropped" hidden=move || dropped.get() == 0>
+                {move || format!(
+                    "The run recorded more than the lab keeps: these views show its first events; {} later ones are left out.",
+                    dropped.get()
+                )}
+            </p>
             <div class="viz-panel" role="tabpanel" data-panel=move || tab.get().id()>
                 {move || match tab.get() {
                     Tab::Transfers => pipeline::view(transfers, lens).into_any(),

@@ -28,7 +28,7 @@ fn no_attribute(owner: &Value, name: &str) -> PyException {
     )
 }
 
-const TENSOR_METHODS: &[&str] = &[
+pub(super) const TENSOR_METHODS: &[&str] = &[
     "to",
     "cuda",
     "cpu",
@@ -115,11 +115,11 @@ const TENSOR_METHODS: &[&str] = &[
     "clamp",
 ];
 
-const LIST_METHODS: &[&str] = &[
+pub(super) const LIST_METHODS: &[&str] = &[
     "append", "extend", "pop", "insert", "index", "count", "remove", "reverse", "sort", "copy",
     "clear",
 ];
-const DICT_METHODS: &[&str] = &[
+pub(super) const DICT_METHODS: &[&str] = &[
     "items",
     "keys",
     "values",
@@ -130,7 +130,7 @@ const DICT_METHODS: &[&str] = &[
     "copy",
     "clear",
 ];
-const SET_METHODS: &[&str] = &[
+pub(super) const SET_METHODS: &[&str] = &[
     "add",
     "discard",
     "remove",
@@ -143,7 +143,7 @@ const SET_METHODS: &[&str] = &[
     "clear",
     "pop",
 ];
-const STR_METHODS: &[&str] = &[
+pub(super) const STR_METHODS: &[&str] = &[
     "upper",
     "lower",
     "strip",
@@ -289,6 +289,24 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         _ => Err(no_attribute(owner, name)),
     }
 }
+
+/// The properties [`tensor_property`] answers (completion lists them; reading one may compute).
+pub(super) const TENSOR_PROPERTIES: &[&str] = &[
+    "shape",
+    "dtype",
+    "device",
+    "requires_grad",
+    "is_leaf",
+    "grad",
+    "grad_fn",
+    "data",
+    "is_cuda",
+    "ndim",
+    "itemsize",
+    "nbytes",
+    "T",
+    "_version",
+];
 
 fn tensor_property(t: &Tensor, name: &str) -> Result<Option<Value>> {
     Ok(Some(match name {

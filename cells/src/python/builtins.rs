@@ -54,6 +54,11 @@ const CONSUMERS: &[&str] = &[
     "list", "tuple", "dict", "set", "sum", "min", "max", "sorted", "any", "all",
 ];
 
+/// Every builtin's name (types first).
+pub fn names() -> impl Iterator<Item = &'static str> {
+    TYPES.iter().chain(NAMES).copied()
+}
+
 /// A builtin by name, for name lookup after locals and globals.
 pub fn lookup(name: &str) -> Option<Value> {
     if let Some(t) = TYPES.iter().find(|n| **n == name) {

@@ -5,6 +5,7 @@
 mod attributes;
 mod bindings;
 mod builtins;
+mod completion;
 mod context;
 mod convert;
 mod data;
@@ -28,6 +29,7 @@ use tolab_engine::Session;
 use tolab_engine::trace::{EventKind, TraceEvent};
 
 pub use bindings::binds;
+pub use completion::{Completion, Completions};
 pub use eval::Interpreter;
 pub use exception::{ExcType, PyException};
 use source::CellSource;

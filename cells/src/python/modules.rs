@@ -91,6 +91,61 @@ pub fn import_from(module: &str, name: &str) -> Result<Value> {
     })
 }
 
+/// The names `module` has, for completion: every name the lab's tables know that
+/// [`attribute`] answers for it (a module's members are plain values: reading them runs nothing).
+pub fn attribute_names(module: &'static str) -> Vec<String> {
+    // Names bound by `attribute`'s own arms rather than by a table.
+    const NAMED: &[&str] = &[
+        "Tensor",
+        "Dataset",
+        "TensorDataset",
+        "DataLoader",
+        "DistributedSampler",
+        "autocast",
+        "GradScaler",
+        "SGD",
+        "Adam",
+        "AdamW",
+        "spawn",
+        "DataParallel",
+        "DistributedDataParallel",
+        "ReduceOp",
+        "__version__",
+        "pi",
+        "e",
+        "is_available",
+        "is_built",
+    ];
+    let submodules = MODULES.iter().filter_map(|m| {
+        let rest = m.strip_prefix(module)?.strip_prefix('.')?;
+        (!rest.contains('.')).then_some(rest)
+    });
+    let tables: [&[&str]; 11] = [
+        TORCH_FUNCTIONS,
+        CUDA_FUNCTIONS,
+        MATH_FUNCTIONS,
+        INIT,
+        FUNCTIONAL,
+        super::objects::NN_CLASSES,
+        super::distributed::FUNCTIONS,
+        super::distributed::REDUCE_OPS,
+        super::stdlib::WARNINGS,
+        super::stdlib::TIME,
+        super::stdlib::RANDOM,
+    ];
+    let mut names: Vec<String> = submodules
+        .chain(TORCH_DTYPES.iter().map(|(n, _)| *n))
+        .chain(tables.into_iter().flatten().copied())
+        .chain(NAMED.iter().copied())
+        .chain(BACKEND_FLAGS.iter().map(|(_, n, _)| *n))
+        .filter(|name| attribute(module, name).is_some())
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// `module.name`, if the module has it.
 pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
     match (module, name) {

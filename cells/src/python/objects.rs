@@ -45,7 +45,7 @@ pub const NN_CLASSES: &[&str] = &[
 ];
 
 /// The methods every module has.
-const MODULE_METHODS: &[&str] = &[
+pub(super) const MODULE_METHODS: &[&str] = &[
     "parameters",
     "named_parameters",
     "buffers",

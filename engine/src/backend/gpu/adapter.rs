@@ -58,6 +58,17 @@ impl AdapterReport {
         }
     }
 
+    /// Whether the adapter is a GPU emulated on the CPU (SwiftShader, lavapipe, llvmpipe, WARP):
+    /// real kernels run, but slower than the CPU backend runs the same ops.
+    pub fn is_software(&self) -> bool {
+        let names = format!("{} {} {}", self.vendor, self.architecture, self.name).to_lowercase();
+        self.is_fallback
+            || self.device_type == "Cpu"
+            || ["swiftshader", "lavapipe", "llvmpipe", "softpipe", "warp"]
+                .iter()
+                .any(|n| names.contains(n))
+    }
+
     /// One line naming the adapter, e.g. "google swiftshader (WebGPU, fallback adapter)" or
     /// "llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, software)".
     pub fn summary(&self) -> String {
