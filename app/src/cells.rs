@@ -230,6 +230,7 @@ fn mount_cell(
         clock: RefCell::default(),
     });
     view.mark_edited(edited(&view.editor));
+    view.restore_output();
 
     let buttons: [(&str, &str, &str, Action); 6] = [
         (
@@ -290,6 +291,17 @@ fn mount_cell(
 /// What a toolbar button does to its cell.
 type Action = fn(Rc<CellView>);
 
+/// A cell's output as kept between visits: its run's number, whether it ended in an error, what
+/// it showed ([`Output::snapshot`]) and the code that ran.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct KeptOutput {
+    number: u32,
+    error: bool,
+    parts: Vec<(String, String)>,
+    /// The code that ran.
+    source: String,
+}
+
 /// Runs cells `first..=last` in order, stopping at the first that does not show what the lesson
 /// records (an error the lesson shows on purpose does not stop it). Whether all did.
 pub async fn run_range(first: usize, last: usize) -> bool {
@@ -304,10 +316,13 @@ pub async fn run_range(first: usize, last: usize) -> bool {
     true
 }
 
-/// Clears every cell's output, counter and visuals (the notebook's variables stay).
+/// Clears every cell's output, counter and visuals (the notebook's variables stay), and what
+/// was kept of them for the next visit.
 pub fn clear_outputs() {
     PAGE.with_borrow(|page| {
         for cell in page {
+            crate::storage::remove(&cell.output_key());
+            let _ = cell.section.class_list().remove_1("kept");
             cell.output.clear();
             cell.output.element().set_class_name("cell-output");
             cell.help.set_text_content(None);
@@ -334,7 +349,7 @@ fn refresh_stale() {
                 .borrow()
                 .as_deref()
                 .is_some_and(|source| source != text(&cell.editor));
-            let stale = ran > 0 && (latest_above > ran || changed);
+            let stale = changed || (ran > 0 && latest_above > ran);
             let _ = cell.section.class_list().toggle_with_force("stale", stale);
             let title = if changed {
                 "This output is older than the code: run the cell again"
@@ -560,6 +575,45 @@ impl CellView {
         );
     }
 
+    /// Where the cell's last output is kept between visits.
+    fn output_key(&self) -> String {
+        format!("tolab:lesson:{}:output:{}", self.lesson, self.number)
+    }
+
+    /// Keeps what the output shows now, for the next visit.
+    fn keep_output(&self) {
+        let kept = KeptOutput {
+            number: self.ran.get(),
+            error: self.output.element().class_list().contains("error"),
+            parts: self.output.snapshot(),
+            source: self.ran_source.borrow().clone().unwrap_or_default(),
+        };
+        if let Ok(json) = serde_json::to_string(&kept) {
+            crate::storage::save(&self.output_key(), &json);
+        }
+    }
+
+    /// Shows the output kept from the last visit, marked as such: the notebook behind it is
+    /// gone until the cells run again.
+    fn restore_output(self: &Rc<Self>) {
+        let Some(kept) = crate::storage::load(&self.output_key())
+            .and_then(|json| serde_json::from_str::<KeptOutput>(&json).ok())
+        else {
+            return;
+        };
+        self.output.restore(&kept.parts);
+        self.output.element().set_class_name(if kept.error {
+            "cell-output error"
+        } else {
+            "cell-output"
+        });
+        self.counter
+            .set_text_content(Some(&format!("[{}]", kept.number)));
+        self.status.set_text_content(Some("from your last visit"));
+        self.ran_source.replace(Some(kept.source));
+        let _ = self.section.class_list().add_1("kept");
+    }
+
     /// The first run on a GPU device of a page whose GPU is emulated says so, once.
     fn note_software_gpu(&self, record: &RunRecord) {
         let on_gpu = record.trace.iter().any(|e| {
@@ -664,17 +718,20 @@ impl CellView {
         self.ran_source
             .replace(Some(source.unwrap_or_else(|| text(&self.editor))));
         self.counter.set_text_content(Some(&format!("[{number}]")));
+        let _ = self.section.class_list().remove_1("kept");
         self.status
             .set_text_content(took.map(|s| format!("{s:.2} s")).as_deref().or(Some("")));
         refresh_stale();
         self.note_software_gpu(record);
         let Some(traceback) = &record.error else {
+            self.keep_output();
             return true;
         };
         if let Some(line) = error_line(traceback, &self.name) {
             mark_error(&self.editor, line);
         }
         self.output.element().set_class_name("cell-output error");
+        self.keep_output();
         false
     }
 

@@ -36,6 +36,14 @@ pub enum Kind {
 }
 
 impl Kind {
+    const ALL: [Kind; 5] = [
+        Kind::Stdout,
+        Kind::Warning,
+        Kind::Value,
+        Kind::Error,
+        Kind::Note,
+    ];
+
     fn class(self) -> &'static str {
         match self {
             Kind::Stdout => "out-stdout",
@@ -123,6 +131,8 @@ pub struct Output {
     scheduled: Cell<bool>,
     /// The next frame's drawing, kept while it is asked for.
     frame: RefCell<Option<Closure<dyn FnMut()>>>,
+    /// Finished runs, shown as `data-runs` once drawn.
+    runs: Cell<u32>,
 }
 
 impl Output {
@@ -134,6 +144,7 @@ impl Output {
             expanded: Cell::new(false),
             scheduled: Cell::new(false),
             frame: RefCell::default(),
+            runs: Cell::new(0),
         })
     }
 
@@ -155,6 +166,43 @@ impl Output {
         }
         self.text.borrow_mut().push(kind, text);
         self.schedule();
+    }
+
+    /// What the area shows, small enough to keep in the browser's storage: the start and the
+    /// end of a long output with a line counting what is between (`[class, text]` pairs).
+    pub fn snapshot(&self) -> Vec<(String, String)> {
+        const KEEP_BYTES: usize = 16 << 10;
+        let text = self.text.borrow();
+        let mut parts: Vec<(String, String)> = Vec::new();
+        let mut bytes = 0;
+        let mut keep = |kind: Kind, piece: &str, parts: &mut Vec<(String, String)>| {
+            let room = KEEP_BYTES.saturating_sub(bytes);
+            let mut cut = piece.len().min(room);
+            while !piece.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            bytes += cut;
+            if cut > 0 {
+                parts.push((kind.class().to_owned(), piece[..cut].to_owned()));
+            }
+        };
+        text.head.iter().for_each(|(k, t)| keep(*k, t, &mut parts));
+        if text.hidden > 0 {
+            let note = format!("… {} lines were hidden here …\n", text.hidden);
+            keep(Kind::Note, &note, &mut parts);
+        }
+        text.tail.iter().for_each(|(k, t)| keep(*k, t, &mut parts));
+        parts
+    }
+
+    /// Shows a [`Output::snapshot`] kept from an earlier visit.
+    pub fn restore(self: &Rc<Self>, parts: &[(String, String)]) {
+        self.clear();
+        for (class, piece) in parts {
+            if let Some(kind) = Kind::ALL.iter().find(|k| k.class() == class) {
+                self.append(*kind, piece);
+            }
+        }
     }
 
     /// Removes the lab's notes (Running…) from what is shown.
@@ -203,16 +251,11 @@ impl Output {
     }
 
     /// Counts a finished run on the area (`data-runs`), so that tests and assistive tools can
-    /// tell a run that showed nothing from one still going.
-    pub fn count_run(&self) {
-        let runs: u32 = self
-            .element
-            .get_attribute("data-runs")
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
-        let _ = self
-            .element
-            .set_attribute("data-runs", &(runs + 1).to_string());
+    /// tell a run that showed nothing from one still going. The count changes when the run's
+    /// text is drawn, not before.
+    pub fn count_run(self: &Rc<Self>) {
+        self.runs.set(self.runs.get() + 1);
+        self.schedule();
     }
 
     /// Asks for a frame to draw in, unless one is asked for already.
@@ -270,6 +313,11 @@ impl Output {
         self.element
             .set_attribute("data-lines", &text.lines.to_string())
             .ok();
+        if self.runs.get() > 0 {
+            let _ = self
+                .element
+                .set_attribute("data-runs", &self.runs.get().to_string());
+        }
         self.element
             .set_attribute("data-hidden", &text.hidden.to_string())
             .ok();

@@ -16,3 +16,10 @@ pub fn save(key: &str, value: &str) {
         let _ = storage.set_item(key, value);
     }
 }
+
+/// Forgets what is saved under `key`.
+pub fn remove(key: &str) {
+    if let Some(storage) = local() {
+        let _ = storage.remove_item(key);
+    }
+}

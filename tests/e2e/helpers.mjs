@@ -67,10 +67,14 @@ export async function setCode(page, cell, code) {
   await page.keyboard.insertText(code);
 }
 
-/** Waits until `cell`'s output has counted more than `runs` finished runs. */
+/** Waits until `cell`'s output has counted more than `runs` finished runs and no run is going. */
 export async function runsPast(page, cell, runs, timeout = 60_000) {
   const output = cell.locator('.cell-output');
-  await page.waitForFunction(([el, n]) => Number(el.dataset.runs ?? 0) > n, [await output.elementHandle(), runs], { timeout });
+  await page.waitForFunction(
+    ([el, n]) => Number(el.dataset.runs ?? 0) > n && !el.classList.contains('running'),
+    [await output.elementHandle(), runs],
+    { timeout },
+  );
   return (await output.textContent()).trim();
 }
 

@@ -221,6 +221,12 @@ test("Jupyter's habits: counters, stale outputs, Clear outputs, Tab indents, the
   await runCell(page, first);
   assert.ok(await second.evaluate((el) => el.classList.contains('stale')));
   assert.ok(!(await first.evaluate((el) => el.classList.contains('stale'))));
+  // Outputs are kept across a reload, marked as from the last visit.
+  await page.reload();
+  await first.locator('.cm-editor').waitFor();
+  await page.waitForFunction((el) => el.textContent.trim() === 'True', await first.locator('.cell-output').elementHandle());
+  assert.equal(await first.locator('.cell-status').textContent(), 'from your last visit');
+  assert.equal(await first.locator('.cell-counter').textContent(), '[3]');
   // Editing marks the cell as edited, and its output as stale.
   await first.locator('.cm-content').click();
   await page.keyboard.press('Control+End');

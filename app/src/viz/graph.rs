@@ -247,7 +247,11 @@ pub fn view(graph: Signal<Graph>, lens: Lens) -> impl IntoView {
                         class="graph-cut"
                         class:linked=move || lens.is_hovered(line)
                         data-cause=format!("{:?}", cut.cause).to_lowercase()
+                        tabindex="0"
+                        role="button"
+                        aria-label=format!("{}: {}", cut_label(cut.cause), cut.cause.explanation())
                         on:click=move |_| lens.pick(line)
+                        on:keydown=lens.key(line)
                     >
                         <title>{cut.cause.explanation()}</title>
                         <line x1=x1 y1=y1 x2=x1 y2=y2/>
@@ -268,6 +272,7 @@ pub fn view(graph: Signal<Graph>, lens: Lens) -> impl IntoView {
                     (Some(leaf), None) => format!("leaf {leaf}"),
                     (None, _) => node.device.map(|d| d.to_string()).unwrap_or_default(),
                 };
+                let label = format!("{} {subtitle}", node.name);
                 let class = format!(
                     "graph-node {}{}{}",
                     node.device.map(device_class).unwrap_or("dev-none"),
@@ -283,7 +288,11 @@ pub fn view(graph: Signal<Graph>, lens: Lens) -> impl IntoView {
                         class=class
                         class:linked=move || lens.is_hovered(line)
                         data-name=node.name.clone()
+                        tabindex="0"
+                        role="button"
+                        aria-label=label
                         on:click=move |_| lens.pick(line)
+                        on:keydown=lens.key(line)
                     >
                         <title>{explain(node, &graph)}</title>
                         <rect x=x y=y width=NODE_W height=NODE_H rx="7"/>

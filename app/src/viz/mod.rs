@@ -37,6 +37,16 @@ impl Lens {
             crate::cells::show_line(self.cell, line);
         }
     }
+
+    /// Enter or Space on a focused mark picks its line, as a click does.
+    fn key(self, line: Option<u32>) -> impl Fn(web_sys::KeyboardEvent) + Copy {
+        move |event: web_sys::KeyboardEvent| {
+            if matches!(event.key().as_str(), "Enter" | " ") {
+                event.prevent_default();
+                self.pick(line);
+            }
+        }
+    }
 }
 
 /// The line of cell `cell` an event belongs to (none for events of code from other cells).

@@ -264,6 +264,7 @@ pub fn view(timeline: Signal<Timeline>, lens: Lens) -> impl IntoView {
                     line.map(|l| format!("line {l}: ")).unwrap_or_default(),
                     b.label
                 );
+                let label = title.clone();
                 view! {
                     <rect
                         class=format!("block {kind}")
@@ -273,7 +274,11 @@ pub fn view(timeline: Signal<Timeline>, lens: Lens) -> impl IntoView {
                         width=(b.width as f64 * UNIT - 2.0).max(2.0)
                         height=LANE_H - 10.0
                         rx="3"
+                        tabindex="0"
+                        role="button"
+                        aria-label=label
                         on:click=move |_| lens.pick(line)
+                        on:keydown=lens.key(line)
                     >
                         <title>{title}</title>
                     </rect>
