@@ -60,7 +60,9 @@ const stepLine = lineMark("cm-step-line");
 const pickedLine = lineMark("cm-picked-line");
 
 // Browser storage can be refused (private windows, full quota): edits then live only in the page.
+// An editor without a key (a scratch cell, kept by the app) keeps nothing itself.
 function stored(key) {
+  if (!key) return null;
   try {
     return window.localStorage.getItem(key);
   } catch {
@@ -69,6 +71,7 @@ function stored(key) {
 }
 
 function store(key, text) {
+  if (!key) return;
   try {
     if (text === null) window.localStorage.removeItem(key);
     else window.localStorage.setItem(key, text);

@@ -88,6 +88,11 @@ pub fn mount_cells(
             PAGE.with_borrow_mut(|page| page.push(cell));
         }
     }
+    crate::scratch::mount_kept(
+        &lesson.meta.slug,
+        |n| cell(n).map(|c| c.section.clone()),
+        client,
+    );
     // A link to a cell (`/lesson/<slug>#cell-3`) arrives before the cell exists: go there now.
     let hash = web_sys::window()
         .and_then(|w| w.location().hash().ok())
@@ -232,7 +237,7 @@ fn mount_cell(
     view.mark_edited(edited(&view.editor));
     view.restore_output();
 
-    let buttons: [(&str, &str, &str, Action); 6] = [
+    let buttons: [(&str, &str, &str, Action); 7] = [
         (
             "Run",
             "run",
@@ -265,6 +270,12 @@ fn mount_cell(
             "restore",
             "Put the lesson's code back (can be undone)",
             |c| c.restore_original(),
+        ),
+        (
+            "+ Cell",
+            "add-cell",
+            "Add a scratch cell of your own under this one (kept in this browser)",
+            |c| crate::scratch::add_under(&c.lesson, c.number, &c.section, &c.client),
         ),
     ];
     for (label, id, title, action) in buttons {
@@ -302,8 +313,9 @@ struct KeptOutput {
     source: String,
 }
 
-/// Runs cells `first..=last` in order, stopping at the first that does not show what the lesson
-/// records (an error the lesson shows on purpose does not stop it). Whether all did.
+/// Runs cells `first..=last` in order with the scratch cells under them, stopping at the first
+/// lesson cell that does not show what the lesson records (an error the lesson shows on purpose
+/// does not stop it) or scratch cell that raises. Whether all ran.
 pub async fn run_range(first: usize, last: usize) -> bool {
     for number in first..=last {
         let Some(cell) = cell(number) else {
@@ -311,6 +323,11 @@ pub async fn run_range(first: usize, last: usize) -> bool {
         };
         if !cell.run().await {
             return false;
+        }
+        for scratch in crate::scratch::under(number) {
+            if !scratch.await {
+                return false;
+            }
         }
     }
     true

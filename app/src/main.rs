@@ -14,6 +14,7 @@ mod output;
 mod pages;
 mod progress;
 mod runtime_client;
+mod scratch;
 mod storage;
 mod viz;
 

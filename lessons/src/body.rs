@@ -477,7 +477,7 @@ mod tests {
         let cases: [(&str, usize, LessonErrorKind); 8] = [
             (
                 "```python\nx = 1\n```\n## Exercise: E\n\n```python starter uses=2\nx\n```\n",
-                5,
+                6,
                 LessonErrorKind::UsesCellBelow { cell: 2, above: 1 },
             ),
             (

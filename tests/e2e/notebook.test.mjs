@@ -287,6 +287,31 @@ test('completion offers names, attributes and keyword arguments from the live na
   await page.close();
 });
 
+test('a scratch cell added under a cell runs in the notebook, is kept, and Run all runs it in its place', async () => {
+  const { page, errors } = await open('/lesson/what-to-returns');
+  const first = page.locator('#cell-1');
+  await first.locator('.cm-editor').waitFor();
+  await first.locator('button[data-action=add-cell]').click();
+  const scratch = page.locator('.cell.scratch');
+  await scratch.locator('.cm-editor').waitFor();
+  // It stands right under cell 1, and the keyboard is in it.
+  assert.ok(await page.evaluate(() => document.querySelector('#cell-1').nextElementSibling.classList.contains('scratch')));
+  await page.keyboard.insertText('print(x.sum())');
+  await page.reload();
+  await scratch.locator('.cm-editor').waitFor();
+  assert.equal(await scratch.locator('.cm-content').textContent(), 'print(x.sum())');
+  // Run all: cell 1, then the scratch cell under it (x exists by then), then the rest.
+  await page.locator('[data-action=run-all]').click();
+  await page.waitForFunction(() => Number(document.querySelector('#cell-4 .cell-output')?.dataset.runs ?? 0) > 0);
+  assert.equal((await scratch.locator('.cell-output').textContent()).trim(), 'tensor(3.)');
+  await scratch.locator('button[data-action=remove]').click();
+  await page.reload();
+  await first.locator('.cm-editor').waitFor();
+  assert.equal(await page.locator('.cell.scratch').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('nothing is thrown away silently: Restore can be undone, Reset asks, the device panel checks its inputs', async () => {
   const { page, errors } = await open('/lesson/what-to-returns');
   const cell = page.locator('#cell-1');
