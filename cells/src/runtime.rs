@@ -306,31 +306,18 @@ impl Runtime {
 
 /// Opens the GPU. A browser's WebGPU now and then never answers a request for an adapter or a
 /// device (seen in headless Chromium about one start in twenty): each try has a time limit, and
-/// after the last the GPU devices run on the CPU and the lab says why.
-#[cfg(target_arch = "wasm32")]
+/// after the last the GPU devices run on the CPU and the lab says why. Natively it is awaited.
 async fn open_gpu() -> Result<GpuContext, GpuError> {
     const TRIES: u32 = 3;
     const SECONDS: f64 = 5.0;
     for _ in 0..TRIES {
-        let mut opening = std::pin::pin!(GpuContext::new());
-        let mut timer = std::pin::pin!(crate::python::sleep(SECONDS));
-        let opened = std::future::poll_fn(|cx| match opening.as_mut().poll(cx) {
-            Poll::Ready(result) => Poll::Ready(Some(result)),
-            Poll::Pending => timer.as_mut().poll(cx).map(|()| None),
-        })
-        .await;
-        if let Some(result) = opened {
-            return result;
+        if let Some(opened) = crate::python::within(SECONDS, GpuContext::new()).await {
+            return opened;
         }
     }
     Err(GpuError::NoAdapter {
         reason: format!("the browser's WebGPU did not answer ({TRIES} tries of {SECONDS} s)"),
     })
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-async fn open_gpu() -> Result<GpuContext, GpuError> {
-    GpuContext::new().await
 }
 
 /// The most trace events one cell's run keeps: far more than any view draws, few enough that

@@ -46,7 +46,10 @@ test('every exercise passes on a fresh page with its solution, and Run all bring
     const check = exercise.locator('button[data-action=check]');
     const results = exercise.locator('.checks');
     await check.click();
-    await results.locator('.check-summary').waitFor({ timeout: 60_000 });
+    await results.locator('.check-summary').waitFor({ timeout: 90_000 }).catch(async (error) => {
+      const shown = await exercise.locator('.cell-output').textContent();
+      throw new Error(`${slug}: no verdict; the exercise shows ${JSON.stringify(shown)} (${error.message.split('\n')[0]})`);
+    });
     assert.ok((await results.locator('.check.failed').count()) >= 1, `${slug}: the starter fails a check`);
     assert.match(await results.locator('.check-summary').textContent(), /Not yet/);
     // The output says which of the lesson's cells ran first.

@@ -142,6 +142,10 @@ pub(super) fn stack_position() -> usize {
     std::ptr::addr_of!(marker) as usize
 }
 
+/// The longest a pause waits for the GPU to catch up: back-pressure only, so a browser whose
+/// work-done callback is late must not hold the cell (nor its Stop).
+const THROTTLE_SECONDS: f64 = 1.0;
+
 /// How many steps pass between looks at the clock.
 const CLOCK_EVERY: u64 = 256;
 
@@ -283,7 +287,7 @@ impl Interpreter {
             self.pause_due = false;
             self.last_pause = super::stdlib::seconds();
             self.report_progress();
-            self.session.throttle_gpu().await;
+            let _ = super::stdlib::within(THROTTLE_SECONDS, self.session.throttle_gpu()).await;
             super::stdlib::yield_to_event_loop().await;
         }
     }

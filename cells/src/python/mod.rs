@@ -33,8 +33,7 @@ pub use completion::{Completion, Completions};
 pub use eval::Interpreter;
 pub use exception::{ExcType, PyException};
 use source::CellSource;
-#[cfg(target_arch = "wasm32")]
-pub(crate) use stdlib::sleep;
+pub(crate) use stdlib::within;
 pub use stepping::{Gate, Position};
 
 /// What running a cell produced, for the UI to show and animate.

@@ -306,6 +306,26 @@ impl Interpreter {
     }
 }
 
+/// `work`'s outcome, if it comes within `seconds` in the browser (on its timer; `None` past
+/// them); natively it is awaited to the end.
+pub async fn within<T>(seconds: f64, work: impl std::future::Future<Output = T>) -> Option<T> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut work = std::pin::pin!(work);
+        let mut timer = std::pin::pin!(timeout(seconds * 1000.0));
+        std::future::poll_fn(|cx| match work.as_mut().poll(cx) {
+            std::task::Poll::Ready(done) => std::task::Poll::Ready(Some(done)),
+            std::task::Poll::Pending => timer.as_mut().poll(cx).map(|()| None),
+        })
+        .await
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = seconds;
+        Some(work.await)
+    }
+}
+
 /// Hands the thread to the event loop for one turn (`setTimeout(0)`); natively, nothing.
 pub async fn yield_to_event_loop() {
     #[cfg(target_arch = "wasm32")]
@@ -326,12 +346,6 @@ async fn wait(seconds: f64, may_yield: bool) {
     }
     #[cfg(not(target_arch = "wasm32"))]
     std::thread::sleep(std::time::Duration::from_secs_f64(seconds.max(0.0)));
-}
-
-/// Waits `seconds` on the browser's timer, letting the event loop run.
-#[cfg(target_arch = "wasm32")]
-pub async fn sleep(seconds: f64) {
-    timeout(seconds * 1000.0).await;
 }
 
 /// A `setTimeout` of `ms` milliseconds, awaited.
