@@ -22,8 +22,10 @@ use tolab_cells::{Progress, Reply, ReplyEnvelope, Request, RequestEnvelope};
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
-/// How long a new worker may take to say it is ready (downloading and compiling its module).
-const HANDSHAKE_MS: f64 = 30_000.0;
+/// How long a new worker may take to say it is ready (downloading and compiling its module; a
+/// start now and then never finishes in headless Chromium, about one in fifty). A second start
+/// finds the module in the browser's cache.
+const HANDSHAKE_MS: f64 = 15_000.0;
 /// How many times a worker that does not get ready is started again before the page gives up.
 const HANDSHAKE_TRIES: u32 = 3;
 /// How long a worker with a request waiting may stay silent: it posts a heartbeat every second
@@ -243,14 +245,21 @@ impl Link {
         }
     }
 
-    /// Replaces the worker with a fresh one: every waiting request is answered with
+    /// Replaces the worker with a fresh one: every request it had been sent is answered with
     /// [`Reply::Restarted`] (`reason` says why), and the learner's machine is configured again.
+    /// A worker that never got ready had been sent nothing: its requests wait for the new one.
     fn restart(&self, reason: &str) {
         if let Some(old) = self.worker.borrow_mut().take() {
             old.terminate();
         }
         self.handlers.borrow_mut().clear();
-        self.waiting.borrow_mut().clear();
+        let never_ready = !self.ready.get();
+        let unsent = if never_ready {
+            self.waiting.take()
+        } else {
+            self.waiting.borrow_mut().clear();
+            Vec::new()
+        };
         *self.stop.borrow_mut() = None;
         self.restarts.set(self.restarts.get() + 1);
         if let Some(root) = web_sys::window()
@@ -260,11 +269,13 @@ impl Link {
             let _ = root.set_attribute("data-runtime-restarts", &self.restarts.get().to_string());
         }
         leptos::logging::log!("the lab's runtime was restarted: {reason}");
-        let pending: Vec<Pending> = self.pending.borrow_mut().drain().map(|(_, p)| p).collect();
-        for waiting in pending {
-            let _ = waiting.answer.send(Reply::Restarted {
-                reason: reason.to_owned(),
-            });
+        if !never_ready {
+            let pending: Vec<Pending> = self.pending.borrow_mut().drain().map(|(_, p)| p).collect();
+            for waiting in pending {
+                let _ = waiting.answer.send(Reply::Restarted {
+                    reason: reason.to_owned(),
+                });
+            }
         }
         let Some(link) = self.me.upgrade() else {
             return;
@@ -278,6 +289,9 @@ impl Link {
                         request: Request::Configure { settings },
                     })
                     .unwrap_or_default();
+                    link.post(text);
+                }
+                for text in unsent {
                     link.post(text);
                 }
                 for text in early {
