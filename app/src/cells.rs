@@ -25,7 +25,7 @@ use web_sys::{Document, Element};
 
 use crate::dom::{self, spawn};
 use crate::editor::{
-    EditorView, edited, focus, mark_error, mark_step, mount_over, restore, set_text, show_line_in,
+    Callbacks, EditorView, edited, focus, mark_error, mark_step, restore, set_text, show_line_in,
     text,
 };
 use crate::output::{Kind, Output};
@@ -178,38 +178,29 @@ fn mount_cell(
     let help = dom::element(document, "div", "cell-help")?;
     help.set_attribute("role", "status")?;
 
-    let on_keys = Closure::<dyn Fn(String, bool)>::new(move |_source: String, in_place: bool| {
-        if let Some(cell) = self::cell(number) {
-            spawn(cell.run());
-        }
-        if !in_place && let Some(next) = self::cell(number + 1) {
-            focus(&next.editor);
-        }
-    });
-    let on_hover = Closure::<dyn Fn(u32)>::new(move |line: u32| {
-        if let Some(visuals) = self::cell(number).and_then(|c| c.visuals.clone()) {
-            visuals.hover(line);
-        }
-    });
-    let on_edit = Closure::<dyn Fn(bool)>::new(move |is_edited: bool| {
-        if let Some(cell) = self::cell(number) {
-            cell.mark_edited(is_edited);
-        }
-        refresh_stale();
-    });
+    let callbacks = Callbacks {
+        on_run: Box::new(move |in_place| {
+            if let Some(cell) = self::cell(number) {
+                spawn(cell.run());
+            }
+            if !in_place && let Some(next) = self::cell(number + 1) {
+                focus(&next.editor);
+            }
+        }),
+        on_hover: Box::new(move |line| {
+            if let Some(visuals) = self::cell(number).and_then(|c| c.visuals.clone()) {
+                visuals.hover(line);
+            }
+        }),
+        on_edit: Box::new(move |is_edited| {
+            if let Some(cell) = self::cell(number) {
+                cell.mark_edited(is_edited);
+            }
+            refresh_stale();
+        }),
+    };
     let key = format!("tolab:lesson:{}:cell:{number}", place.lesson);
-    let editor = mount_over(
-        pre,
-        on_keys.as_ref().unchecked_ref(),
-        on_hover.as_ref().unchecked_ref(),
-        &key,
-        on_edit.as_ref().unchecked_ref(),
-        &crate::editor::completer(client),
-    )?;
-    // The handlers live as long as the page's cells: the editor holds them.
-    on_keys.forget();
-    on_hover.forget();
-    on_edit.forget();
+    let editor = crate::editor::mount(pre, &key, callbacks, client)?;
     section.append_child(&toolbar)?;
     section.append_child(&output)?;
     section.append_child(&help)?;

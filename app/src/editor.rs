@@ -56,9 +56,47 @@ extern "C" {
     pub fn focus(view: &EditorView);
 }
 
+/// What an editor calls back: Shift+Enter or Ctrl/Cmd+Enter (`in_place` for the latter), the
+/// line the pointer is over (0: none), and each edit (whether the text differs from the lesson's).
+pub struct Callbacks {
+    pub on_run: Box<dyn Fn(bool)>,
+    pub on_hover: Box<dyn Fn(u32)>,
+    pub on_edit: Box<dyn Fn(bool)>,
+}
+
+/// Mounts an editor over `pre` ([`mount_over`]): its edits saved under `key` (none for ""), its
+/// completion answered by `client`'s runtime. The callbacks live as long as the page.
+pub fn mount(
+    pre: &Element,
+    key: &str,
+    callbacks: Callbacks,
+    client: &crate::runtime_client::RuntimeClient,
+) -> Result<EditorView, JsValue> {
+    let Callbacks {
+        on_run,
+        on_hover,
+        on_edit,
+    } = callbacks;
+    let on_run = Closure::<dyn Fn(String, bool)>::new(move |_: String, in_place| on_run(in_place));
+    let on_hover = Closure::<dyn Fn(u32)>::new(on_hover);
+    let on_edit = Closure::<dyn Fn(bool)>::new(on_edit);
+    let editor = mount_over(
+        pre,
+        on_run.as_ref().unchecked_ref(),
+        on_hover.as_ref().unchecked_ref(),
+        key,
+        on_edit.as_ref().unchecked_ref(),
+        &completer(client),
+    )?;
+    on_run.forget();
+    on_hover.forget();
+    on_edit.forget();
+    Ok(editor)
+}
+
 /// The editor's completion source: asks the runtime what may complete the text before the
 /// cursor, in the notebook's live namespace. The closure lives as long as the page's editors.
-pub fn completer(client: &crate::runtime_client::RuntimeClient) -> js_sys::Function {
+fn completer(client: &crate::runtime_client::RuntimeClient) -> js_sys::Function {
     let client = client.clone();
     let complete = Closure::<dyn Fn(String) -> js_sys::Promise>::new(move |before: String| {
         let client = client.clone();

@@ -17,7 +17,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use crate::dom::{self, element, spawn};
-use crate::editor::{EditorView, mark_error, mount_over, restore, text};
+use crate::editor::{Callbacks, EditorView, mark_error, restore, text};
 use crate::output::{Kind, Output};
 use crate::runtime_client::RuntimeClient;
 
@@ -102,33 +102,25 @@ fn mount_exercise(
 
     // The view exists once the editor does; the editor's key handler finds it through this.
     let view_slot: Rc<std::cell::OnceCell<Rc<ExerciseView>>> = Rc::default();
-    let on_keys = {
-        let slot = Rc::clone(&view_slot);
-        Closure::<dyn Fn(String, bool)>::new(move |_: String, _: bool| {
-            if let Some(view) = slot.get() {
-                spawn(Rc::clone(view).check());
+    let callbacks = Callbacks {
+        on_run: Box::new({
+            let slot = Rc::clone(&view_slot);
+            move |_| {
+                if let Some(view) = slot.get() {
+                    spawn(Rc::clone(view).check());
+                }
             }
-        })
-    };
-    let on_hover = Closure::<dyn Fn(u32)>::new(|_: u32| {});
-    let on_edit = {
-        let box_ = box_.clone();
-        Closure::<dyn Fn(bool)>::new(move |edited: bool| {
-            let _ = box_.class_list().toggle_with_force("edited", edited);
-        })
+        }),
+        on_hover: Box::new(|_| {}),
+        on_edit: Box::new({
+            let box_ = box_.clone();
+            move |edited| {
+                let _ = box_.class_list().toggle_with_force("edited", edited);
+            }
+        }),
     };
     let key = format!("tolab:lesson:{lesson}:exercise:{}", exercise.id);
-    let editor = mount_over(
-        &pre,
-        on_keys.as_ref().unchecked_ref(),
-        on_hover.as_ref().unchecked_ref(),
-        &key,
-        on_edit.as_ref().unchecked_ref(),
-        &crate::editor::completer(client),
-    )?;
-    on_keys.forget();
-    on_hover.forget();
-    on_edit.forget();
+    let editor = crate::editor::mount(&pre, &key, callbacks, client)?;
 
     // Buttons act on the view once it exists.
     let button = |text: (&str, &str, &str), action: Action| {

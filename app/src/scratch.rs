@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
 use crate::dom::{self, spawn};
-use crate::editor::{EditorView, mount_over, text};
+use crate::editor::{Callbacks, EditorView, text};
 use crate::output::{Kind, Output};
 use crate::runtime_client::RuntimeClient;
 
@@ -137,25 +137,17 @@ fn mount(
 
     let id = kept.id;
     let lesson_slug = lesson.to_owned();
-    let on_keys = Closure::<dyn Fn(String, bool)>::new(move |_: String, _: bool| {
-        if let Some(cell) = find(id) {
-            spawn(cell.run());
-        }
-    });
-    let on_hover = Closure::<dyn Fn(u32)>::new(|_: u32| {});
-    let on_edit = Closure::<dyn Fn(bool)>::new(move |_: bool| save(&lesson_slug));
+    let callbacks = Callbacks {
+        on_run: Box::new(move |_| {
+            if let Some(cell) = find(id) {
+                spawn(cell.run());
+            }
+        }),
+        on_hover: Box::new(|_| {}),
+        on_edit: Box::new(move |_| save(&lesson_slug)),
+    };
     // No key: its text is kept with the scratch cells, not as an edit of a lesson cell.
-    let editor = mount_over(
-        &pre,
-        on_keys.as_ref().unchecked_ref(),
-        on_hover.as_ref().unchecked_ref(),
-        "",
-        on_edit.as_ref().unchecked_ref(),
-        &crate::editor::completer(client),
-    )?;
-    on_keys.forget();
-    on_hover.forget();
-    on_edit.forget();
+    let editor = crate::editor::mount(&pre, "", callbacks, client)?;
     section.append_child(&toolbar)?;
     section.append_child(&output)?;
     let label = dom::element(&document, "span", "cell-counter")?;
