@@ -225,7 +225,8 @@ impl ExerciseView {
             } else {
                 "cell-output"
             });
-        self.output.append(Kind::Note, &ran_first(&report));
+        self.output
+            .append(Kind::Note, &ran_first(&self.setup, &report));
         self.output.show(&report.record);
         if let Some(line) = report
             .record
@@ -325,14 +326,10 @@ impl ExerciseView {
     }
 }
 
-/// Which lesson cells a check ran first, and which of them raised (as a lesson's cell may on
-/// purpose).
-fn ran_first(report: &ExerciseReport) -> String {
-    let numbers: Vec<&str> = report
-        .setup
-        .iter()
-        .filter_map(|s| s.cell.strip_prefix("<cell ")?.strip_suffix('>'))
-        .collect();
+/// Which of the lesson's `setup` cells a check ran first, and which of them raised (as a
+/// lesson's cell may on purpose).
+fn ran_first(setup: &[(usize, String)], report: &ExerciseReport) -> String {
+    let numbers: Vec<String> = setup.iter().map(|(n, _)| n.to_string()).collect();
     let ran = match numbers.as_slice() {
         [] => return "Checked in a fresh notebook.\n".to_owned(),
         [one] => format!("cell {one}"),

@@ -315,7 +315,8 @@ async fn open_gpu() -> Result<GpuContext, GpuError> {
             return opened;
         }
     }
-    Err(GpuError::NoAdapter {
+    // Not `NoAdapter`: the browser may well have WebGPU, it just did not answer.
+    Err(GpuError::Backend {
         reason: format!("the browser's WebGPU did not answer ({TRIES} tries of {SECONDS} s)"),
     })
 }
@@ -330,10 +331,7 @@ fn last_line(traceback: &str) -> Option<String> {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn no_adapter_reason(detail: &str) -> String {
-    if detail.starts_with("the browser's WebGPU did not answer") {
-        return detail.to_owned();
-    }
+fn no_adapter_reason(_detail: &str) -> String {
     "this browser has no WebGPU".to_owned()
 }
 

@@ -234,13 +234,9 @@ fn kind_of(value: &Value) -> &'static str {
 fn attribute_names(owner: &Value) -> Vec<(String, &'static str)> {
     let owned = |names: &[&str], kind| names.iter().map(|n| ((*n).to_owned(), kind)).collect();
     match owner {
-        Value::Module(module) => super::modules::attribute_names(module)
+        Value::Module(module) => super::modules::members(module)
             .into_iter()
-            .map(|name| {
-                let kind =
-                    super::modules::attribute(module, &name).map_or("property", |v| kind_of(&v));
-                (name, kind)
-            })
+            .map(|(name, value)| (name, kind_of(&value)))
             .collect(),
         Value::Tensor(_) | Value::Parameter(_) => {
             let mut names: Vec<(String, &'static str)> =

@@ -91,9 +91,9 @@ pub fn import_from(module: &str, name: &str) -> Result<Value> {
     })
 }
 
-/// The names `module` has, for completion: every name the lab's tables know that
+/// The members `module` has, by name, for completion: every name the lab's tables know that
 /// [`attribute`] answers for it (a module's members are plain values: reading them runs nothing).
-pub fn attribute_names(module: &'static str) -> Vec<String> {
+pub fn members(module: &'static str) -> Vec<(String, Value)> {
     // Names bound by `attribute`'s own arms rather than by a table.
     const NAMED: &[&str] = &[
         "Tensor",
@@ -133,17 +133,16 @@ pub fn attribute_names(module: &'static str) -> Vec<String> {
         super::stdlib::TIME,
         super::stdlib::RANDOM,
     ];
-    let mut names: Vec<String> = submodules
+    let mut members: Vec<(String, Value)> = submodules
         .chain(TORCH_DTYPES.iter().map(|(n, _)| *n))
         .chain(tables.into_iter().flatten().copied())
         .chain(NAMED.iter().copied())
         .chain(BACKEND_FLAGS.iter().map(|(_, n, _)| *n))
-        .filter(|name| attribute(module, name).is_some())
-        .map(str::to_owned)
+        .filter_map(|name| Some((name.to_owned(), attribute(module, name)?)))
         .collect();
-    names.sort();
-    names.dedup();
-    names
+    members.sort_by(|a, b| a.0.cmp(&b.0));
+    members.dedup_by(|a, b| a.0 == b.0);
+    members
 }
 
 /// `module.name`, if the module has it.
