@@ -64,8 +64,9 @@ pub struct Callbacks {
     pub on_edit: Box<dyn Fn(bool)>,
 }
 
-/// Mounts an editor over `pre` ([`mount_over`]): its edits saved under `key` (none for ""), its
-/// completion answered by `client`'s runtime. The callbacks live as long as the page.
+/// Mounts an editor over `pre` ([`mount_over`]): its edits saved under `key` (none for ""; scoped
+/// to the site's base as [`crate::storage`] scopes its keys), its completion answered by
+/// `client`'s runtime. The callbacks live as long as the page.
 pub fn mount(
     pre: &Element,
     key: &str,
@@ -80,11 +81,16 @@ pub fn mount(
     let on_run = Closure::<dyn Fn(String, bool)>::new(move |_: String, in_place| on_run(in_place));
     let on_hover = Closure::<dyn Fn(u32)>::new(on_hover);
     let on_edit = Closure::<dyn Fn(bool)>::new(on_edit);
+    let key = if key.is_empty() {
+        String::new()
+    } else {
+        crate::site::storage_key(key)
+    };
     let editor = mount_over(
         pre,
         on_run.as_ref().unchecked_ref(),
         on_hover.as_ref().unchecked_ref(),
-        key,
+        &key,
         on_edit.as_ref().unchecked_ref(),
         &completer(client),
     )?;

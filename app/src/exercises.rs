@@ -31,12 +31,18 @@ pub fn mount_exercises(
         .and_then(|w| w.document())
         .ok_or("the page has no document")?;
     let sections = prose.query_selector_all("section.exercise")?;
-    for (i, exercise) in lesson.exercises().enumerate() {
-        let Some(section) = sections
-            .item(i as u32)
-            .and_then(|n| n.dyn_into::<Element>().ok())
+    let exercises: Vec<&Exercise> = lesson.exercises().collect();
+    // Each section names its exercise by its index (an embedded exercise is the only one left).
+    for i in 0..sections.length() {
+        let Some(section) = sections.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let Some(exercise) = section
+            .get_attribute("data-exercise")
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| exercises.get(n).copied())
         else {
-            break;
+            continue;
         };
         let setup = lesson
             .setup_of(exercise)
@@ -237,6 +243,7 @@ impl ExerciseView {
             mark_error(&self.editor, line);
         }
         self.list(&report);
+        crate::embed::exercise_checked(&self.lesson, &self.exercise, &report, &text(&self.editor));
         let _ = self.solution_button.remove_attribute("disabled");
         crate::progress::exercise_tried(&self.lesson, &self.exercise.id, report.passed());
     }

@@ -10,13 +10,13 @@ use crate::runtime_client::use_runtime_client;
 pub fn Header() -> impl IntoView {
     view! {
         <header class="site-header">
-            <A href="/" attr:class="brand">
+            <A href=crate::site::href("/") attr:class="brand">
                 <span class="brand-mark">"→"</span>
                 <span class="brand-name">"to(device) lab"</span>
             </A>
             <nav class="site-nav">
-                <A href="/">"Lessons"</A>
-                <A href="/devices">"Devices"</A>
+                <A href=crate::site::href("/")>"Lessons"</A>
+                <A href=crate::site::href("/devices")>"Devices"</A>
             </nav>
             <BackendBadge/>
             <ThemeToggle/>

@@ -38,7 +38,7 @@ export function theBrowser() {
 }
 
 /**
- * Opens a page in a fresh context (no stored state) that records console errors and uncaught
+ * Opens a page (a path under BASE, or a whole URL) in a fresh context (no stored state) that records console errors and uncaught
  * exceptions. With `withoutWebGpu`, the page comes from a second Chromium started without WebGPU,
  * so that neither the page nor the runtime's worker has `navigator.gpu`.
  */
@@ -56,7 +56,7 @@ export async function open(path, { withoutWebGpu = false, viewport = { width: 12
   });
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
   page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()}`));
-  await page.goto(BASE + path);
+  await page.goto(path.startsWith('http') ? path : BASE + path);
   return { page, errors };
 }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::process::first_line_of;
+use crate::site::Base;
 
 /// Pinned so that figures compare across runs.
 const NUMPY: &str = "numpy==2.4.6";
@@ -54,7 +55,7 @@ pub fn run(root: &Path) -> Result<(), String> {
 /// bytes fetched, gzip-compressed.
 fn startup(root: &Path) -> Result<(), String> {
     println!("\nbench: the site (release build)…");
-    let site = crate::site::build(root)?;
+    let site = crate::site::build(root, &Base::root(), &Base::root().default_dist(root))?;
     let pyodide = root.join("target/bench-pyodide");
     std::fs::create_dir_all(pyodide.join("pyodide")).map_err(|e| e.to_string())?;
     std::fs::copy(
@@ -69,8 +70,8 @@ fn startup(root: &Path) -> Result<(), String> {
             std::fs::copy(&path, pyodide.join("pyodide").join(name)).map_err(|e| e.to_string())?;
         }
     }
-    let lab_url = crate::serve::Server::bind(&site, 0)?.spawn();
-    let pyodide_url = crate::serve::Server::bind(&pyodide, 0)?.spawn();
+    let lab_url = crate::serve::Server::bind(&site, 0, &Base::root())?.spawn();
+    let pyodide_url = crate::serve::Server::bind(&pyodide, 0, &Base::root())?.spawn();
     println!("bench: the lab and Pyodide starting in Chromium (3 runs each)…");
     let figures = parse(&capture(
         Command::new("node")

@@ -134,45 +134,58 @@ fn run_checks(root: &Path, tally: &mut Tally) {
         rust_test_counts,
     );
 
-    println!("\n== site build (trunk, release)");
+    // The site as `cargo xtask run` serves it, and as an instructor hosts it under a path on a
+    // plain static server (tests/e2e/hosting.test.mjs serves that one itself).
+    let built = build_site(tally, root, "site build", &site::Base::root());
+    let hosted_base = site::Base::parse(HOSTED_BASE).expect("a valid base");
+    let hosted = build_site(
+        tally,
+        root,
+        "site build (--base /courses/ml/)",
+        &hosted_base,
+    );
+
+    let (Some(dist), Some(hosted)) = (built, hosted) else {
+        return;
+    };
+    let name = "end-to-end (built sites, Chromium)";
+    match serve::Server::bind(&dist, 0, &site::Base::root()) {
+        Ok(server) => {
+            let url = server.spawn();
+            let mut e2e = Command::new("node");
+            e2e.args(["--test", "--test-reporter=spec", "tests/e2e/"])
+                .env("BASE_URL", url.trim_end_matches('/'))
+                .env("HOSTED_SITE", &hosted)
+                .env("HOSTED_BASE", HOSTED_BASE)
+                .env("SCREENSHOT_DIR", root.join("target/e2e"))
+                .env("CHROME_ARGS", CHROME_ARGS);
+            step(tally, root, name, e2e, node_test_counts);
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            tally.record(name, Duration::ZERO, Counts::check(false));
+        }
+    }
+}
+
+/// The base path the hosting tests build a second site for.
+const HOSTED_BASE: &str = "/courses/ml/";
+
+/// Builds the site for `base` into its default folder, as one recorded step.
+fn build_site(
+    tally: &mut Tally,
+    root: &Path,
+    name: &str,
+    base: &site::Base,
+) -> Option<std::path::PathBuf> {
+    println!("\n== {name} (trunk, release)");
     let started = Instant::now();
-    let built = site::build(root);
+    let built = site::build(root, base, &base.default_dist(root));
     if let Err(e) = &built {
         eprintln!("{e}");
     }
-    tally.record(
-        "site build",
-        started.elapsed(),
-        Counts::check(built.is_ok()),
-    );
-
-    if let Ok(dist) = built {
-        match serve::Server::bind(&dist, 0) {
-            Ok(server) => {
-                let url = server.spawn();
-                let mut e2e = Command::new("node");
-                e2e.args(["--test", "--test-reporter=spec", "tests/e2e/"])
-                    .env("BASE_URL", &url)
-                    .env("SCREENSHOT_DIR", root.join("target/e2e"))
-                    .env("CHROME_ARGS", CHROME_ARGS);
-                step(
-                    tally,
-                    root,
-                    "end-to-end (built site, Chromium)",
-                    e2e,
-                    node_test_counts,
-                );
-            }
-            Err(e) => {
-                eprintln!("{e}");
-                tally.record(
-                    "end-to-end (built site, Chromium)",
-                    Duration::ZERO,
-                    Counts::check(false),
-                );
-            }
-        }
-    }
+    tally.record(name, started.elapsed(), Counts::check(built.is_ok()));
+    built.ok()
 }
 
 /// Runs one step, streaming its output, and records what it counted.

@@ -1,7 +1,8 @@
 //! Project automation for the to(device) lab.
 //!
-//! - `cargo xtask run [--port N]`: install what is missing, build the web app (release) and serve it
-//!   on 127.0.0.1.
+//! - `cargo xtask run [--port N] [--base /path/]`: install what is missing, build the web app
+//!   (release) and serve it on 127.0.0.1.
+//! - `cargo xtask site [--base /path/] [--out DIR]`: build the site for a static host.
 //! - `cargo xtask test`: install what is missing, then run every check CI runs and end with one
 //!   `N passed, N failed` line.
 //! - `cargo xtask bench`: the engine's CPU figures next to numpy's.
@@ -11,6 +12,7 @@
 
 mod bench;
 mod checks;
+mod headers;
 mod process;
 mod serve;
 mod setup;
@@ -22,7 +24,12 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  run [--port N]   build the lab (release) and serve it on http://127.0.0.1:N (default 8080)
+  run [--port N] [--base /path/]
+                   build the lab (release) and serve it on http://127.0.0.1:N (default 8080),
+                   under the base path (default /)
+  site [--base /path/] [--out DIR]
+                   build the lab for a static host, to be served under the base path
+                   (default /), into DIR (default target/site, or target/site-<base>)
   test             run everything CI checks; ends with `N passed, N failed`
   bench            the engine's CPU figures next to numpy's (same run, same machine)
   setup            only install the tools the other commands need";
@@ -30,7 +37,8 @@ commands:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("run") => parse_port(&args[1..]).and_then(run),
+        Some("run") => Options::parse(&args[1..], &["--port", "--base"]).and_then(run),
+        Some("site") => Options::parse(&args[1..], &["--base", "--out"]).and_then(build_site),
         Some("test") => checks::run_all(&repo_root()),
         Some("bench") => bench::run(&repo_root()),
         Some("setup") => setup::ensure_all(&repo_root(), setup::Needs::everything()),
@@ -49,26 +57,71 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse_port(args: &[String]) -> Result<u16, String> {
-    match args {
-        [] => Ok(8080),
-        [flag, port] if flag == "--port" => port
-            .parse()
-            .map_err(|_| format!("`{port}` is not a port number")),
-        _ => Err(format!(
-            "unexpected arguments: {}\n\n{USAGE}",
-            args.join(" ")
-        )),
+/// The options of `run` and `site`.
+#[derive(Debug)]
+struct Options {
+    port: u16,
+    base: site::Base,
+    out: Option<PathBuf>,
+}
+
+impl Options {
+    /// Reads `--flag value` pairs, each of `allowed` at most once.
+    fn parse(args: &[String], allowed: &[&str]) -> Result<Self, String> {
+        let mut options = Self {
+            port: 8080,
+            base: site::Base::root(),
+            out: None,
+        };
+        let mut seen = Vec::new();
+        let mut rest = args.iter();
+        while let Some(flag) = rest.next() {
+            if !allowed.contains(&flag.as_str()) || seen.contains(flag) {
+                return Err(format!("unexpected argument `{flag}`\n\n{USAGE}"));
+            }
+            seen.push(flag.clone());
+            let value = rest
+                .next()
+                .ok_or_else(|| format!("`{flag}` needs a value\n\n{USAGE}"))?;
+            match flag.as_str() {
+                "--port" => {
+                    options.port = value
+                        .parse()
+                        .map_err(|_| format!("`{value}` is not a port number"))?;
+                }
+                "--base" => options.base = site::Base::parse(value)?,
+                _ => options.out = Some(PathBuf::from(value)),
+            }
+        }
+        Ok(options)
+    }
+
+    fn dist(&self, root: &std::path::Path) -> PathBuf {
+        self.out
+            .clone()
+            .unwrap_or_else(|| self.base.default_dist(root))
     }
 }
 
-fn run(port: u16) -> Result<(), String> {
+fn run(options: Options) -> Result<(), String> {
     let root = repo_root();
     setup::ensure_all(&root, setup::Needs::site())?;
-    let dist = site::build(&root)?;
-    let server = serve::Server::bind(&dist, port)?;
+    let dist = site::build(&root, &options.base, &options.dist(&root))?;
+    let server = serve::Server::bind(&dist, options.port, &options.base)?;
     println!("\nThe lab is at {}  (Ctrl+C to stop)", server.url());
     server.run_forever();
+    Ok(())
+}
+
+fn build_site(options: Options) -> Result<(), String> {
+    let root = repo_root();
+    setup::ensure_all(&root, setup::Needs::site())?;
+    let dist = site::build(&root, &options.base, &options.dist(&root))?;
+    println!(
+        "\nThe site is in {}: copy the folder's contents to where {} is served (docs/HOSTING.md).",
+        dist.display(),
+        options.base
+    );
     Ok(())
 }
 

@@ -1,6 +1,8 @@
-//! A small static file server for the built site: correct MIME types (`application/wasm` above
-//! all) and client-side routing, so a deep link such as `/lesson/devices` gets `index.html` and
-//! the app's router takes it from there. Static hosts need the same rule (see README.md).
+//! A small static file server for the built site, which serves it as a well-configured host
+//! does (docs/HOSTING.md): under the site's base path, with correct MIME types (`application/wasm`
+//! above all), the lab's headers (`headers.rs`: the policy, a year's cache for content-named
+//! files, none for pages), a folder's `index.html` for the folder (each route of the course has
+//! one), and `404.html` (the app, which shows its own "not found") for anything else.
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -8,14 +10,18 @@ use std::thread;
 
 use tiny_http::{Header, Request, Response};
 
+use crate::headers;
+use crate::site::Base;
+
 pub struct Server {
     inner: tiny_http::Server,
     root: PathBuf,
+    base: Base,
 }
 
 impl Server {
-    /// Listens on 127.0.0.1:`port` (0 picks a free port).
-    pub fn bind(root: &Path, port: u16) -> Result<Self, String> {
+    /// Listens on 127.0.0.1:`port` (0 picks a free port), serving `root` under `base`.
+    pub fn bind(root: &Path, port: u16, base: &Base) -> Result<Self, String> {
         if !root.join("index.html").is_file() {
             return Err(format!(
                 "{} has no index.html: build the site first",
@@ -27,23 +33,26 @@ impl Server {
         Ok(Self {
             inner,
             root: root.to_owned(),
+            base: base.clone(),
         })
     }
 
+    /// The site's address, with its base: `http://127.0.0.1:8080/courses/ml/`.
     pub fn url(&self) -> String {
-        match self.inner.server_addr().to_ip() {
+        let origin = match self.inner.server_addr().to_ip() {
             Some(addr) => format!("http://{addr}"),
             None => "http://127.0.0.1".into(),
-        }
+        };
+        format!("{origin}{}", self.base)
     }
 
     pub fn run_forever(self) {
         for request in self.inner.incoming_requests() {
-            respond(&self.root, request);
+            respond(&self.root, &self.base, request);
         }
     }
 
-    /// Serves from a background thread for as long as the process lives.
+    /// Serves from a background thread for as long as the process lives; returns [`Self::url`].
     pub fn spawn(self) -> String {
         let url = self.url();
         thread::spawn(move || self.run_forever());
@@ -51,41 +60,89 @@ impl Server {
     }
 }
 
-fn respond(root: &Path, request: Request) {
+/// What the server answers for a path.
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    /// The file, with the name its headers are chosen by (relative to the site).
+    File(PathBuf, String),
+    /// The base without its final slash: go to the base.
+    Redirect(String),
+    /// Nothing there: the site's `404.html` when it has one, with status 404.
+    NotFound(Option<PathBuf>),
+}
+
+fn respond(root: &Path, base: &Base, request: Request) {
     let path = request
         .url()
         .split(['?', '#'])
         .next()
         .unwrap_or("/")
         .to_owned();
-    let response = match resolve(root, &path) {
-        Some(file) => match fs::read(&file) {
-            Ok(body) => Response::from_data(body)
-                .with_header(header("Content-Type", content_type(&file)))
-                .with_header(header("Cache-Control", "no-cache")),
-            Err(_) => not_found(),
-        },
-        None => not_found(),
+    let response = match resolve(root, base, &path) {
+        Answer::File(file, name) => file_response(&file, &name, 200),
+        Answer::Redirect(to) => Some(
+            Response::from_string(format!("the site is at {to}\n"))
+                .with_status_code(308)
+                .with_header(header("Location", &to)),
+        ),
+        Answer::NotFound(Some(page)) => file_response(&page, "404.html", 404),
+        Answer::NotFound(None) => None,
     };
+    let response = response.unwrap_or_else(|| {
+        Response::from_string(format!("not found (the site is served under {base})\n"))
+            .with_status_code(404)
+            .with_header(header("Content-Type", "text/plain; charset=utf-8"))
+    });
     let _ = request.respond(response);
 }
 
-/// The file for a URL path: the file itself when it exists; `index.html` for any other path without
-/// a file extension (a client-side route); `None` for a missing asset or a path escaping the root.
-fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
-    let relative = Path::new(url_path.trim_start_matches('/'));
+fn file_response(
+    file: &Path,
+    name: &str,
+    status: u16,
+) -> Option<Response<std::io::Cursor<Vec<u8>>>> {
+    let body = fs::read(file).ok()?;
+    let mut response = Response::from_data(body)
+        .with_status_code(status)
+        .with_header(header("Content-Type", content_type(file)));
+    for (key, value) in headers::for_file(name) {
+        response = response.with_header(header(key, value));
+    }
+    Some(response)
+}
+
+/// The answer for a URL path: a file of the site under `base`; a folder's `index.html`; the base
+/// itself for the base without its slash; otherwise not found (also for a path escaping the root).
+fn resolve(root: &Path, base: &Base, url_path: &str) -> Answer {
+    let not_found = || {
+        let page = root.join("404.html");
+        Answer::NotFound(page.is_file().then_some(page))
+    };
+    if format!("{url_path}/") == base.as_str() {
+        return Answer::Redirect(base.to_string());
+    }
+    let Some(relative) = url_path.strip_prefix(base.as_str()) else {
+        return Answer::NotFound(None);
+    };
+    let relative = Path::new(relative);
     if relative
         .components()
         .any(|c| !matches!(c, Component::Normal(_)))
     {
-        return None;
+        return not_found();
     }
     let candidate = root.join(relative);
-    if candidate.is_file() {
-        return Some(candidate);
+    let file = if candidate.is_dir() {
+        candidate.join("index.html")
+    } else {
+        candidate
+    };
+    match file.strip_prefix(root) {
+        Ok(name) if file.is_file() => {
+            Answer::File(file.clone(), name.to_string_lossy().into_owned())
+        }
+        _ => not_found(),
     }
-    let is_route = relative.extension().is_none();
-    is_route.then(|| root.join("index.html"))
 }
 
 fn content_type(file: &Path) -> &'static str {
@@ -105,14 +162,8 @@ fn content_type(file: &Path) -> &'static str {
 }
 
 fn header(name: &str, value: &str) -> Header {
-    // Both halves are ASCII constants, so this cannot fail.
+    // Names and values are ASCII: constants, and a base (`Base::parse` allows ASCII only).
     Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
-}
-
-fn not_found() -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_string("not found\n")
-        .with_status_code(404)
-        .with_header(header("Content-Type", "text/plain; charset=utf-8"))
 }
 
 #[cfg(test)]
@@ -121,31 +172,46 @@ mod tests {
 
     fn site() -> PathBuf {
         let dir = std::env::temp_dir().join(format!("tolab-serve-test-{}", std::process::id()));
-        fs::create_dir_all(dir.join("assets")).unwrap();
+        fs::create_dir_all(dir.join("lesson/devices")).unwrap();
         fs::write(dir.join("index.html"), "<!doctype html>").unwrap();
-        fs::write(dir.join("app_bg.wasm"), b"\0asm").unwrap();
-        fs::write(dir.join("assets/style.css"), "body{}").unwrap();
+        fs::write(dir.join("404.html"), "<!doctype html>").unwrap();
+        fs::write(dir.join("lesson/devices/index.html"), "<!doctype html>").unwrap();
+        fs::write(dir.join("app-0123456789abcdef_bg.wasm"), b"\0asm").unwrap();
         dir
     }
 
+    fn file(root: &Path, name: &str) -> Answer {
+        Answer::File(root.join(name), name.into())
+    }
+
     #[test]
-    fn files_are_served_and_routes_fall_back_to_index_html() {
+    fn files_folders_and_routes_are_served_under_the_base() {
         let root = site();
+        let base = Base::parse("/courses/ml/").unwrap();
+        let at = |path: &str| resolve(&root, &base, path);
+        assert_eq!(at("/courses/ml/"), file(&root, "index.html"));
         assert_eq!(
-            resolve(&root, "/app_bg.wasm"),
-            Some(root.join("app_bg.wasm"))
+            at("/courses/ml/app-0123456789abcdef_bg.wasm"),
+            file(&root, "app-0123456789abcdef_bg.wasm")
         );
         assert_eq!(
-            resolve(&root, "/assets/style.css"),
-            Some(root.join("assets/style.css"))
+            at("/courses/ml/lesson/devices"),
+            file(&root, "lesson/devices/index.html")
         );
-        assert_eq!(resolve(&root, "/"), Some(root.join("index.html")));
         assert_eq!(
-            resolve(&root, "/lesson/devices"),
-            Some(root.join("index.html"))
+            at("/courses/ml/lesson/devices/"),
+            file(&root, "lesson/devices/index.html")
         );
-        assert_eq!(resolve(&root, "/missing.js"), None);
-        assert_eq!(resolve(&root, "/../etc/passwd"), None);
+        assert_eq!(at("/courses/ml"), Answer::Redirect("/courses/ml/".into()));
+        let not_found = Answer::NotFound(Some(root.join("404.html")));
+        assert_eq!(at("/courses/ml/lesson/gone"), not_found);
+        assert_eq!(at("/courses/ml/missing.js"), not_found);
+        assert_eq!(at("/courses/ml/../etc/passwd"), not_found);
+        assert_eq!(at("/lesson/devices"), Answer::NotFound(None));
+        assert_eq!(
+            resolve(&root, &Base::root(), "/lesson/devices"),
+            file(&root, "lesson/devices/index.html")
+        );
         assert_eq!(content_type(&root.join("app_bg.wasm")), "application/wasm");
     }
 }

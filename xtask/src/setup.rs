@@ -20,6 +20,8 @@ pub struct Needs {
     pub browser: bool,
     /// A Vulkan driver, for native GPU tests (Mesa's lavapipe runs on the CPU).
     pub gpu_driver: bool,
+    /// nginx, to test docs/deploy/nginx.conf as it is (tests/e2e/nginx.test.mjs).
+    pub web_server: bool,
 }
 
 impl Needs {
@@ -28,6 +30,7 @@ impl Needs {
             web_build: true,
             browser: false,
             gpu_driver: false,
+            web_server: false,
         }
     }
 
@@ -36,6 +39,7 @@ impl Needs {
             web_build: true,
             browser: true,
             gpu_driver: true,
+            web_server: true,
         }
     }
 }
@@ -66,6 +70,9 @@ fn ensure_debian_packages(needs: Needs) -> Result<(), String> {
             "mesa-vulkan-drivers",
             "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
         ));
+    }
+    if needs.web_server {
+        wanted.push(("nginx", "/usr/sbin/nginx"));
     }
     if needs.web_build || needs.browser {
         wanted.push(("nodejs", "/usr/bin/node"));

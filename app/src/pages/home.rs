@@ -19,7 +19,7 @@ pub fn HomePage() -> impl IntoView {
             view! {
                 <p class="continue" data-testid="continue">
                     "Continue where you left off: "
-                    <A href=format!("/lesson/{}", lesson.meta.slug)>{lesson.meta.title.clone()}</A>
+                    <A href=crate::site::href(&format!("/lesson/{}", lesson.meta.slug))>{lesson.meta.title.clone()}</A>
                 </p>
             }
         });
@@ -57,7 +57,7 @@ pub fn HomePage() -> impl IntoView {
                         };
                         view! {
                             <li class="card">
-                                <A href=format!("/lesson/{}", meta.slug)>
+                                <A href=crate::site::href(&format!("/lesson/{}", meta.slug))>
                                     <span class="card-order">{position + 1}</span>
                                     <span class="card-title">{meta.title.clone()}</span>
                                     <span class="card-summary">{meta.summary.clone()}</span>

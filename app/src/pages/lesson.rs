@@ -1,4 +1,5 @@
-//! `/lesson/<slug>`: one lesson's prose, with the course beside it.
+//! `/lesson/<slug>`: one lesson's prose, with the course beside it; embedded (`?embed=1`,
+//! [`crate::embed`]), the lesson alone or one of its exercises.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -16,8 +17,10 @@ pub fn LessonPage() -> impl IntoView {
     let slug = move || params.read().get("slug").unwrap_or_default();
     let client = use_runtime_client();
     let prose = NodeRef::<leptos::html::Article>::new();
+    let embed = crate::embed::current();
     // Each lesson's prose is rendered as HTML; its Python blocks then become cells.
     Effect::new({
+        let only = embed.exercise.clone();
         move |_| {
             let lesson = params.read_untracked().get("slug").unwrap_or_default();
             let Some(article) = prose.get() else { return };
@@ -26,12 +29,22 @@ pub fn LessonPage() -> impl IntoView {
             };
             crate::progress::visit(&lesson);
             set_title(&found.meta.title);
-            if let Err(e) = crate::cells::mount_cells(&article, found, &client) {
-                leptos::logging::error!("the lesson's cells could not be made: {e:?}");
+            match &only {
+                // One embedded exercise: its section alone, checked in a fresh notebook as ever.
+                Some(id) => match article.query_selector(&format!("#exercise-{id}")) {
+                    Ok(Some(section)) => article.replace_children_with_node_1(&section),
+                    _ => return,
+                },
+                None => {
+                    if let Err(e) = crate::cells::mount_cells(&article, found, &client) {
+                        leptos::logging::error!("the lesson's cells could not be made: {e:?}");
+                    }
+                }
             }
             if let Err(e) = crate::exercises::mount_exercises(&article, found, &client) {
                 leptos::logging::error!("the lesson's exercises could not be made: {e:?}");
             }
+            crate::embed::announce(&lesson);
         }
     });
 
@@ -44,6 +57,20 @@ pub fn LessonPage() -> impl IntoView {
         let Some(lesson) = catalog.find(&current) else {
             return view! { <NotFoundPage/> }.into_any();
         };
+        if let Some(problem) = embed_problem(&embed, lesson) {
+            return view! { <section class="notice error" data-testid="embed-error"><p>{problem}</p></section> }
+                .into_any();
+        }
+        if embed.chromeless {
+            let bar = embed.exercise.is_none().then(|| view! { <NotebookBar/> });
+            return view! {
+                <div class="lesson-main embedded" id="lesson">
+                    {bar}
+                    <article node_ref=prose class="prose" data-testid="lesson-prose" inner_html=lesson.prose_html()></article>
+                </div>
+            }
+            .into_any();
+        }
         let course = catalog
             .lessons()
             .iter()
@@ -61,7 +88,7 @@ pub fn LessonPage() -> impl IntoView {
                 let passed = Memo::new(move |_| crate::progress::exercises_done(&slug).min(exercises));
                 view! {
                     <li class=item_class>
-                        <A href=format!("/lesson/{}", l.meta.slug)>{l.meta.title.clone()}</A>
+                        <A href=crate::site::href(&format!("/lesson/{}", l.meta.slug))>{l.meta.title.clone()}</A>
                         <span class="lesson-badges">
                             <span
                                 class="lesson-progress"
@@ -99,7 +126,7 @@ pub fn LessonPage() -> impl IntoView {
             .map(|(i, l)| {
                 view! {
                     {(i > 0).then_some(", ")}
-                    <A href=format!("/lesson/{}", l.meta.slug)>{l.meta.title.clone()}</A>
+                    <A href=crate::site::href(&format!("/lesson/{}", l.meta.slug))>{l.meta.title.clone()}</A>
                 }
             })
             .collect_view();
@@ -111,7 +138,7 @@ pub fn LessonPage() -> impl IntoView {
             .map(|l| {
                 view! {
                     <nav class="next-lesson" aria-label="Next lesson">
-                        "Next: " <A href=format!("/lesson/{}", l.meta.slug)>{l.meta.title.clone()}</A>
+                        "Next: " <A href=crate::site::href(&format!("/lesson/{}", l.meta.slug))>{l.meta.title.clone()}</A>
                     </nav>
                 }
             });
@@ -210,6 +237,32 @@ fn NotebookBar() -> impl IntoView {
             </dl>
         </section>
     }
+}
+
+/// What is wrong with an embed's address, said to the instructor who wrote it.
+fn embed_problem(embed: &crate::embed::Embed, lesson: &tolab_lessons::Lesson) -> Option<String> {
+    if let Some(parent) = &embed.bad_parent {
+        return Some(format!(
+            "parent={parent} is not an origin (such as https://lms.example.edu): no message would reach the page around this one."
+        ));
+    }
+    let id = embed.exercise.as_ref()?;
+    if lesson.exercises().any(|e| &e.id == id) {
+        return None;
+    }
+    let ids: Vec<&str> = lesson.exercises().map(|e| e.id.as_str()).collect();
+    Some(if ids.is_empty() {
+        format!(
+            "exercise={id}: the lesson “{}” has no exercises.",
+            lesson.meta.title
+        )
+    } else {
+        format!(
+            "exercise={id}: the lesson “{}” has no such exercise; its exercises are {}.",
+            lesson.meta.title,
+            ids.join(", ")
+        )
+    })
 }
 
 /// Names the browser tab after the lesson.

@@ -14,7 +14,7 @@ pub fn NotFoundPage() -> impl IntoView {
                 "There is nothing at " <code>{move || location.pathname.get()}</code>
                 ". The lesson may have been renamed, or the link mistyped."
             </p>
-            <p><A href="/">"See all lessons"</A></p>
+            <p><A href=crate::site::href("/")>"See all lessons"</A></p>
         </section>
     }
 }
