@@ -1,5 +1,5 @@
 //! The app's side of the message boundary: it sends [`Request`]s to the runtime's Web Worker
-//! (`src/bin/tolab-worker.rs`) and gets [`Reply`]s back, matched by id. `index.html` starts the
+//! (`src/bin/tolab-worker.rs`) and gets [`Reply`]s back, matched by id. `app/js/boot.js` starts the
 //! first worker before the app's own module loads (`window.tolabRuntime`: the worker and the
 //! messages it sent before the app listened), and the client adopts it. Requests sent before the
 //! worker is ready wait in a queue. A running cell's [`Reply::Progress`] goes to its request's
@@ -98,7 +98,7 @@ impl RuntimeClient {
         match adopt_worker("tolabRuntime") {
             Ok((worker, early, failed)) => {
                 Link::attach(&link, worker);
-                // Nothing is lost between index.html's listener and the client's: both run on
+                // Nothing is lost between boot.js's listener and the client's: both run on
                 // this thread.
                 for text in early {
                     link.receive(&text);
@@ -382,7 +382,7 @@ impl Link {
     }
 }
 
-/// A worker `index.html` started (`window[field]`), the messages it posted before the app
+/// A worker `app/js/boot.js` started (`window[field]`), the messages it posted before the app
 /// listened, and why it failed meanwhile, if it did.
 fn adopt_worker(field: &str) -> Result<(Worker, Vec<String>, Option<String>), String> {
     let window = web_sys::window().ok_or("no window")?;

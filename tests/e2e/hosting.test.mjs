@@ -7,8 +7,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { open, runCell, setCode, theBrowser, useBrowser } from './helpers.mjs';
+import { join, resolve } from 'node:path';
+import { SHOTS, open, runCell, setCode, theBrowser, useBrowser } from './helpers.mjs';
 import { serveStatic } from './static-host.mjs';
 
 const SITE = process.env.HOSTED_SITE;
@@ -129,6 +129,7 @@ test("an embedded exercise on another origin's page reports its verdict to it wi
     // The snippet sized the frame to the lesson from its resize messages.
     const height = await parent.locator('iframe#tolab').evaluate((el) => el.getBoundingClientRect().height);
     assert.notEqual(height, 600, 'the iframe was resized');
+    await parent.screenshot({ path: join(SHOTS, 'embed.png'), fullPage: true });
     assert.deepEqual(errors, []);
     await parent.close();
   } finally {
@@ -145,6 +146,21 @@ test('an embed address with a wrong exercise or parent says what is wrong', { sk
   assert.match(await page.getByTestId('embed-error').textContent(), /parent=lms is not an origin/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a site copied under a path it was not built for says so instead of a blank page', { skip }, async () => {
+  const elsewhere = await serveStatic(resolve(SITE), { mount: '/elsewhere/' });
+  try {
+    const page = await theBrowser().newPage();
+    await page.goto(`${elsewhere.url}lesson/what-to-returns`);
+    await page.getByText('Loading the to(device) lab…').waitFor();
+    const help = page.locator('.boot-help');
+    assert.match(await help.textContent(), /A site is built for one path: serve it where it was built for\s+\(cargo xtask site --base \/path\/\)/);
+    assert.ok(await help.isVisible());
+    await page.close();
+  } finally {
+    await elsewhere.close();
+  }
 });
 
 async function waitUntil(condition, timeout) {

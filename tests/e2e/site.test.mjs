@@ -32,12 +32,9 @@ test('the home page lists the lessons and names the WebGPU adapter', async () =>
 test('a browser without WebGPU is told plainly that the CPU stands in', async () => {
   const { page, errors } = await open('/', { withoutWebGpu: true });
   // Neither the page nor a worker (where the runtime lives) gets a WebGPU adapter.
-  const adapters = await page.evaluate(async () => {
-    const probe = 'postMessage(!!(await navigator.gpu?.requestAdapter()))';
-    const worker = new Worker(URL.createObjectURL(new Blob([`(async () => { ${probe} })()`])));
-    const inWorker = await new Promise((resolve) => (worker.onmessage = (e) => resolve(e.data)));
-    return { page: !!(await navigator.gpu?.requestAdapter()), worker: inWorker };
-  });
+  const probe = async () => !!(await navigator.gpu?.requestAdapter());
+  const worker = page.workers()[0] ?? (await page.waitForEvent('worker'));
+  const adapters = { page: await page.evaluate(probe), worker: await worker.evaluate(probe) };
   assert.deepEqual(adapters, { page: false, worker: false });
   const badge = await backendBadge(page);
   assert.equal(badge.state, 'cpu');
@@ -154,8 +151,9 @@ test('a deep link loads the lesson directly (client-side routing)', async () => 
   await page.close();
 });
 
-test('an unknown lesson shows a friendly not-found page', async () => {
+test('an unknown lesson shows a friendly not-found page, with status 404', async () => {
   const { page, errors } = await open('/lesson/no-such-lesson');
+  assert.equal((await page.reload()).status(), 404);
   const notice = page.getByTestId('not-found');
   await notice.waitFor();
   assert.match(await notice.textContent(), /No lesson here.*\/lesson\/no-such-lesson/s);
@@ -163,17 +161,30 @@ test('an unknown lesson shows a friendly not-found page', async () => {
   await page.locator('[data-testid=lesson-list] li').first().waitFor();
   await backendBadge(page);
   await page.screenshot({ path: join(SHOTS, 'not-found.png'), fullPage: true });
-  assert.deepEqual(errors, []);
+  // Chromium logs the page's own 404 status, once per load.
+  assert.deepEqual(errors, Array(2).fill('console error: Failed to load resource: the server responded with a status of 404 (Not Found)'));
   await page.close();
 });
 
-test('the server sends wasm as application/wasm and 404s missing assets', async () => {
-  const html = await (await fetch(`${BASE}/`)).text();
-  const wasm = html.match(/[\w-]+_bg\.wasm/)?.[0];
-  assert.ok(wasm, 'index.html references the wasm module');
-  const response = await fetch(`${BASE}/${wasm}`);
-  assert.equal(response.status, 200);
-  assert.equal(response.headers.get('content-type'), 'application/wasm');
+test("the server sends wasm as application/wasm, content-named files with a year's cache, pages checked again, all under the policy", async () => {
+  const page = await fetch(`${BASE}/lesson/what-to-returns`);
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get('cache-control'), 'no-cache');
+  const policy = page.headers.get('content-security-policy');
+  assert.match(policy, /script-src 'self' 'wasm-unsafe-eval';/);
+  const html = await page.text();
+  // The policy is in the page as well, for hosts that send no headers, and there is no inline script.
+  assert.ok(html.includes(`<meta http-equiv="Content-Security-Policy" content="${policy}" />`));
+  assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>/);
+  const wasm = html.match(/[\w-]+_bg\.wasm/)[0];
+  const worker = html.match(/<meta name="tolab-worker" content="([^"]+)"/)[1];
+  for (const file of [wasm, worker]) {
+    const response = await fetch(`${BASE}/${file}`);
+    assert.equal(response.status, 200, file);
+    assert.equal(response.headers.get('cache-control'), 'public, max-age=31536000, immutable', file);
+    assert.equal(response.headers.get('content-security-policy'), policy, file);
+  }
+  assert.equal((await fetch(`${BASE}/${wasm}`)).headers.get('content-type'), 'application/wasm');
   assert.equal((await fetch(`${BASE}/missing-asset.js`)).status, 404);
 });
 

@@ -3,7 +3,7 @@
 // first cell's result on screen, and the bytes the page fetched, gzip-compressed as a server
 // would send them. Prints one JSON object of medians over RUNS runs.
 //
-// usage: node startup.mjs LAB_URL PYODIDE_URL
+// usage: node startup.mjs LAB_URL PYODIDE_URL   (each ending in /, as xtask's server gives them)
 
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -56,8 +56,8 @@ const pyodide = (page) =>
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const figures = {};
 for (const [name, url, ready] of [
-  ['lab', `${labUrl}/lesson/what-to-returns`, labRun],
-  ['pyodide', `${pyodideUrl}/`, pyodide],
+  ['lab', `${labUrl}lesson/what-to-returns`, labRun],
+  ['pyodide', pyodideUrl, pyodide],
 ]) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await measure(url, ready));

@@ -115,4 +115,29 @@ mod tests {
         )));
         assert_eq!(text.matches("Cache-Control").count(), 1);
     }
+
+    #[test]
+    fn the_hosting_recipes_send_these_headers() {
+        let root = crate::repo_root();
+        for doc in [
+            "docs/HOSTING.md",
+            "docs/deploy/nginx.conf",
+            "docs/deploy/apache.htaccess",
+        ] {
+            let text = std::fs::read_to_string(root.join(doc)).unwrap();
+            assert!(
+                text.contains(CONTENT_SECURITY_POLICY),
+                "{doc} quotes the policy"
+            );
+            assert!(text.contains(IMMUTABLE), "{doc} keeps content-named files");
+            assert!(text.contains("no-cache"), "{doc} checks pages again");
+            // The recipes' pattern for content-named files is `is_content_named`'s.
+            if doc.starts_with("docs/deploy/") {
+                assert!(
+                    text.contains("-[0-9a-f]{8,16}(_bg)?\\.(js|wasm|css|svg)$"),
+                    "{doc}"
+                );
+            }
+        }
+    }
 }

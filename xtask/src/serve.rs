@@ -65,7 +65,7 @@ impl Server {
 enum Answer {
     /// The file, with the name its headers are chosen by (relative to the site).
     File(PathBuf, String),
-    /// The base without its final slash: go to the base.
+    /// The base without its final slash, or `/` for a site under a path: go to the base.
     Redirect(String),
     /// Nothing there: the site's `404.html` when it has one, with status 404.
     NotFound(Option<PathBuf>),
@@ -112,13 +112,15 @@ fn file_response(
 }
 
 /// The answer for a URL path: a file of the site under `base`; a folder's `index.html`; the base
-/// itself for the base without its slash; otherwise not found (also for a path escaping the root).
+/// itself for the base without its slash and for `/`; otherwise not found (also for a path
+/// escaping the root).
 fn resolve(root: &Path, base: &Base, url_path: &str) -> Answer {
     let not_found = || {
         let page = root.join("404.html");
         Answer::NotFound(page.is_file().then_some(page))
     };
-    if format!("{url_path}/") == base.as_str() {
+    // The base without its slash, or the host's root when the site is under a path.
+    if base.as_str() != "/" && (format!("{url_path}/") == base.as_str() || url_path == "/") {
         return Answer::Redirect(base.to_string());
     }
     let Some(relative) = url_path.strip_prefix(base.as_str()) else {
@@ -203,11 +205,16 @@ mod tests {
             file(&root, "lesson/devices/index.html")
         );
         assert_eq!(at("/courses/ml"), Answer::Redirect("/courses/ml/".into()));
+        assert_eq!(at("/"), Answer::Redirect("/courses/ml/".into()));
         let not_found = Answer::NotFound(Some(root.join("404.html")));
         assert_eq!(at("/courses/ml/lesson/gone"), not_found);
         assert_eq!(at("/courses/ml/missing.js"), not_found);
         assert_eq!(at("/courses/ml/../etc/passwd"), not_found);
         assert_eq!(at("/lesson/devices"), Answer::NotFound(None));
+        assert_eq!(
+            resolve(&root, &Base::root(), "/"),
+            file(&root, "index.html")
+        );
         assert_eq!(
             resolve(&root, &Base::root(), "/lesson/devices"),
             file(&root, "lesson/devices/index.html")

@@ -345,4 +345,17 @@ mod tests {
         assert!(files.contains(&".nojekyll".to_owned()));
         fs::remove_dir_all(&dist).unwrap();
     }
+
+    #[test]
+    fn the_pages_workflow_publishes_the_folder_it_builds() {
+        let root = crate::repo_root();
+        let workflow = std::fs::read_to_string(root.join("docs/deploy/github-pages.yml")).unwrap();
+        assert!(workflow.contains(
+            "run: cargo xtask site --base \"/${{ github.event.repository.name }}/\" --out _site"
+        ));
+        assert!(workflow.contains(
+            "uses: actions/upload-pages-artifact@v3\n        with:\n          path: _site"
+        ));
+        assert!(workflow.contains("uses: actions/deploy-pages@v4"));
+    }
 }
