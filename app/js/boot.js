@@ -23,17 +23,26 @@
 
   // Storage keys are scoped to the base (app/src/storage.rs), so that two courses on one host
   // keep their own progress.
+  // An embedded lesson may be given its theme (`?embed=1&theme=light`, docs/HOSTING.md).
   const themeKey = (base === "/" ? "" : base) + "tolab:theme";
+  const embedded = params.has("embed") && params.get("embed") !== "0";
+  const asked = embedded && ["light", "dark"].includes(params.get("theme")) && params.get("theme");
   try {
     document.documentElement.dataset.theme =
-      (["light", "dark"].includes(params.get("theme")) && params.get("theme")) ||
+      asked ||
       localStorage.getItem(themeKey) ||
       (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark");
   } catch {
     document.documentElement.dataset.theme = "dark";
   }
 
-  const workerUrl = base + meta("tolab-worker").content;
+  // `cargo xtask site` names the worker after its content and adds the call that starts it; a
+  // site built by Trunk alone has neither, and its worker would never answer.
+  const workerName = meta("tolab-worker").content;
+  if (workerName === "tolab-worker.js") {
+    console.error("this site was built by `trunk build` alone: build it with `cargo xtask site` (the runtime's worker is finished there)");
+  }
+  const workerUrl = base + workerName;
   window.tolabStartRuntime = () => {
     try {
       const worker = new Worker(workerUrl);

@@ -1,12 +1,12 @@
-//! A lesson, or one of its exercises, inside another site's page: `lesson/<slug>?embed=1` (the
+//! A lesson, or one of its exercises, inside another site's page: `lesson/<slug>/?embed=1` (the
 //! lesson without the site's header, footer and course list), `&exercise=<id>` (that exercise
-//! alone), `&parent=<origin>` (the only origin the messages may go to). docs/HOSTING.md has the
-//! snippet an LMS page copies.
+//! alone), `&parent=<origin>` (the only origin the messages may go to). The other parameters mean
+//! nothing without `embed=1`. docs/HOSTING.md has the snippet an LMS page copies.
 //!
-//! A framed page tells the page around it, with `postMessage`, that it is ready, how tall it is
-//! (so that the iframe can be sized to it), and each exercise's verdict, with the code checked.
-//! Messages carry no secret, so without `parent=` they go to any origin; the page around checks
-//! `event.origin`.
+//! An embedded page tells the page around it, with `postMessage`, that it is ready, how tall it
+//! is (so that the iframe can be sized to it), and each exercise's verdict. The code checked goes
+//! with the verdict only to a `parent=` origin: any page may frame the lab, and the learner's
+//! code is theirs.
 
 use std::cell::OnceCell;
 
@@ -69,7 +69,14 @@ fn parse(search: &str, origin_of: impl Fn(&str) -> Option<String>) -> Embed {
             _ => {}
         }
     }
-    embed
+    if embed.chromeless {
+        embed
+    } else {
+        Embed {
+            target_origin: "*".into(),
+            ..Embed::default()
+        }
+    }
 }
 
 /// `%xx` and `+` decoded, as a query's values are written (bytes that are not UTF-8 become `�`).
@@ -108,10 +115,10 @@ fn parent() -> Option<web_sys::Window> {
     framed.then_some(parent)
 }
 
-/// Sends `message` to the page around this one, if there is one and `parent=` was an origin.
+/// Sends `message` to the page around an embedded one, unless `parent=` was not an origin.
 fn post(message: &Value) {
     let embed = current();
-    if embed.bad_parent.is_some() {
+    if !embed.chromeless || embed.bad_parent.is_some() {
         return;
     }
     let Some(parent) = parent() else { return };
@@ -122,7 +129,7 @@ fn post(message: &Value) {
 
 /// The page is drawn: `tolab:ready`, then `tolab:resize` whenever its height changes.
 pub fn announce(lesson: &str) {
-    if parent().is_none() {
+    if !current().chromeless || parent().is_none() {
         return;
     }
     post(&json!({
@@ -136,11 +143,13 @@ pub fn announce(lesson: &str) {
     else {
         return;
     };
+    // The body's own height: the root element's is never less than the frame, which could then
+    // grow but never shrink.
     let on_resize = Closure::<dyn Fn()>::new(|| {
         let height = web_sys::window()
             .and_then(|w| w.document())
-            .and_then(|d| d.document_element())
-            .map_or(0, |e| e.scroll_height());
+            .and_then(|d| d.body())
+            .map_or(0.0, |b| b.get_bounding_client_rect().height().ceil());
         post(&json!({ "type": "tolab:resize", "height": height }));
     });
     if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
@@ -151,16 +160,23 @@ pub fn announce(lesson: &str) {
     }
 }
 
-/// An exercise was checked: `tolab:exercise-checked` with the verdict, each check's, and the code.
+/// An exercise was checked: `tolab:exercise-checked` with the verdict, each check's, and the code
+/// (to a `parent=` origin only).
 pub fn exercise_checked(lesson: &str, exercise: &Exercise, report: &ExerciseReport, code: &str) {
-    post(&checked_message(lesson, exercise, report, code));
+    let to_parent = current().target_origin != "*";
+    post(&checked_message(
+        lesson,
+        exercise,
+        report,
+        to_parent.then_some(code),
+    ));
 }
 
 fn checked_message(
     lesson: &str,
     exercise: &Exercise,
     report: &ExerciseReport,
-    code: &str,
+    code: Option<&str>,
 ) -> Value {
     json!({
         "type": "tolab:exercise-checked",
@@ -202,8 +218,13 @@ mod tests {
         let bad = parse("?embed=1&parent=lms", origin_of);
         assert_eq!(bad.bad_parent.as_deref(), Some("lms"));
         assert!(!parse("?embed=0", origin_of).chromeless);
+        // Without embed=1 the rest means nothing.
+        assert_eq!(
+            parse("?exercise=a&parent=lms", origin_of),
+            parse("", origin_of)
+        );
         let encoded = parse(
-            "?exercise=a%2Db&parent=https%3A%2F%2Flms.example.edu",
+            "?embed=1&exercise=a%2Db&parent=https%3A%2F%2Flms.example.edu",
             origin_of,
         );
         assert_eq!(encoded.exercise.as_deref(), Some("a-b"));

@@ -55,7 +55,7 @@ pub fn run(root: &Path) -> Result<(), String> {
 /// bytes fetched, gzip-compressed.
 fn startup(root: &Path) -> Result<(), String> {
     println!("\nbench: the site (release build)…");
-    let site = crate::site::build(root, &Base::root(), &Base::root().default_dist(root))?;
+    let site = crate::site::build(root, &Base::root())?;
     let pyodide = root.join("target/bench-pyodide");
     std::fs::create_dir_all(pyodide.join("pyodide")).map_err(|e| e.to_string())?;
     std::fs::copy(

@@ -180,7 +180,7 @@ fn build_site(
 ) -> Option<std::path::PathBuf> {
     println!("\n== {name} (trunk, release)");
     let started = Instant::now();
-    let built = site::build(root, base, &base.default_dist(root));
+    let built = site::build(root, base);
     if let Err(e) = &built {
         eprintln!("{e}");
     }

@@ -29,7 +29,8 @@ commands:
                    under the base path (default /)
   site [--base /path/] [--out DIR]
                    build the lab for a static host, to be served under the base path
-                   (default /), into DIR (default target/site, or target/site-<base>)
+                   (default /), in target/site (or target/site-<base>), and copy it
+                   into DIR, keeping what else is there
   test             run everything CI checks; ends with `N passed, N failed`
   bench            the engine's CPU figures next to numpy's (same run, same machine)
   setup            only install the tools the other commands need";
@@ -90,23 +91,22 @@ impl Options {
                         .map_err(|_| format!("`{value}` is not a port number"))?;
                 }
                 "--base" => options.base = site::Base::parse(value)?,
-                _ => options.out = Some(PathBuf::from(value)),
+                // Relative to where the command was typed (the build runs in the repository).
+                _ => {
+                    let here = std::env::current_dir()
+                        .map_err(|e| format!("cannot tell the current folder: {e}"))?;
+                    options.out = Some(here.join(value));
+                }
             }
         }
         Ok(options)
-    }
-
-    fn dist(&self, root: &std::path::Path) -> PathBuf {
-        self.out
-            .clone()
-            .unwrap_or_else(|| self.base.default_dist(root))
     }
 }
 
 fn run(options: Options) -> Result<(), String> {
     let root = repo_root();
     setup::ensure_all(&root, setup::Needs::site())?;
-    let dist = site::build(&root, &options.base, &options.dist(&root))?;
+    let dist = site::build(&root, &options.base)?;
     let server = serve::Server::bind(&dist, options.port, &options.base)?;
     println!("\nThe lab is at {}  (Ctrl+C to stop)", server.url());
     server.run_forever();
@@ -116,7 +116,11 @@ fn run(options: Options) -> Result<(), String> {
 fn build_site(options: Options) -> Result<(), String> {
     let root = repo_root();
     setup::ensure_all(&root, setup::Needs::site())?;
-    let dist = site::build(&root, &options.base, &options.dist(&root))?;
+    let mut dist = site::build(&root, &options.base)?;
+    if let Some(out) = options.out {
+        site::copy_into(&dist, &out)?;
+        dist = out;
+    }
     println!(
         "\nThe site is in {}: copy the folder's contents to where {} is served (docs/HOSTING.md).",
         dist.display(),

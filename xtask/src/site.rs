@@ -82,8 +82,10 @@ impl fmt::Display for Base {
     }
 }
 
-/// Builds the site (release) for `base` into `dist` and returns `dist`.
-pub fn build(root: &Path, base: &Base, dist: &Path) -> Result<PathBuf, String> {
+/// Builds the site (release) for `base` into its folder under `target/` ([`Base::default_dist`];
+/// Trunk empties the folder it builds into) and returns the folder.
+pub fn build(root: &Path, base: &Base) -> Result<PathBuf, String> {
+    let dist = base.default_dist(root);
     let mut cmd = Command::new("trunk");
     cmd.args([
         "build",
@@ -92,14 +94,46 @@ pub fn build(root: &Path, base: &Base, dist: &Path) -> Result<PathBuf, String> {
         base.as_str(),
         "--dist",
     ])
-    .arg(dist)
+    .arg(&dist)
     .env("PATH", path_with_node_tools(root));
     // Trunk reads NO_COLOR as a boolean and rejects the common `NO_COLOR=1`.
     cmd.env_remove("NO_COLOR");
     run_checked(cmd, root)?;
     let routes = course_routes()?;
-    finish(dist, base, &routes)?;
-    Ok(dist.to_owned())
+    finish(&dist, base, &routes)?;
+    Ok(dist)
+}
+
+/// Copies the built `site` into `out` (`cargo xtask site --out`), the folder a host serves:
+/// the lab's files are replaced, anything else there is kept (an `.htaccess`, another course's
+/// folder, the content-named files of the build before, which pages still open may ask for). A
+/// page there that is not the lab's is not overwritten: the copy stops before it writes anything.
+pub fn copy_into(site: &Path, out: &Path) -> Result<(), String> {
+    let files = files_under(site)?;
+    for file in &files {
+        let target = out.join(file);
+        let ours = |text: &str| text.contains(r#"<meta name="tolab-app""#);
+        if file.ends_with(".html")
+            && let Ok(existing) = fs::read_to_string(&target)
+            && !ours(&existing)
+        {
+            return Err(format!(
+                "{} exists and is not a page of the lab: choose an empty folder, or one that holds a \
+                 build of the lab, for --out",
+                target.display()
+            ));
+        }
+    }
+    for file in &files {
+        let target = out.join(file);
+        if let Some(folder) = target.parent() {
+            fs::create_dir_all(folder)
+                .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        }
+        fs::copy(site.join(file), &target)
+            .map_err(|e| format!("cannot copy to {}: {e}", target.display()))?;
+    }
+    Ok(())
 }
 
 /// Every route of the course, relative to the base, that is not the home page.
@@ -314,6 +348,39 @@ mod tests {
         let error = finish_index(&inline, "w.js").unwrap_err();
         assert!(error.contains("inline script"), "{error}");
         assert!(finish_index("<html></html>", "w.js").is_err());
+    }
+
+    #[test]
+    fn copying_out_keeps_what_is_not_the_labs_and_refuses_to_overwrite_another_page() {
+        let dir = std::env::temp_dir().join(format!("tolab-copy-test-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let (site, out) = (dir.join("site"), dir.join("out"));
+        fs::create_dir_all(site.join("lesson/a")).unwrap();
+        fs::create_dir_all(&out).unwrap();
+        let page = r#"<meta name="tolab-app" data-js="/a.js" />"#;
+        fs::write(site.join("index.html"), page).unwrap();
+        fs::write(site.join("lesson/a/index.html"), page).unwrap();
+        fs::write(out.join(".htaccess"), "ErrorDocument 404 /404.html").unwrap();
+        fs::write(
+            out.join("index.html"),
+            "<p>old build</p><meta name=\"tolab-app\" />",
+        )
+        .unwrap();
+        copy_into(&site, &out).unwrap();
+        assert_eq!(
+            fs::read_to_string(out.join("lesson/a/index.html")).unwrap(),
+            page
+        );
+        assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), page);
+        assert!(out.join(".htaccess").is_file());
+
+        let elsewhere = dir.join("homepage");
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::write(elsewhere.join("index.html"), "<h1>My home page</h1>").unwrap();
+        let error = copy_into(&site, &elsewhere).unwrap_err();
+        assert!(error.contains("is not a page of the lab"), "{error}");
+        assert!(!elsewhere.join("lesson").exists(), "nothing was written");
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
