@@ -107,6 +107,10 @@ test("an embedded exercise on another origin's page reports its verdict to it wi
     const frame = parent.frameLocator('iframe#tolab');
     const exercise = frame.locator('section.exercise');
     await exercise.locator('.cm-editor').waitFor({ timeout: 60_000 });
+    // The snippet sizes the frame to the exercise: smaller than the 600 px it starts at.
+    await fitsItsFrame(parent, 'iframe#tolab');
+    const before = await frameHeight(parent, 'iframe#tolab');
+    assert.ok(before < 600, `the frame shrank to the exercise (${before} px)`);
     // No site chrome, the one exercise and nothing else of the lesson.
     assert.equal(await frame.locator('.site-header').count(), 0);
     assert.equal(await frame.locator('.course').count(), 0);
@@ -126,11 +130,43 @@ test("an embedded exercise on another origin's page reports its verdict to it wi
     await exercise.locator('.check.passed').first().waitFor({ timeout: 90_000 });
     await waitUntil(() => passed.length > 0, 10_000);
     assert.deepEqual(passed, ['passed what-to-returns keep-what-to-returns']);
-    // The snippet sized the frame to the lesson from its resize messages.
-    const height = await parent.locator('iframe#tolab').evaluate((el) => el.getBoundingClientRect().height);
-    assert.notEqual(height, 600, 'the iframe was resized');
+    // The checks and the solution made it taller, and the frame followed.
+    await fitsItsFrame(parent, 'iframe#tolab');
+    assert.ok((await frameHeight(parent, 'iframe#tolab')) > before);
     await parent.screenshot({ path: join(SHOTS, 'embed.png'), fullPage: true });
     assert.deepEqual(errors, []);
+    await parent.close();
+  } finally {
+    await lms.close();
+  }
+});
+
+test('messages go only to the parent= origin, and carry the code checked only there', { skip, timeout: 180_000 }, async () => {
+  // Two frames: one whose parent= is the LMS page's own origin, one whose parent= is another.
+  const page = `<!doctype html><title>LMS</title><iframe id="mine"></iframe><iframe id="other"></iframe>
+    <script>
+      window.heard = [];
+      const mine = document.getElementById('mine');
+      addEventListener('message', (e) => heard.push({ from: e.source === mine.contentWindow ? 'mine' : 'other', origin: e.origin, data: e.data }));
+      const embed = (parent) => '${host.url}lesson/what-to-returns/?embed=1&exercise=keep-what-to-returns&parent=' + encodeURIComponent(parent);
+      mine.src = embed(location.origin);
+      document.getElementById('other').src = embed('https://other.example');
+    </script>`;
+  const lms = await serveStatic({ page }, { host: 'localhost' });
+  try {
+    const { page: parent } = await open(lms.url);
+    const mine = parent.frameLocator('#mine').locator('section.exercise');
+    await mine.locator('.cm-editor').waitFor({ timeout: 60_000 });
+    await parent.frameLocator('#other').locator('section.exercise .cm-editor').waitFor({ timeout: 60_000 });
+    await mine.locator('button[data-action=check]').click();
+    await mine.locator('.check-summary').waitFor({ timeout: 90_000 });
+    await parent.waitForFunction(() => heard.some((m) => m.data.type === 'tolab:exercise-checked'));
+    const heard = await parent.evaluate(() => heard);
+    assert.deepEqual([...new Set(heard.map((m) => m.from))], ['mine'], 'nothing reached the page from the frame whose parent= is another origin');
+    assert.ok(heard.every((m) => m.origin === host.origin));
+    const checked = heard.find((m) => m.data.type === 'tolab:exercise-checked').data;
+    assert.equal(checked.passed, false);
+    assert.match(checked.code, /x\.to\("cuda"\)/);
     await parent.close();
   } finally {
     await lms.close();
@@ -156,12 +192,31 @@ test('a site copied under a path it was not built for says so instead of a blank
     await page.getByText('Loading the to(device) lab…').waitFor();
     const help = page.locator('.boot-help');
     assert.match(await help.textContent(), /A site is built for one path: serve it where it was built for\s+\(cargo xtask site --base \/path\/\)/);
-    assert.ok(await help.isVisible());
+    // Shown at once: without the stylesheet nothing delays it.
+    assert.equal(await help.evaluate((el) => getComputedStyle(el).opacity), '1');
     await page.close();
   } finally {
     await elsewhere.close();
   }
 });
+
+/** The frame's height, in CSS pixels. */
+function frameHeight(page, selector) {
+  return page.locator(selector).evaluate((el) => el.getBoundingClientRect().height);
+}
+
+/** Waits until the frame is as tall as the page inside it (the snippet follows tolab:resize). */
+async function fitsItsFrame(page, selector) {
+  const body = page.frameLocator(selector).locator('body');
+  const inside = () => body.evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const [frame, content] = [await frameHeight(page, selector), await inside()];
+    if (Math.abs(frame - content) <= 1) return;
+    if (Date.now() > end) throw new Error(`the frame is ${frame} px tall, its page ${content} px`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 async function waitUntil(condition, timeout) {
   const end = Date.now() + timeout;

@@ -77,6 +77,9 @@ test('the nginx snippet serves routes, the 404 page and the lab\'s headers', { s
   assert.equal(asset.headers.get('content-type'), 'application/wasm');
   assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
   assert.match(asset.headers.get('content-security-policy'), /default-src 'self'/);
+  const bare = await fetch(url.replace(/\/$/, ''), { redirect: 'manual' });
+  assert.equal(bare.status, 301);
+  assert.equal(new URL(bare.headers.get('location'), url).pathname, '/courses/ml/');
   const missing = await fetch(`${url}lesson/no-such-lesson`);
   assert.equal(missing.status, 404);
   assert.match(await missing.text(), /<meta name="tolab-app"/);

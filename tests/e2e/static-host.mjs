@@ -24,7 +24,13 @@ export async function serveStatic(dir, { mount = '/', host = '127.0.0.1' } = {})
   const requests = [];
   const server = createServer(async (req, res) => {
     const { pathname, search } = new URL(req.url, 'http://x');
-    const path = decodeURIComponent(pathname);
+    let path;
+    try {
+      path = decodeURIComponent(pathname);
+    } catch {
+      res.writeHead(400);
+      return res.end('bad request');
+    }
     requests.push(path);
     if (typeof dir === 'object') {
       // The page, and an empty favicon (the browser asks for one).
