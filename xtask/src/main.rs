@@ -121,10 +121,11 @@ fn build_site(options: Options) -> Result<(), String> {
         site::copy_into(&dist, &out)?;
         dist = out;
     }
+    let dist = std::fs::canonicalize(&dist).unwrap_or(dist);
     println!(
-        "\nThe site is in {}: copy the folder's contents to where {} is served (docs/HOSTING.md).",
-        dist.display(),
-        options.base
+        "\nThe site for {} is in {}: serve the folder's contents at that path (docs/HOSTING.md).",
+        options.base,
+        dist.display()
     );
     Ok(())
 }
