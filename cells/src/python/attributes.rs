@@ -1050,13 +1050,25 @@ fn str_method(s: &str, name: &str, args: &Args) -> Result<Value> {
             }
             _ => Value::list(s.split_whitespace().map(Value::str).collect()),
         },
-        "join" => Value::str(
-            &super::operators::iterate(&arg(0))?
-                .iter()
-                .map(Value::str_text)
-                .collect::<Vec<_>>()
-                .join(s),
-        ),
+        "join" => {
+            let items = super::operators::iterate(&arg(0))?;
+            let mut parts = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::Str(part) => parts.push(part.to_string()),
+                    other => {
+                        return Err(PyException::new(
+                            ExcType::TypeError,
+                            format!(
+                                "sequence item {i}: expected str instance, {} found",
+                                other.type_name()
+                            ),
+                        ));
+                    }
+                }
+            }
+            Value::str(&parts.join(s))
+        }
         "replace" => Value::str(&s.replace(&text(0), &text(1))),
         "startswith" => Value::Bool(s.starts_with(&text(0))),
         "endswith" => Value::Bool(s.ends_with(&text(0))),

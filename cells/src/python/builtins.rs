@@ -47,6 +47,8 @@ const NAMES: &[&str] = &[
     "property",
     "staticmethod",
     "super",
+    "chr",
+    "ord",
 ];
 
 /// The builtins that take an iterable first and consume it whole.
@@ -399,6 +401,49 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             other => return Err(conversion_error("float", other)),
         },
         "bool" => Value::Bool(first().truth()?),
+        "chr" => match &first() {
+            Value::Int(code) => Value::str(
+                &u32::try_from(*code)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .ok_or_else(|| {
+                        PyException::new(ExcType::ValueError, "chr() arg not in range(0x110000)")
+                    })?
+                    .to_string(),
+            ),
+            other => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        other.type_name()
+                    ),
+                ));
+            }
+        },
+        "ord" => match &first() {
+            Value::Str(s) if s.chars().count() == 1 => {
+                Value::Int(i64::from(u32::from(s.chars().next().unwrap_or_default())))
+            }
+            Value::Str(s) => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "ord() expected a character, but string of length {} found",
+                        s.chars().count()
+                    ),
+                ));
+            }
+            other => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "ord() expected string of length 1, but {} found",
+                        other.type_name()
+                    ),
+                ));
+            }
+        },
         "abs" => match &first() {
             Value::Int(i) => Value::Int(i.abs()),
             Value::Float(x) => Value::Float(x.abs()),

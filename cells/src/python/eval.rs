@@ -550,6 +550,14 @@ impl Interpreter {
                         a.nonlocals.push(name.to_string());
                     }
                 }
+                // `x: int = 5` binds as `x = 5`; annotations are not evaluated (as under
+                // `from __future__ import annotations`), and a bare `x: int` binds nothing.
+                Stmt::AnnAssign(a) => {
+                    if let Some(value) = &a.value {
+                        let value = self.expr(value).await?;
+                        self.assign(&a.target, value).await?;
+                    }
+                }
                 Stmt::Delete(d) => {
                     for target in &d.targets {
                         self.delete(target).await?;
@@ -928,6 +936,9 @@ impl Interpreter {
                 Expr::BinOp(b) => {
                     let left = self.expr(&b.left).await?;
                     let right = self.expr(&b.right).await?;
+                    if let (ruff_python_ast::Operator::Mod, Value::Str(template)) = (b.op, &left) {
+                        return Ok(Value::str(&self.percent_format(template, &right).await?));
+                    }
                     sync_first!(self, |_me| Ok(operators::binary(
                         b.op, &left, &right, false
                     )?))?
@@ -1044,6 +1055,27 @@ impl Interpreter {
                         })
                         .collect();
                     Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
+                }
+                // `name := value`: binds, and is the value.
+                Expr::Named(n) => {
+                    let value = self.expr(&n.value).await?;
+                    // Inside a comprehension the name binds in the scope around it (PEP 572).
+                    let mut comprehensions = Vec::new();
+                    while self.stack.len() > 1
+                        && self
+                            .stack
+                            .last()
+                            .is_some_and(|a| a.function == "<listcomp>")
+                        && let Some(activation) = self.stack.pop()
+                    {
+                        comprehensions.push(activation);
+                    }
+                    let bound = self.assign(&n.target, value.clone()).await;
+                    while let Some(activation) = comprehensions.pop() {
+                        self.stack.push(activation);
+                    }
+                    bound?;
+                    value
                 }
                 Expr::Lambda(l) => {
                     let empty = Parameters::default();
@@ -1189,6 +1221,11 @@ impl Interpreter {
                 match element {
                     InterpolatedStringElement::Literal(lit) => out.push_str(&lit.value),
                     InterpolatedStringElement::Interpolation(i) => {
+                        // `{x=}` prints its own text first, then the value (its repr unless a
+                        // conversion or a spec says otherwise).
+                        if let Some(debug) = &i.debug_text {
+                            out.push_str(debug.as_str());
+                        }
                         let value = self.expr(&i.expression).await?;
                         self.fetch_values(&value).await?;
                         let spec = match &i.format_spec {
@@ -1203,7 +1240,13 @@ impl Interpreter {
                                 | Value::Dict(_)
                                 | Value::Set(_)
                         );
-                        let value = match i.conversion {
+                        let conversion = match i.conversion {
+                            ConversionFlag::None if i.debug_text.is_some() && spec.is_empty() => {
+                                ConversionFlag::Repr
+                            }
+                            other => other,
+                        };
+                        let value = match conversion {
                             ConversionFlag::Repr => Value::str(&self.text_of(&value, false).await?),
                             ConversionFlag::Str => Value::str(&self.text_of(&value, true).await?),
                             // `format(x, "")` is `str(x)`.
@@ -1220,6 +1263,23 @@ impl Interpreter {
         })
     }
 
+    /// `template % args`, with learners' `__str__` and `__repr__` for `%s` and `%r`.
+    async fn percent_format(&mut self, template: &str, args: &Value) -> Result<String, Flow> {
+        let steps = super::percent::plan(template, args)?;
+        let mut texts = Vec::with_capacity(steps.len());
+        for step in &steps {
+            texts.push(match step.argument() {
+                Some((value, Some(as_str))) => Some(self.text_of(value, as_str).await?),
+                Some((value, None)) => {
+                    self.fetch_values(value).await?;
+                    None
+                }
+                None => None,
+            });
+        }
+        Ok(super::percent::assemble(steps, texts)?)
+    }
+
     async fn call_expr(&mut self, call: &ExprCall) -> Result<Value, Flow> {
         let callee = self.expr(&call.func).await?;
         let mut positional = Vec::new();
@@ -1233,10 +1293,25 @@ impl Interpreter {
         }
         let mut keywords = Vec::new();
         for keyword in call.arguments.keywords.iter() {
-            let Some(name) = &keyword.arg else {
-                return Err(PyException::unsupported("'**' arguments").into());
+            let value = self.expr(&keyword.value).await?;
+            let named = match &keyword.arg {
+                Some(name) => vec![(name.id.to_string(), value)],
+                // `f(**mapping)`: a dict's items, each key a string.
+                None => unpacked_keywords(&callee, &call.func, &value)?,
             };
-            keywords.push((name.id.to_string(), self.expr(&keyword.value).await?));
+            for (name, value) in named {
+                if keywords.iter().any(|(k, _)| *k == name) {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        format!(
+                            "{}() got multiple values for keyword argument '{name}'",
+                            callee_name(&callee, &call.func)
+                        ),
+                    )
+                    .into());
+                }
+                keywords.push((name, value));
+            }
         }
         self.call(
             &callee,
@@ -1381,6 +1456,19 @@ impl Interpreter {
                 Ok(result)
             }
             Value::Method(owner, name) => {
+                // A str, list, dict or set method consumes an iterable argument whole
+                // (`", ".join(map(str, xs))`, `xs.extend(x for …)`): lazy ones are drained here.
+                let mut args = args;
+                if matches!(
+                    **owner,
+                    Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Set(_)
+                ) {
+                    for arg in &mut args.positional {
+                        if let Value::Iterator(_) = arg {
+                            *arg = Value::list(self.collect(arg).await?);
+                        }
+                    }
+                }
                 self.engine_call(|_| {
                     super::attributes::call_method(owner, name, args.clone()).map_err(Flow::from)
                 })
@@ -1598,10 +1686,55 @@ fn frame_of(a: &Activation) -> Frame {
 fn statement_name(stmt: &Stmt) -> String {
     match stmt {
         Stmt::Match(_) => "'match'",
-        Stmt::AnnAssign(_) => "an annotated assignment",
         _ => "this statement",
     }
     .to_owned()
+}
+
+/// The keywords `f(**value)` passes: a dict's items, whose keys must be strings.
+fn unpacked_keywords(
+    callee: &Value,
+    func: &Expr,
+    value: &Value,
+) -> Result<Vec<(String, Value)>, PyException> {
+    let Value::Dict(entries) = &*value.resolved() else {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "{}() argument after ** must be a mapping, not {}",
+                callee_name(callee, func),
+                value.type_name()
+            ),
+        ));
+    };
+    entries
+        .borrow()
+        .iter()
+        .map(|(key, value)| match key {
+            Value::Str(name) => Ok((name.to_string(), value.clone())),
+            _ => Err(PyException::new(
+                ExcType::TypeError,
+                "keywords must be strings",
+            )),
+        })
+        .collect()
+}
+
+/// How CPython names a callee in a call's errors: a cell's function by its module and name
+/// (`__main__.step`), a builtin by its name, anything else as the call wrote it.
+fn callee_name(callee: &Value, func: &Expr) -> String {
+    fn written(func: &Expr) -> String {
+        match func {
+            Expr::Name(n) => n.id.to_string(),
+            Expr::Attribute(a) => format!("{}.{}", written(&a.value), a.attr.id),
+            _ => "function".into(),
+        }
+    }
+    match callee {
+        Value::Function(f) | Value::BoundMethod(_, f) => format!("__main__.{}", f.name),
+        Value::Builtin(name) => (*name).to_owned(),
+        _ => written(func),
+    }
 }
 
 /// Whether [`Interpreter::simple_expr`] evaluates `e`: it holds only literals, names, arithmetic
@@ -1613,6 +1746,13 @@ fn is_simple(e: &Expr) -> bool {
         | Expr::BooleanLiteral(_)
         | Expr::NoneLiteral(_)
         | Expr::Name(_) => true,
+        // `"…" % x` formats with learners' `__str__`, which needs the awaiting path.
+        Expr::BinOp(b)
+            if b.op == ruff_python_ast::Operator::Mod
+                && matches!(*b.left, Expr::StringLiteral(_)) =>
+        {
+            false
+        }
         Expr::BinOp(b) => is_simple(&b.left) && is_simple(&b.right),
         Expr::UnaryOp(u) => is_simple(&u.operand),
         Expr::Compare(c) => {

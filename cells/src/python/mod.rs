@@ -16,6 +16,7 @@ mod iteration;
 mod modules;
 mod objects;
 mod operators;
+mod percent;
 mod source;
 mod stdlib;
 mod stepping;

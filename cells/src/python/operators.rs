@@ -56,6 +56,11 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
     let unsupported = || unsupported_operands(op, left, right);
     match (left, right) {
         (Value::Str(a), Value::Str(b)) if op == Operator::Add => Ok(Value::str(&format!("{a}{b}"))),
+        // printf-style formatting; learners' `__str__`/`__repr__` need the evaluator, which
+        // formats those itself (`Interpreter::percent_format`).
+        (Value::Str(template), args) if op == Operator::Mod => {
+            Ok(Value::str(&super::percent::format_plain(template, args)?))
+        }
         (Value::Str(s), Value::Int(n)) | (Value::Int(n), Value::Str(s)) if op == Operator::Mult => {
             Ok(Value::str(&s.repeat(repetitions(s.len(), *n)?)))
         }
@@ -908,7 +913,8 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
                 exponent.abs()
             )
         }
-        Some('g' | 'G') if numeric => general(number.abs(), precision.unwrap_or(6).max(1)),
+        Some('g') if numeric => general(number.abs(), precision.unwrap_or(6).max(1)),
+        Some('G') if numeric => general(number.abs(), precision.unwrap_or(6).max(1)).to_uppercase(),
         Some('%') if numeric => format!("{:.*}%", precision.unwrap_or(6), number.abs() * 100.0),
         _ => return Err(spec_error()),
     };
