@@ -1364,6 +1364,7 @@ impl Interpreter {
                 }
             }
             Value::Class(class) => self.instantiate(class, args).await,
+            Value::Typing(alias) => Ok(super::stdlib::call_typing(alias, &args)?),
             Value::GradMode(mode) => match args.positional.as_slice() {
                 [f] if super::builtins::is_callable(f) => Ok(Value::Wrapped(Rc::new(
                     super::value::Wrapped::GradMode(*mode, f.clone()),

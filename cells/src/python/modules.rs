@@ -39,6 +39,7 @@ const MODULES: &[&str] = &[
     "time",
     "random",
     "os",
+    "typing",
 ];
 
 const TORCH_DTYPES: &[(&str, DType)] = &[
@@ -120,7 +121,7 @@ pub fn members(module: &'static str) -> Vec<(String, Value)> {
         let rest = m.strip_prefix(module)?.strip_prefix('.')?;
         (!rest.contains('.')).then_some(rest)
     });
-    let tables: [&[&str]; 11] = [
+    let tables: [&[&str]; 12] = [
         TORCH_FUNCTIONS,
         CUDA_FUNCTIONS,
         MATH_FUNCTIONS,
@@ -132,6 +133,7 @@ pub fn members(module: &'static str) -> Vec<(String, Value)> {
         super::stdlib::WARNINGS,
         super::stdlib::TIME,
         super::stdlib::RANDOM,
+        super::stdlib::TYPING,
     ];
     let mut members: Vec<(String, Value)> = submodules
         .chain(TORCH_DTYPES.iter().map(|(n, _)| *n))
@@ -225,6 +227,9 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("torch.cuda", _) => CUDA_FUNCTIONS
             .contains(&name)
             .then(|| Value::ModuleFn("torch.cuda", Rc::from(name))),
+        ("typing", _) => super::stdlib::TYPING
+            .contains(&name)
+            .then(|| Value::Typing(Rc::from(format!("typing.{name}")))),
         ("math", "pi") => Some(Value::Float(std::f64::consts::PI)),
         ("math", "e") => Some(Value::Float(std::f64::consts::E)),
         ("math", _) => MATH_FUNCTIONS

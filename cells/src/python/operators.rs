@@ -562,6 +562,7 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
         return tensor_index(t, index);
     }
     let items: Vec<Value> = match container {
+        Value::Typing(alias) => return Ok(super::stdlib::typing_item(alias, index)),
         Value::ParamGroup(optimizer, group) => return param_group_item(optimizer, *group, index),
         Value::Environ(session) => {
             let key = index.str_text();

@@ -97,6 +97,9 @@ pub enum Value {
     CudaEvent(Rc<CudaEvent>),
     /// A named tuple torch returns (`torch.return_types.max(values=…, indices=…)`).
     StructSeq(Rc<StructSeq>),
+    /// A `typing` name, subscripted or not (`typing.Optional[int]`), by its repr: annotations
+    /// are not checked at run time, as in Python.
+    Typing(Rc<str>),
 }
 
 /// `torch.cuda.Event`: a point recorded on the GPU's queue (a GPU timestamp where the adapter
@@ -312,6 +315,8 @@ impl Value {
             Value::IncompatibleKeys(_) => "_IncompatibleKeys",
             Value::ParamGroup(..) => "dict",
             Value::StructSeq(s) => s.name.rsplit('.').next().unwrap_or(s.name),
+            // CPython's class for a subscripted or special typing name.
+            Value::Typing(_) => "_GenericAlias",
             Value::Sampler(_) => "DistributedSampler",
             Value::CudaEvent(_) => "Event",
             Value::Wrapped(w) => match &**w {
@@ -470,6 +475,7 @@ impl Value {
                 if *mode { "enable_grad" } else { "no_grad" }
             ),
             Value::Type(name) => format!("<class '{name}'>"),
+            Value::Typing(text) => text.to_string(),
             Value::Iterator(it) => format!("<{} object>", it.borrow().type_name()),
             Value::TensorDataset(d) => {
                 format!(
