@@ -13,6 +13,7 @@ mod distributed;
 mod eval;
 mod exception;
 mod iteration;
+mod math;
 mod modules;
 mod objects;
 mod operators;

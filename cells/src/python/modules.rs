@@ -114,6 +114,9 @@ pub fn members(module: &'static str) -> Vec<(String, Value)> {
         "__version__",
         "pi",
         "e",
+        "tau",
+        "inf",
+        "nan",
         "is_available",
         "is_built",
     ];
@@ -124,7 +127,7 @@ pub fn members(module: &'static str) -> Vec<(String, Value)> {
     let tables: [&[&str]; 12] = [
         TORCH_FUNCTIONS,
         CUDA_FUNCTIONS,
-        MATH_FUNCTIONS,
+        super::math::FUNCTIONS,
         INIT,
         FUNCTIONAL,
         super::objects::NN_CLASSES,
@@ -230,11 +233,11 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("typing", _) => super::stdlib::TYPING
             .contains(&name)
             .then(|| Value::Typing(Rc::from(format!("typing.{name}")))),
-        ("math", "pi") => Some(Value::Float(std::f64::consts::PI)),
-        ("math", "e") => Some(Value::Float(std::f64::consts::E)),
-        ("math", _) => MATH_FUNCTIONS
-            .contains(&name)
-            .then(|| Value::ModuleFn("math", Rc::from(name))),
+        ("math", _) => super::math::constant(name).or_else(|| {
+            super::math::FUNCTIONS
+                .contains(&name)
+                .then(|| Value::ModuleFn("math", Rc::from(name)))
+        }),
         _ => backend_flag(module, name),
     }
 }
@@ -330,8 +333,6 @@ const CUDA_FUNCTIONS: &[&str] = &[
     "manual_seed_all",
     "Event",
 ];
-
-const MATH_FUNCTIONS: &[&str] = &["sqrt", "exp", "log", "floor", "ceil"];
 
 const INIT: &[&str] = &[
     "kaiming_uniform_",
@@ -557,7 +558,7 @@ pub fn call(session: &Session, module: &str, name: &str, args: Args) -> Result<V
         "torch.nn.functional" => super::objects::functional(name, &args),
         "torch.nn.init" => init(name, &args),
         "torch.optim" => super::objects::construct_optimizer(name, args),
-        _ => math(name, args),
+        _ => super::math::call(name, &args),
     }
 }
 
@@ -897,29 +898,6 @@ fn cuda(session: &Session, name: &str, args: Args) -> Result<Value> {
             return Err(PyException::new(
                 ExcType::AttributeError,
                 format!("module 'torch.cuda' has no attribute '{other}'"),
-            ));
-        }
-    })
-}
-
-fn math(name: &str, args: Args) -> Result<Value> {
-    let x = args.positional.first().map_or(f64::NAN, as_f64);
-    Ok(match name {
-        "sqrt" if x < 0.0 => {
-            return Err(PyException::new(ExcType::ValueError, "math domain error"));
-        }
-        "sqrt" => Value::Float(x.sqrt()),
-        "exp" => Value::Float(x.exp()),
-        "log" if x <= 0.0 => {
-            return Err(PyException::new(ExcType::ValueError, "math domain error"));
-        }
-        "log" => Value::Float(x.ln()),
-        "floor" => Value::Int(x.floor() as i64),
-        "ceil" => Value::Int(x.ceil() as i64),
-        other => {
-            return Err(PyException::new(
-                ExcType::AttributeError,
-                format!("module 'math' has no attribute '{other}'"),
             ));
         }
     })
