@@ -46,6 +46,7 @@ const NAMES: &[&str] = &[
     "input",
     "property",
     "staticmethod",
+    "classmethod",
     "super",
     "chr",
     "ord",
@@ -572,6 +573,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
         "callable" => Value::Bool(is_callable(&first())),
         "property" => Value::Wrapped(Rc::new(super::value::Wrapped::Property(first()))),
         "staticmethod" => Value::Wrapped(Rc::new(super::value::Wrapped::StaticMethod(first()))),
+        "classmethod" => Value::Wrapped(Rc::new(super::value::Wrapped::ClassMethod(first()))),
         "sorted" => {
             let mut items = iterate(&first())?;
             super::attributes::sort_by_value(&mut items, |v| v, reversed(&args))?;

@@ -1388,6 +1388,11 @@ impl Interpreter {
                     "'property' object is not callable",
                 )
                 .into()),
+                super::value::Wrapped::ClassMethod(_) => Err(PyException::new(
+                    ExcType::TypeError,
+                    "'classmethod' object is not callable",
+                )
+                .into()),
             },
             Value::Instance(instance) => match &instance.module {
                 Some(module) => self.call_module(module, args).await,

@@ -384,6 +384,9 @@ impl Interpreter {
                     }
                 }
                 let found = instance.class.lookup(name);
+                if let Some(method) = class_method(found.as_ref(), &instance.class) {
+                    return Ok(method);
+                }
                 match &found {
                     Some(Value::Function(f)) => {
                         Ok(Value::BoundMethod(Box::new(owner.clone()), f.clone()))
@@ -426,6 +429,11 @@ impl Interpreter {
                 }
             }
             Value::Module("os") if name == "environ" => Ok(Value::Environ(self.session.clone())),
+            Value::Class(class)
+                if let Some(method) = class_method(class.lookup(name).as_ref(), class) =>
+            {
+                Ok(method)
+            }
             Value::Class(class) if name != "__name__" => class.lookup(name).ok_or_else(|| {
                 PyException::new(
                     ExcType::AttributeError,
@@ -1063,4 +1071,18 @@ fn set_tensor_attribute(tensor: &tolab_engine::Tensor, name: &str, value: Value)
             format!("attribute '{name}' of 'torch._C.TensorBase' objects is not writable"),
         )),
     }
+}
+
+/// A `@classmethod` found on `class` (or on the class of an object), bound to that class.
+fn class_method(found: Option<&Value>, class: &Rc<Class>) -> Option<Value> {
+    let Some(Value::Wrapped(wrapped)) = found else {
+        return None;
+    };
+    let super::value::Wrapped::ClassMethod(Value::Function(f)) = &**wrapped else {
+        return None;
+    };
+    Some(Value::BoundMethod(
+        Box::new(Value::Class(class.clone())),
+        f.clone(),
+    ))
 }

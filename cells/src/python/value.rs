@@ -157,6 +157,8 @@ pub enum Wrapped {
     Property(Value),
     /// `@staticmethod`: not bound to the object it is looked up on.
     StaticMethod(Value),
+    /// `@classmethod`: bound to the class it is looked up on (or the class of the object).
+    ClassMethod(Value),
 }
 
 /// The arguments of an `autocast` context, applied when it is entered.
@@ -323,6 +325,7 @@ impl Value {
                 Wrapped::GradMode(..) => "function",
                 Wrapped::Property(_) => "property",
                 Wrapped::StaticMethod(_) => "staticmethod",
+                Wrapped::ClassMethod(_) => "classmethod",
             },
         }
         .to_owned()
@@ -508,7 +511,9 @@ impl Value {
                 format!("{}(\n{})", s.name, fields.join(",\n"))
             }
             Value::Wrapped(w) => match &**w {
-                Wrapped::GradMode(_, f) | Wrapped::StaticMethod(f) => f.repr(),
+                Wrapped::GradMode(_, f) | Wrapped::StaticMethod(f) | Wrapped::ClassMethod(f) => {
+                    f.repr()
+                }
                 Wrapped::Property(_) => format!("<property object at {:#x}>", address(w)),
             },
             Value::ParamGroup(optimizer, index) => {
