@@ -8,6 +8,7 @@ mod builtins;
 mod completion;
 mod context;
 mod convert;
+mod copying;
 mod data;
 mod distributed;
 mod eval;

@@ -40,6 +40,7 @@ const MODULES: &[&str] = &[
     "random",
     "os",
     "typing",
+    "copy",
 ];
 
 const TORCH_DTYPES: &[(&str, DType)] = &[
@@ -124,7 +125,7 @@ pub fn members(module: &'static str) -> Vec<(String, Value)> {
         let rest = m.strip_prefix(module)?.strip_prefix('.')?;
         (!rest.contains('.')).then_some(rest)
     });
-    let tables: [&[&str]; 12] = [
+    let tables: [&[&str]; 13] = [
         TORCH_FUNCTIONS,
         CUDA_FUNCTIONS,
         super::math::FUNCTIONS,
@@ -137,6 +138,7 @@ pub fn members(module: &'static str) -> Vec<(String, Value)> {
         super::stdlib::TIME,
         super::stdlib::RANDOM,
         super::stdlib::TYPING,
+        super::copying::FUNCTIONS,
     ];
     let mut members: Vec<(String, Value)> = submodules
         .chain(TORCH_DTYPES.iter().map(|(n, _)| *n))
@@ -230,6 +232,9 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         ("torch.cuda", _) => CUDA_FUNCTIONS
             .contains(&name)
             .then(|| Value::ModuleFn("torch.cuda", Rc::from(name))),
+        ("copy", _) => super::copying::FUNCTIONS
+            .contains(&name)
+            .then(|| Value::ModuleFn("copy", Rc::from(name))),
         ("typing", _) => super::stdlib::TYPING
             .contains(&name)
             .then(|| Value::Typing(Rc::from(format!("typing.{name}")))),
@@ -558,6 +563,7 @@ pub fn call(session: &Session, module: &str, name: &str, args: Args) -> Result<V
         "torch.nn.functional" => super::objects::functional(name, &args),
         "torch.nn.init" => init(name, &args),
         "torch.optim" => super::objects::construct_optimizer(name, args),
+        "copy" => super::copying::call(name, &args),
         _ => super::math::call(name, &args),
     }
 }
