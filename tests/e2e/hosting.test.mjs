@@ -208,20 +208,18 @@ function frameHeight(page, selector) {
 /** Waits until the frame is as tall as the page inside it (the snippet follows tolab:resize). */
 async function fitsItsFrame(page, selector) {
   const body = page.frameLocator(selector).locator('body');
-  const inside = () => body.evaluate((el) => Math.ceil(el.getBoundingClientRect().height));
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const [frame, content] = [await frameHeight(page, selector), await inside()];
-    if (Math.abs(frame - content) <= 1) return;
-    if (Date.now() > end) throw new Error(`the frame is ${frame} px tall, its page ${content} px`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let heights;
+  await waitUntil(async () => {
+    heights = [await frameHeight(page, selector), await body.evaluate((el) => Math.ceil(el.getBoundingClientRect().height))];
+    return Math.abs(heights[0] - heights[1]) <= 1;
+  }, 10_000, () => `the frame is ${heights[0]} px tall, its page ${heights[1]} px`);
 }
 
-async function waitUntil(condition, timeout) {
+/** Polls `condition` (which may be async) every 100 ms until it holds, for at most `timeout` ms. */
+async function waitUntil(condition, timeout, what = () => 'timed out') {
   const end = Date.now() + timeout;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out');
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(what());
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -343,11 +343,7 @@ fn tensor(v: &Value, what: &str) -> Result<Tensor> {
 
 /// `tensor.tolist()`: nested lists of Python numbers.
 fn tolist(values: &[Scalar], shape: &[usize]) -> Value {
-    let number = |s: &Scalar| match s {
-        Scalar::Bool(b) => Value::Bool(*b),
-        Scalar::Int(i) => Value::Int(*i),
-        Scalar::Float(x) => Value::Float(*x),
-    };
+    let number = |s: &Scalar| Value::from(*s);
     match shape.split_first() {
         None => values.first().map_or(Value::None, number),
         Some((&n, rest)) => {
@@ -570,11 +566,7 @@ fn tensor_method(t: &Tensor, name: &str, args: Args) -> Result<Value> {
         "bool" => t.to_dtype(DType::Bool)?,
         "item" => {
             graph_break(t, BreakCause::Item);
-            return Ok(match t.item()? {
-                Scalar::Bool(b) => Value::Bool(b),
-                Scalar::Int(i) => Value::Int(i),
-                Scalar::Float(x) => Value::Float(x),
-            });
+            return Ok(Value::from(t.item()?));
         }
         "tolist" => {
             graph_break(t, BreakCause::Tolist);

@@ -326,17 +326,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             let ints: Vec<i64> = args
                 .positional
                 .iter()
-                .map(|v| match v {
-                    Value::Int(i) => Ok(*i),
-                    Value::Bool(b) => Ok(i64::from(*b)),
-                    other => Err(PyException::new(
-                        ExcType::TypeError,
-                        format!(
-                            "'{}' object cannot be interpreted as an integer",
-                            other.type_name()
-                        ),
-                    )),
-                })
+                .map(super::value::as_index)
                 .collect::<Result<_, _>>()?;
             let (start, stop, step) = match ints.as_slice() {
                 [stop] => (0, *stop, 1),

@@ -892,12 +892,7 @@ impl Interpreter {
     fn simple_expr(&mut self, e: &Expr) -> Result<Value, Flow> {
         Ok(match e {
             Expr::NumberLiteral(n) => match &n.value {
-                Number::Int(i) => Value::Int(i.as_i64().ok_or_else(|| {
-                    PyException::new(
-                        ExcType::OverflowError,
-                        "integers beyond 64 bits are not supported in lab cells",
-                    )
-                })?),
+                Number::Int(i) => Value::Int(i.as_i64().ok_or_else(PyException::beyond_64_bits)?),
                 Number::Float(x) => Value::Float(*x),
                 Number::Complex { .. } => {
                     return Err(PyException::unsupported("complex numbers").into());
@@ -1065,7 +1060,7 @@ impl Interpreter {
                         && self
                             .stack
                             .last()
-                            .is_some_and(|a| a.function == "<listcomp>")
+                            .is_some_and(|a| a.function == COMPREHENSION)
                         && let Some(activation) = self.stack.pop()
                     {
                         comprehensions.push(activation);
@@ -1130,7 +1125,7 @@ impl Interpreter {
         };
         let enclosing = self.closure();
         self.stack.push(Activation {
-            function: "<listcomp>".into(),
+            function: COMPREHENSION.into(),
             cell,
             line,
             locals: Some(Scope::default()),
@@ -1292,25 +1287,23 @@ impl Interpreter {
             }
         }
         let mut keywords = Vec::new();
+        // The parser refuses a name given twice, so only `**` can repeat one.
+        let unpacking = unpacks(call);
         for keyword in call.arguments.keywords.iter() {
             let value = self.expr(&keyword.value).await?;
-            let named = match &keyword.arg {
-                Some(name) => vec![(name.id.to_string(), value)],
-                // `f(**mapping)`: a dict's items, each key a string.
-                None => unpacked_keywords(&callee, &call.func, &value)?,
-            };
-            for (name, value) in named {
-                if keywords.iter().any(|(k, _)| *k == name) {
-                    return Err(PyException::new(
-                        ExcType::TypeError,
-                        format!(
-                            "{}() got multiple values for keyword argument '{name}'",
-                            callee_name(&callee, &call.func)
-                        ),
-                    )
-                    .into());
+            match &keyword.arg {
+                Some(name) if !unpacking => {
+                    keywords.push((name.id.to_string(), value));
                 }
-                keywords.push((name, value));
+                Some(name) => {
+                    add_keyword(&mut keywords, name.id.to_string(), value, &callee, call)?
+                }
+                // `f(**mapping)`: a dict's items, each key a string.
+                None => {
+                    for (name, value) in unpacked_keywords(&callee, &call.func, &value)? {
+                        add_keyword(&mut keywords, name, value, &callee, call)?;
+                    }
+                }
             }
         }
         self.call(
@@ -1695,6 +1688,35 @@ fn statement_name(stmt: &Stmt) -> String {
         _ => "this statement",
     }
     .to_owned()
+}
+
+/// The name of a comprehension's own scope (a walrus inside binds in the scope around it).
+const COMPREHENSION: &str = "<listcomp>";
+
+/// Whether a call unpacks a mapping into its keywords (`f(**kwargs)`).
+fn unpacks(call: &ExprCall) -> bool {
+    call.arguments.keywords.iter().any(|k| k.arg.is_none())
+}
+
+/// Adds a keyword of a call that unpacks a mapping, where a name may come twice.
+fn add_keyword(
+    keywords: &mut Vec<(String, Value)>,
+    name: String,
+    value: Value,
+    callee: &Value,
+    call: &ExprCall,
+) -> Result<(), PyException> {
+    if keywords.iter().any(|(k, _)| *k == name) {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "{}() got multiple values for keyword argument '{name}'",
+                callee_name(callee, &call.func)
+            ),
+        ));
+    }
+    keywords.push((name, value));
+    Ok(())
 }
 
 /// The keywords `f(**value)` passes: a dict's items, whose keys must be strings.

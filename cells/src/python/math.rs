@@ -5,7 +5,7 @@
 
 use super::eval::Args;
 use super::exception::{ExcType, PyException};
-use super::value::Value;
+use super::value::{Value, as_index as integer};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -98,18 +98,6 @@ fn real(v: &Value) -> Result<f64> {
     }
 }
 
-/// An integer argument (`factorial`, `gcd`, `comb`, …).
-fn integer(v: &Value) -> Result<i64> {
-    match v {
-        Value::Bool(b) => Ok(i64::from(*b)),
-        Value::Int(i) => Ok(*i),
-        other => Err(type_error(format!(
-            "'{}' object cannot be interpreted as an integer",
-            other.type_name()
-        ))),
-    }
-}
-
 /// A float that `floor`, `ceil` and `trunc` turn into a Python int.
 fn to_int(x: f64) -> Result<Value> {
     if x.is_nan() {
@@ -126,16 +114,9 @@ fn to_int(x: f64) -> Result<Value> {
     }
     // 2^63: past it no i64 holds the value.
     if x.abs() >= i64::MAX as f64 {
-        return Err(big_int());
+        return Err(PyException::beyond_64_bits());
     }
     Ok(Value::Int(x as i64))
-}
-
-fn big_int() -> PyException {
-    PyException::new(
-        ExcType::OverflowError,
-        "integers beyond 64 bits are not supported in lab cells",
-    )
 }
 
 /// A float result: infinity from finite arguments is CPython's range error.
@@ -350,19 +331,23 @@ pub fn call(name: &str, args: &Args) -> Result<Value> {
             Value::Int(
                 (1..=n)
                     .try_fold(1_i64, i64::checked_mul)
-                    .ok_or_else(big_int)?,
+                    .ok_or_else(PyException::beyond_64_bits)?,
             )
         }
         "gcd" | "lcm" => {
             let mut acc: i64 = if name == "gcd" { 0 } else { 1 };
             for v in positional {
-                let n = integer(v)?.checked_abs().ok_or_else(big_int)?;
+                let n = integer(v)?
+                    .checked_abs()
+                    .ok_or_else(PyException::beyond_64_bits)?;
                 acc = if name == "gcd" {
                     gcd(acc, n)
                 } else if n == 0 || acc == 0 {
                     0
                 } else {
-                    (acc / gcd(acc, n)).checked_mul(n).ok_or_else(big_int)?
+                    (acc / gcd(acc, n))
+                        .checked_mul(n)
+                        .ok_or_else(PyException::beyond_64_bits)?
                 };
             }
             Value::Int(acc)
@@ -390,7 +375,9 @@ pub fn call(name: &str, args: &Args) -> Result<Value> {
             }
             let mut acc: i64 = 1;
             for i in 0..k {
-                acc = acc.checked_mul(n - i).ok_or_else(big_int)?;
+                acc = acc
+                    .checked_mul(n - i)
+                    .ok_or_else(PyException::beyond_64_bits)?;
                 if name == "comb" {
                     acc /= i + 1;
                 }

@@ -820,12 +820,7 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
     if let Value::Tensor(t) = &*value.resolved()
         && t.dim() == 0
     {
-        let number = match t.item()? {
-            tolab_engine::Scalar::Bool(b) => Value::Bool(b),
-            tolab_engine::Scalar::Int(i) => Value::Int(i),
-            tolab_engine::Scalar::Float(x) => Value::Float(x),
-        };
-        return format(&number, spec);
+        return format(&Value::from(t.item()?), spec);
     }
     if spec.is_empty() {
         return Ok(value.str_text());

@@ -381,11 +381,7 @@ pub fn format_plain(template: &str, args: &Value) -> Result<String> {
 /// A one-element tensor stands for its number (`"%.3f" % loss` with a tensor `loss`).
 fn number_of(value: &Value) -> Result<Value> {
     match value {
-        Value::Tensor(t) if t.numel() == 1 => Ok(match t.item()? {
-            tolab_engine::Scalar::Bool(b) => Value::Bool(b),
-            tolab_engine::Scalar::Int(i) => Value::Int(i),
-            tolab_engine::Scalar::Float(x) => Value::Float(x),
-        }),
+        Value::Tensor(t) if t.numel() == 1 => Ok(Value::from(t.item()?)),
         other => Ok(other.clone()),
     }
 }

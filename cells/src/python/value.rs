@@ -686,6 +686,33 @@ fn identical(a: &Value, b: &Value) -> bool {
 }
 
 /// A number as f64 (bools are ints in Python).
+/// A number the engine hands back (`t.item()`), as Python's.
+impl From<tolab_engine::Scalar> for Value {
+    fn from(scalar: tolab_engine::Scalar) -> Value {
+        match scalar {
+            tolab_engine::Scalar::Bool(b) => Value::Bool(b),
+            tolab_engine::Scalar::Int(i) => Value::Int(i),
+            tolab_engine::Scalar::Float(x) => Value::Float(x),
+        }
+    }
+}
+
+/// An int where Python wants one (`range`, `math.factorial`): ints and bools, else CPython's
+/// `TypeError`.
+pub fn as_index(v: &Value) -> Result<i64, PyException> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        Value::Bool(b) => Ok(i64::from(*b)),
+        other => Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "'{}' object cannot be interpreted as an integer",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
 pub fn as_f64(v: &Value) -> f64 {
     match v {
         Value::Bool(b) => f64::from(u8::from(*b)),
