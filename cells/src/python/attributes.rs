@@ -9,7 +9,7 @@ use tolab_engine::autograd::graph_break;
 use tolab_engine::trace::BreakCause;
 use tolab_engine::{DType, Scalar, Target, Tensor, To};
 
-use super::eval::Args;
+use super::args::Args;
 use super::exception::{ExcType, PyException};
 use super::modules::{self, device_of, dtype_of, size_of};
 use super::operators::{compare, scalar};

@@ -4,8 +4,9 @@
 
 use std::rc::Rc;
 
-use super::eval::{Args, Flow, Interpreter};
+use super::args::{Args, Flow};
 use super::exception::{ExcType, PyException};
+use super::interpreter::Interpreter;
 use super::objects::NN_CLASSES;
 use super::operators::{compare, iterate};
 use super::value::{

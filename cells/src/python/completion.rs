@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::eval::Interpreter;
+use super::interpreter::Interpreter;
 use super::value::{Function, Value};
 
 /// What the editor may offer at the cursor.

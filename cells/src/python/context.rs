@@ -5,8 +5,9 @@
 use ruff_python_ast::StmtWith;
 use tolab_engine::amp::Autocast;
 
-use super::eval::{Args, Flow, Interpreter};
+use super::args::{Args, Flow};
 use super::exception::{ExcType, PyException};
+use super::interpreter::Interpreter;
 use super::value::Value;
 
 /// A context entered, with what leaving it must restore.

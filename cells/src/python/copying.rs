@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::eval::Args;
+use super::args::Args;
 use super::exception::{ExcType, PyException};
 use super::value::{Value, address};
 

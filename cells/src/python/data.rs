@@ -9,9 +9,10 @@ use tolab_engine::Error;
 use tolab_engine::data::{Batches, DataLoader, Dataset, LoaderOptions, TensorDataset};
 use tolab_engine::value::Value as EngineValue;
 
+use super::args::{Args, Flow};
 use super::convert::{from_engine, to_engine};
-use super::eval::{Args, Flow, Interpreter};
 use super::exception::{ExcType, PyException};
+use super::interpreter::Interpreter;
 use super::value::{Sampler, Value, as_f64};
 
 /// A dataset as the engine's loader sees it: its length, read before each epoch. Samples are

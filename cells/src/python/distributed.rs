@@ -10,8 +10,9 @@ use std::cell::RefCell;
 use tolab_engine::distributed::{RankTask, ReduceOp, World};
 use tolab_engine::nn::Module;
 
-use super::eval::{Args, Flow, Interpreter};
+use super::args::{Args, Flow};
 use super::exception::{ExcType, PyException};
+use super::interpreter::Interpreter;
 use super::value::{Value, as_f64};
 
 /// The functions of `torch.distributed` the lab has.

@@ -8,8 +8,9 @@ use std::rc::Rc;
 
 use tolab_engine::Tensor;
 
-use super::eval::{Args, Eval, Flow, Interpreter};
+use super::args::{Args, Eval, Flow};
 use super::exception::{ExcType, PyException};
+use super::interpreter::Interpreter;
 use super::operators;
 use super::value::Value;
 

@@ -3,7 +3,7 @@
 //! types, domain and range errors, and conversions to int that cannot be made. A one-element
 //! tensor counts as its number, as its `__float__` makes it count in Python.
 
-use super::eval::Args;
+use super::args::Args;
 use super::exception::{ExcType, PyException};
 use super::value::{Value, as_index as integer};
 

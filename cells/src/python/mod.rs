@@ -2,17 +2,20 @@
 //! evaluator against the engine. One [`Interpreter`] is one notebook: its cells share a
 //! namespace and an engine session.
 
+mod args;
 mod attributes;
 mod bindings;
 mod builtins;
+mod calls;
 mod completion;
 mod context;
 mod convert;
 mod copying;
 mod data;
 mod distributed;
-mod eval;
 mod exception;
+mod expressions;
+mod interpreter;
 mod iteration;
 mod math;
 mod modules;
@@ -20,8 +23,10 @@ mod objects;
 mod operators;
 mod percent;
 mod source;
+mod statements;
 mod stdlib;
 mod stepping;
+mod sync;
 mod syntax;
 mod value;
 
@@ -33,8 +38,8 @@ use tolab_engine::trace::{EventKind, TraceEvent};
 
 pub use bindings::binds;
 pub use completion::{Completion, Completions};
-pub use eval::Interpreter;
 pub use exception::{ExcType, PyException};
+pub use interpreter::Interpreter;
 use source::CellSource;
 pub(crate) use stdlib::within;
 pub use stepping::{Gate, Position};
@@ -313,7 +318,7 @@ impl Interpreter {
     /// Fresh budgets for a run; the time it started.
     fn begin(&mut self) -> f64 {
         self.steps_left = self.limits.steps;
-        self.stack_base = eval::stack_position();
+        self.stack_base = interpreter::stack_position();
         self.deadline = stdlib::seconds() + self.limits.seconds;
         stdlib::seconds()
     }
@@ -329,7 +334,7 @@ impl Interpreter {
         };
         match self.text_of(&value, false).await {
             Ok(text) => Ok(Some(text)),
-            Err(eval::Flow::Error(e)) => Err(e),
+            Err(args::Flow::Error(e)) => Err(e),
             Err(_) => Ok(Some(value.repr())),
         }
     }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use tolab_engine::{DType, Device, Scalar, Session, Tensor};
 
-use super::eval::Args;
+use super::args::Args;
 use super::exception::{ExcType, PyException};
 use super::operators::{iterate, scalar};
 use super::value::{CudaEvent, Value, as_f64};

@@ -12,8 +12,9 @@ use tolab_engine::nn::{Assign, Factory, Layer, Member, Module, Parameter};
 use tolab_engine::optim::{Algorithm, Hyper, Optimizer, Options, StateDict};
 use tolab_engine::{Tensor, To};
 
-use super::eval::{Args, Flow, Interpreter};
+use super::args::{Args, Flow};
 use super::exception::{ExcType, PyException};
+use super::interpreter::Interpreter;
 use super::modules::{device_of, dtype_of};
 use super::operators::iterate;
 use super::value::{Class, Instance, Names, Value, as_f64};

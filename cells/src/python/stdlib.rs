@@ -9,9 +9,10 @@ use tolab_engine::amp::GradScaler;
 use tolab_engine::random::GeneratorHandle;
 use tolab_engine::serialization::{self, MapLocation};
 
+use super::args::{Args, Flow};
 use super::convert::{from_engine, to_engine};
-use super::eval::{Args, Flow, Interpreter};
 use super::exception::{ExcType, PyException};
+use super::interpreter::Interpreter;
 use super::modules::{device_of, dtype_of};
 use super::value::{AutocastRequest, Value, as_f64};
 
@@ -377,7 +378,7 @@ impl Interpreter {
             if left <= 0.0 {
                 return Ok(());
             }
-            wait(left.min(super::eval::PAUSE_EVERY), !self.hold_pauses).await;
+            wait(left.min(super::interpreter::PAUSE_EVERY), !self.hold_pauses).await;
             self.check_clock()?;
             self.pause_point().await;
         }

@@ -1,0 +1,482 @@
+//! Calls: evaluating a call's arguments (`*args`, `**kwargs` with CPython's errors), calling
+//! any callable value, and binding arguments to a learner's function's parameters.
+
+use std::future::Future;
+use std::rc::Rc;
+
+use ruff_python_ast::{Expr, ExprCall};
+
+use super::args::{Args, Flow};
+use super::exception::{ExcType, PyException};
+use super::interpreter::{Activation, Interpreter, MAX_DEPTH, frame_of, stack_position};
+use super::value::{Class, Function, FunctionBody, Names, Value};
+
+impl Interpreter {
+    pub(crate) async fn call_expr(&mut self, call: &ExprCall) -> Result<Value, Flow> {
+        let callee = self.expr(&call.func).await?;
+        let mut positional = Vec::new();
+        for arg in call.arguments.args.iter() {
+            if let Expr::Starred(s) = arg {
+                let iterable = self.expr(&s.value).await?;
+                positional.extend(self.collect(&iterable).await?);
+            } else {
+                positional.push(self.expr(arg).await?);
+            }
+        }
+        let mut keywords = Vec::new();
+        // The parser refuses a name given twice, so only `**` can repeat one.
+        let unpacking = unpacks(call);
+        for keyword in call.arguments.keywords.iter() {
+            let value = self.expr(&keyword.value).await?;
+            match &keyword.arg {
+                Some(name) if !unpacking => {
+                    keywords.push((name.id.to_string(), value));
+                }
+                Some(name) => {
+                    add_keyword(&mut keywords, name.id.to_string(), value, &callee, call)?
+                }
+                // `f(**mapping)`: a dict's items, each key a string.
+                None => {
+                    for (name, value) in unpacked_keywords(&callee, &call.func, &value)? {
+                        add_keyword(&mut keywords, name, value, &callee, call)?;
+                    }
+                }
+            }
+        }
+        self.call(
+            &callee,
+            Args {
+                positional,
+                keywords,
+            },
+        )
+        .await
+    }
+
+    /// Runs a learner's callable to the end where the engine needs its answer at once (a
+    /// `map_location` function). Pauses are held off meanwhile, so the call never waits on the
+    /// event loop; one that still would (a `time.sleep` in the browser) fails plainly.
+    pub(super) fn call_now(&mut self, callee: &Value, args: Args) -> Result<Value, Flow> {
+        let held = std::mem::replace(&mut self.hold_pauses, true);
+        let outcome = {
+            let call = std::pin::pin!(self.call(callee, args));
+            let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+            match call.poll(&mut context) {
+                std::task::Poll::Ready(outcome) => outcome,
+                std::task::Poll::Pending => Err(PyException::unsupported(
+                    "waiting (time.sleep, a GPU readback) inside a map_location function",
+                )
+                .into()),
+            }
+        };
+        self.hold_pauses = held;
+        outcome
+    }
+
+    /// Calls any callable value.
+    pub(crate) async fn call(&mut self, callee: &Value, args: Args) -> Result<Value, Flow> {
+        match callee {
+            Value::Function(f) => self.call_function(f, None, args).await,
+            Value::BoundMethod(object, f) => {
+                let class = match &**object {
+                    Value::Instance(i) => defining_class(&i.class, f),
+                    _ => None,
+                };
+                let mut positional = vec![(**object).clone()];
+                positional.extend(args.positional);
+                let args = Args {
+                    positional,
+                    keywords: args.keywords,
+                };
+                match class {
+                    Some(class) => self.call_function_of(f, class, args).await,
+                    None => self.call_function(f, None, args).await,
+                }
+            }
+            Value::Class(class) => self.instantiate(class, args).await,
+            Value::Typing(alias) => Ok(super::stdlib::call_typing(alias, &args)?),
+            Value::GradMode(mode) => match args.positional.as_slice() {
+                [f] if super::builtins::is_callable(f) => Ok(Value::Wrapped(Rc::new(
+                    super::value::Wrapped::GradMode(*mode, f.clone()),
+                ))),
+                _ => Err(PyException::new(
+                    ExcType::TypeError,
+                    "no_grad()/enable_grad() decorate one function",
+                )
+                .into()),
+            },
+            Value::Wrapped(wrapped) => match &**wrapped {
+                super::value::Wrapped::GradMode(mode, f) => {
+                    let previous = self.session.set_grad_enabled(*mode);
+                    let outcome = Box::pin(self.call(f, args)).await;
+                    self.session.set_grad_enabled(previous);
+                    outcome
+                }
+                super::value::Wrapped::StaticMethod(f) => Box::pin(self.call(f, args)).await,
+                super::value::Wrapped::Property(_) => Err(PyException::new(
+                    ExcType::TypeError,
+                    "'property' object is not callable",
+                )
+                .into()),
+                super::value::Wrapped::ClassMethod(_) => Err(PyException::new(
+                    ExcType::TypeError,
+                    "'classmethod' object is not callable",
+                )
+                .into()),
+            },
+            Value::Instance(instance) => match &instance.module {
+                Some(module) => self.call_module(module, args).await,
+                None => match instance.class.lookup("__call__") {
+                    Some(Value::Function(ref f)) => {
+                        let method = Value::BoundMethod(Box::new(callee.clone()), f.clone());
+                        Box::pin(self.call(&method, args)).await
+                    }
+                    _ => Err(PyException::new(
+                        ExcType::TypeError,
+                        format!("'{}' object is not callable", instance.class.name),
+                    )
+                    .into()),
+                },
+            },
+            Value::NnClass(name) => self.construct_nn(name, args).map_err(Flow::from),
+            Value::NnModule(module) => self.call_module(module, args).await,
+            Value::Method(owner, name) if matches!(**owner, Value::NnModule(_)) => {
+                let Value::NnModule(module) = &**owner else {
+                    return Ok(Value::None);
+                };
+                self.engine_call(|me| {
+                    me.module_method(module, name, args.clone())
+                        .map_err(Flow::from)
+                })
+                .await
+            }
+            Value::Method(owner, name) if matches!(**owner, Value::Optimizer(_)) => {
+                let Value::Optimizer(optimizer) = &**owner else {
+                    return Ok(Value::None);
+                };
+                self.engine_call(|_| {
+                    super::objects::optimizer_method(optimizer, name, &args).map_err(Flow::from)
+                })
+                .await
+            }
+            Value::Builtin("super") => self
+                .stack
+                .iter()
+                .rev()
+                .find_map(|a| a.this.clone())
+                .map(|(object, class)| Value::Super(Box::new(object), class))
+                .ok_or_else(|| {
+                    PyException::new(ExcType::RuntimeError, "super(): no arguments").into()
+                }),
+            Value::Builtin("__noop__") => Ok(Value::None),
+            Value::Builtin(name) | Value::Type(name)
+                if super::builtins::TYPES.contains(name) || matches!(callee, Value::Builtin(_)) =>
+            {
+                Box::pin(self.call_builtin(name, args)).await
+            }
+            Value::ModuleFn(module, name) => {
+                Box::pin(self.call_module_function(module, name, args)).await
+            }
+            Value::Method(owner, name) if &**name == "backward" => {
+                // A backward pass cannot run twice: in the browser it waits for readbacks
+                // between nodes instead of being retried.
+                let result = match &*owner.resolved() {
+                    Value::Tensor(t) => {
+                        let (gradient, retain) = super::attributes::backward_args(&args);
+                        t.backward_async(gradient.as_ref(), retain).await?;
+                        Value::None
+                    }
+                    _ => super::attributes::call_method(owner, name, args)?,
+                };
+                self.after_backward().await?;
+                Ok(result)
+            }
+            Value::Method(owner, name) => {
+                // A str, list, dict or set method consumes an iterable argument whole
+                // (`", ".join(map(str, xs))`, `xs.extend(x for …)`): lazy ones are drained here.
+                let mut args = args;
+                if matches!(
+                    **owner,
+                    Value::Str(_) | Value::List(_) | Value::Dict(_) | Value::Set(_)
+                ) {
+                    for arg in &mut args.positional {
+                        if let Value::Iterator(_) = arg {
+                            *arg = Value::list(self.collect(arg).await?);
+                        }
+                    }
+                }
+                self.engine_call(|_| {
+                    super::attributes::call_method(owner, name, args.clone()).map_err(Flow::from)
+                })
+                .await
+            }
+            Value::ExcClass(kind) => {
+                let message = args
+                    .positional
+                    .first()
+                    .map_or(String::new(), Value::str_text);
+                Ok(Value::Exception(Rc::new(PyException::new(
+                    kind.clone(),
+                    message,
+                ))))
+            }
+            other => Err(PyException::new(
+                ExcType::TypeError,
+                format!("'{}' object is not callable", other.type_name()),
+            )
+            .into()),
+        }
+    }
+
+    /// Calls a method defined in `class` (so that `super()` inside it searches `class`'s base).
+    pub(super) async fn call_function_of(
+        &mut self,
+        f: &Function,
+        class: Rc<Class>,
+        args: Args,
+    ) -> Result<Value, Flow> {
+        let object = args.positional.first().cloned().unwrap_or(Value::None);
+        self.call_function(f, Some((object, class)), args).await
+    }
+
+    async fn call_function(
+        &mut self,
+        f: &Function,
+        this: Option<(Value, Rc<Class>)>,
+        args: Args,
+    ) -> Result<Value, Flow> {
+        let stack_used = self.stack_base.abs_diff(stack_position());
+        if self.stack.len() >= MAX_DEPTH || stack_used > self.limits.stack_bytes {
+            return Err(PyException::new(
+                ExcType::RecursionError,
+                "maximum recursion depth exceeded",
+            )
+            .into());
+        }
+        let locals = bind_arguments(f, args)?;
+        self.stack.push(Activation {
+            function: f.name.clone(),
+            cell: f.cell.clone(),
+            line: f.line,
+            locals: Some(Rc::new(std::cell::RefCell::new(locals))),
+            enclosing: f.enclosing.clone(),
+            encloses: true,
+            globals: Vec::new(),
+            nonlocals: Vec::new(),
+            this,
+        });
+        let outcome = match &f.body {
+            FunctionBody::Statements(body) => match self.block(body).await {
+                Ok(()) => Ok(Value::None),
+                Err(Flow::Return(v)) => Ok(v),
+                Err(other) => Err(other),
+            },
+            FunctionBody::Expression(e) => self.expr(e).await,
+        };
+        let activation = self.stack.pop();
+        match outcome {
+            Err(Flow::Error(mut e)) => {
+                if let Some(a) = activation {
+                    e.frames.insert(0, frame_of(&a));
+                }
+                Err(Flow::Error(e))
+            }
+            other => other,
+        }
+    }
+}
+
+/// A call's arguments bound to a function's parameters, with Python's errors for what does not
+/// fit: positional, then keywords, then defaults; extras into `*args` and `**kwargs`.
+fn bind_arguments(f: &Function, args: Args) -> Result<Names, PyException> {
+    let p = &f.parameters;
+    let name = &f.name;
+    let positional: Vec<&str> = p
+        .posonlyargs
+        .iter()
+        .chain(p.args.iter())
+        .map(|a| a.parameter.name.id.as_str())
+        .collect();
+    let mut locals = Names::default();
+    let Args {
+        positional: given,
+        keywords,
+    } = args;
+    if given.len() > positional.len() && p.vararg.is_none() {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "{name}() takes {} positional argument{} but {} were given",
+                positional.len(),
+                if positional.len() == 1 { "" } else { "s" },
+                given.len()
+            ),
+        ));
+    }
+    let mut extra = Vec::new();
+    for (i, value) in given.into_iter().enumerate() {
+        match positional.get(i) {
+            Some(param) => {
+                locals.insert((*param).to_owned(), value);
+            }
+            None => extra.push(value),
+        }
+    }
+    if let Some(vararg) = &p.vararg {
+        locals.insert(vararg.name.id.to_string(), Value::Tuple(extra.into()));
+    }
+    let keyword_only: Vec<&str> = p
+        .kwonlyargs
+        .iter()
+        .map(|a| a.parameter.name.id.as_str())
+        .collect();
+    let mut spare = Vec::new();
+    for (key, value) in keywords {
+        if positional.contains(&key.as_str()) || keyword_only.contains(&key.as_str()) {
+            if locals.contains_key(&key) {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!("{name}() got multiple values for argument '{key}'"),
+                ));
+            }
+            locals.insert(key, value);
+        } else if p.kwarg.is_some() {
+            spare.push((Value::str(&key), value));
+        } else {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("{name}() got an unexpected keyword argument '{key}'"),
+            ));
+        }
+    }
+    if let Some(kwarg) = &p.kwarg {
+        locals.insert(
+            kwarg.name.id.to_string(),
+            Value::Dict(Rc::new(std::cell::RefCell::new(spare))),
+        );
+    }
+    let first_default = positional.len() - f.defaults.len();
+    let mut missing = Vec::new();
+    for (i, param) in positional.iter().enumerate() {
+        if !locals.contains_key(*param) {
+            match i.checked_sub(first_default) {
+                Some(d) => {
+                    locals.insert((*param).to_owned(), f.defaults[d].clone());
+                }
+                None => missing.push(format!("'{param}'")),
+            }
+        }
+    }
+    for param in keyword_only {
+        if !locals.contains_key(param) {
+            match f.keyword_defaults.iter().find(|(k, _)| k == param) {
+                Some((_, v)) => {
+                    locals.insert(param.to_owned(), v.clone());
+                }
+                None => missing.push(format!("'{param}'")),
+            }
+        }
+    }
+    if !missing.is_empty() {
+        let names = match missing.as_slice() {
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+            [] => String::new(),
+        };
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "{name}() missing {} required positional argument{}: {names}",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    Ok(locals)
+}
+
+/// The class in `class`'s ancestry whose body defined `f`.
+fn defining_class(class: &Rc<Class>, f: &Rc<Function>) -> Option<Rc<Class>> {
+    let defines = class
+        .namespace
+        .borrow()
+        .values()
+        .any(|v| matches!(v, Value::Function(g) if Rc::ptr_eq(g, f)));
+    if defines {
+        Some(class.clone())
+    } else {
+        class.base.as_ref().and_then(|b| defining_class(b, f))
+    }
+}
+
+/// Whether a call unpacks a mapping into its keywords (`f(**kwargs)`).
+fn unpacks(call: &ExprCall) -> bool {
+    call.arguments.keywords.iter().any(|k| k.arg.is_none())
+}
+
+/// Adds a keyword of a call that unpacks a mapping, where a name may come twice.
+fn add_keyword(
+    keywords: &mut Vec<(String, Value)>,
+    name: String,
+    value: Value,
+    callee: &Value,
+    call: &ExprCall,
+) -> Result<(), PyException> {
+    if keywords.iter().any(|(k, _)| *k == name) {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "{}() got multiple values for keyword argument '{name}'",
+                callee_name(callee, &call.func)
+            ),
+        ));
+    }
+    keywords.push((name, value));
+    Ok(())
+}
+
+/// The keywords `f(**value)` passes: a dict's items, whose keys must be strings.
+fn unpacked_keywords(
+    callee: &Value,
+    func: &Expr,
+    value: &Value,
+) -> Result<Vec<(String, Value)>, PyException> {
+    let Value::Dict(entries) = &*value.resolved() else {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "{}() argument after ** must be a mapping, not {}",
+                callee_name(callee, func),
+                value.type_name()
+            ),
+        ));
+    };
+    entries
+        .borrow()
+        .iter()
+        .map(|(key, value)| match key {
+            Value::Str(name) => Ok((name.to_string(), value.clone())),
+            _ => Err(PyException::new(
+                ExcType::TypeError,
+                "keywords must be strings",
+            )),
+        })
+        .collect()
+}
+
+/// How CPython names a callee in a call's errors: a cell's function by its module and name
+/// (`__main__.step`), a builtin by its name, anything else as the call wrote it.
+fn callee_name(callee: &Value, func: &Expr) -> String {
+    fn written(func: &Expr) -> String {
+        match func {
+            Expr::Name(n) => n.id.to_string(),
+            Expr::Attribute(a) => format!("{}.{}", written(&a.value), a.attr.id),
+            _ => "function".into(),
+        }
+    }
+    match callee {
+        Value::Function(f) | Value::BoundMethod(_, f) => format!("__main__.{}", f.name),
+        Value::Builtin(name) => (*name).to_owned(),
+        _ => written(func),
+    }
+}

@@ -1,0 +1,442 @@
+//! Expressions: literals, names, operators (a synchronous fast path for simple ones),
+//! containers, comprehensions, attributes, subscripts, f-strings and `%` formatting, lambdas.
+
+use std::rc::Rc;
+
+use ruff_python_ast::{BoolOp, Comprehension, Expr, Number, Parameters};
+use ruff_text_size::Ranged;
+
+use super::args::{Args, Eval, Flow};
+use super::exception::PyException;
+use super::interpreter::{Activation, Interpreter};
+use super::operators;
+use super::sync::sync_first;
+use super::value::{FunctionBody, Scope, Value};
+
+impl Interpreter {
+    /// Evaluates an expression; [`is_simple`] ones synchronously, without boxing a future.
+    pub(crate) async fn expr(&mut self, e: &Expr) -> Result<Value, Flow> {
+        if is_simple(e) {
+            // The fast path stays synchronous; only a read that could not wait (in the browser)
+            // takes the awaiting one.
+            return sync_first!(self, |me| me.simple_expr(e));
+        }
+        self.expr_boxed(e).await
+    }
+
+    /// An [`is_simple`] expression's value: literals, names, and arithmetic and single
+    /// comparisons of those (all synchronous operations).
+    pub(crate) fn simple_expr(&mut self, e: &Expr) -> Result<Value, Flow> {
+        Ok(match e {
+            Expr::NumberLiteral(n) => match &n.value {
+                Number::Int(i) => Value::Int(i.as_i64().ok_or_else(PyException::beyond_64_bits)?),
+                Number::Float(x) => Value::Float(*x),
+                Number::Complex { .. } => {
+                    return Err(PyException::unsupported("complex numbers").into());
+                }
+            },
+            Expr::StringLiteral(s) => Value::str(s.value.to_str()),
+            Expr::BooleanLiteral(b) => Value::Bool(b.value),
+            Expr::NoneLiteral(_) => Value::None,
+            Expr::Name(n) => self.lookup(n.id.as_str())?,
+            Expr::BinOp(b) => {
+                let left = self.simple_expr(&b.left)?;
+                let right = self.simple_expr(&b.right)?;
+                operators::binary(b.op, &left, &right, false)?
+            }
+            Expr::UnaryOp(u) => operators::unary(u.op, &self.simple_expr(&u.operand)?)?,
+            Expr::Compare(c) => match (c.ops.first(), c.comparators.first()) {
+                (Some(op), Some(right)) => {
+                    let left = self.simple_expr(&c.left)?;
+                    let right = self.simple_expr(right)?;
+                    operators::compare(*op, &left, &right)?
+                }
+                _ => return Err(PyException::unsupported("this comparison").into()),
+            },
+            _ => return Err(PyException::unsupported("this expression").into()),
+        })
+    }
+
+    fn expr_boxed<'a>(&'a mut self, e: &'a Expr) -> Eval<'a, Value> {
+        Box::pin(async move {
+            Ok(match e {
+                Expr::NumberLiteral(_)
+                | Expr::StringLiteral(_)
+                | Expr::BooleanLiteral(_)
+                | Expr::NoneLiteral(_)
+                | Expr::Name(_) => self.simple_expr(e)?,
+                Expr::BinOp(b) => {
+                    let left = self.expr(&b.left).await?;
+                    let right = self.expr(&b.right).await?;
+                    if let (ruff_python_ast::Operator::Mod, Value::Str(template)) = (b.op, &left) {
+                        return Ok(Value::str(&self.percent_format(template, &right).await?));
+                    }
+                    sync_first!(self, |_me| Ok(operators::binary(
+                        b.op, &left, &right, false
+                    )?))?
+                }
+                Expr::UnaryOp(u) => {
+                    let operand = self.expr(&u.operand).await?;
+                    sync_first!(self, |_me| Ok(operators::unary(u.op, &operand)?))?
+                }
+                Expr::BoolOp(b) => {
+                    let mut last = Value::None;
+                    for value in &b.values {
+                        last = self.expr(value).await?;
+                        let decided = match b.op {
+                            BoolOp::And => !self.truth(&last).await?,
+                            BoolOp::Or => self.truth(&last).await?,
+                        };
+                        if decided {
+                            break;
+                        }
+                    }
+                    last
+                }
+                Expr::Compare(c) => {
+                    let mut left = self.expr(&c.left).await?;
+                    let mut result = Value::Bool(true);
+                    for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                        let right = self.expr(right).await?;
+                        result =
+                            sync_first!(self, |_me| Ok(operators::compare(*op, &left, &right)?))?;
+                        if !matches!(result, Value::Tensor(_)) && !self.truth(&result).await? {
+                            break;
+                        }
+                        left = right;
+                    }
+                    result
+                }
+                Expr::If(i) => {
+                    if self.test(&i.test).await? {
+                        self.expr(&i.body).await?
+                    } else {
+                        self.expr(&i.orelse).await?
+                    }
+                }
+                Expr::List(l) => Value::list(self.exprs(&l.elts).await?),
+                Expr::Set(set) => Value::set(self.exprs(&set.elts).await?)?,
+                Expr::SetComp(c) => {
+                    Value::set(self.comprehension(&c.generators, &c.elt, None).await?)?
+                }
+                Expr::Tuple(t) => Value::Tuple(self.exprs(&t.elts).await?.into()),
+                Expr::Dict(d) => {
+                    let mut entries = Vec::new();
+                    for item in &d.items {
+                        let Some(key) = &item.key else {
+                            return Err(PyException::unsupported("'**' in a dict display").into());
+                        };
+                        let key = self.expr(key).await?;
+                        let value = self.expr(&item.value).await?;
+                        entries.push((key, value));
+                    }
+                    Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
+                }
+                Expr::Attribute(a) => {
+                    let owner = self.expr(&a.value).await?;
+                    let found = self.get_attribute(&owner, a.attr.id.as_str())?;
+                    match &found {
+                        Value::Wrapped(w) if matches!(owner, Value::Instance(_)) => match &**w {
+                            super::value::Wrapped::Property(getter) => {
+                                self.call(getter, Args::positional(vec![owner])).await?
+                            }
+                            _ => Value::Wrapped(w.clone()),
+                        },
+                        _ => found,
+                    }
+                }
+                Expr::Subscript(s) => {
+                    let container = self.expr(&s.value).await?;
+                    let index = self.subscript(&s.slice).await?;
+                    match &container {
+                        Value::Instance(i) if i.class.lookup("__getitem__").is_some() => {
+                            self.call_dunder(&container, "__getitem__", vec![index])
+                                .await?
+                        }
+                        Value::NnModule(m) if super::objects::holds_module_list(m) => {
+                            let children: Vec<Value> =
+                                m.children().iter().map(|c| self.object_of(c)).collect();
+                            operators::get_item(&Value::list(children), &index)?
+                        }
+                        _ => sync_first!(self, |_me| Ok(operators::get_item(&container, &index)?))?,
+                    }
+                }
+                Expr::Call(call) => self.call_expr(call).await?,
+                Expr::FString(f) => Value::str(&self.fstring(f).await?),
+                Expr::ListComp(c) => {
+                    Value::list(self.comprehension(&c.generators, &c.elt, None).await?)
+                }
+                Expr::Generator(c) => {
+                    Value::list(self.comprehension(&c.generators, &c.elt, None).await?)
+                }
+                Expr::DictComp(c) => {
+                    let key = c
+                        .key
+                        .as_deref()
+                        .ok_or_else(|| PyException::unsupported("'**' in a dict comprehension"))?;
+                    let values = self
+                        .comprehension(&c.generators, &c.value, Some(key))
+                        .await?;
+                    let entries = values
+                        .into_iter()
+                        .filter_map(|pair| match &pair {
+                            Value::Tuple(kv) if kv.len() == 2 => {
+                                Some((kv[0].clone(), kv[1].clone()))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
+                }
+                // `name := value`: binds, and is the value.
+                Expr::Named(n) => {
+                    let value = self.expr(&n.value).await?;
+                    // Inside a comprehension the name binds in the scope around it (PEP 572).
+                    let mut comprehensions = Vec::new();
+                    while self.stack.len() > 1
+                        && self
+                            .stack
+                            .last()
+                            .is_some_and(|a| a.function == COMPREHENSION)
+                        && let Some(activation) = self.stack.pop()
+                    {
+                        comprehensions.push(activation);
+                    }
+                    let bound = self.assign(&n.target, value.clone()).await;
+                    while let Some(activation) = comprehensions.pop() {
+                        self.stack.push(activation);
+                    }
+                    bound?;
+                    value
+                }
+                Expr::Lambda(l) => {
+                    let empty = Parameters::default();
+                    let parameters = l.parameters.as_deref().unwrap_or(&empty);
+                    self.function(
+                        "<lambda>".into(),
+                        parameters,
+                        FunctionBody::Expression(Rc::new((*l.body).clone())),
+                        l.range(),
+                    )
+                    .await?
+                }
+                Expr::Yield(_) | Expr::YieldFrom(_) => {
+                    return Err(PyException::unsupported("'yield'").into());
+                }
+                _ => return Err(PyException::unsupported("this expression").into()),
+            })
+        })
+    }
+
+    /// A subscript: slices become `slice` tuples for the container to read.
+    pub(crate) async fn subscript(&mut self, e: &Expr) -> Result<Value, Flow> {
+        match e {
+            Expr::Slice(s) => {
+                let lower = self.optional(&s.lower).await?;
+                let upper = self.optional(&s.upper).await?;
+                let step = self.optional(&s.step).await?;
+                Ok(operators::slice_value(lower, upper, step))
+            }
+            Expr::Tuple(t) => {
+                let mut parts = Vec::new();
+                for elt in &t.elts {
+                    parts.push(Box::pin(self.subscript(elt)).await?);
+                }
+                Ok(Value::Tuple(parts.into()))
+            }
+            other => self.expr(other).await,
+        }
+    }
+
+    /// The values a comprehension produces (`(key, value)` pairs when `key` is given), its loop
+    /// variables kept in a scope of their own.
+    async fn comprehension(
+        &mut self,
+        generators: &[Comprehension],
+        element: &Expr,
+        key: Option<&Expr>,
+    ) -> Result<Vec<Value>, Flow> {
+        let (cell, line) = match self.stack.last() {
+            Some(a) => (a.cell.clone(), a.line),
+            None => return Ok(Vec::new()),
+        };
+        let enclosing = self.closure();
+        self.stack.push(Activation {
+            function: COMPREHENSION.into(),
+            cell,
+            line,
+            locals: Some(Scope::default()),
+            enclosing,
+            encloses: true,
+            globals: Vec::new(),
+            nonlocals: Vec::new(),
+            this: None,
+        });
+        let mut out = Vec::new();
+        let result = self.generate(generators, element, key, &mut out).await;
+        self.stack.pop();
+        result.map(|()| out)
+    }
+
+    fn generate<'a>(
+        &'a mut self,
+        generators: &'a [Comprehension],
+        element: &'a Expr,
+        key: Option<&'a Expr>,
+        out: &'a mut Vec<Value>,
+    ) -> Eval<'a, ()> {
+        Box::pin(async move {
+            let Some((first, rest)) = generators.split_first() else {
+                let value = self.expr(element).await?;
+                out.push(match key {
+                    Some(k) => Value::Tuple(Rc::from(vec![self.expr(k).await?, value])),
+                    None => value,
+                });
+                return Ok(());
+            };
+            let iterable = self.expr(&first.iter).await?;
+            let mut items = self.iter_of(&iterable).await?;
+            'items: while let Some(item) = self.next_of(&mut items).await? {
+                self.assign(&first.target, item).await?;
+                for condition in &first.ifs {
+                    if !self.test(condition).await? {
+                        continue 'items;
+                    }
+                }
+                self.generate(rest, element, key, out).await?;
+            }
+            Ok(())
+        })
+    }
+
+    async fn optional(&mut self, e: &Option<Box<Expr>>) -> Result<Value, Flow> {
+        match e {
+            Some(e) => self.expr(e).await,
+            None => Ok(Value::None),
+        }
+    }
+
+    async fn exprs(&mut self, items: &[Expr]) -> Result<Vec<Value>, Flow> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            if let Expr::Starred(s) = item {
+                let iterable = self.expr(&s.value).await?;
+                out.extend(self.collect(&iterable).await?);
+            } else {
+                out.push(self.expr(item).await?);
+            }
+        }
+        Ok(out)
+    }
+
+    async fn fstring(&mut self, f: &ruff_python_ast::ExprFString) -> Result<String, Flow> {
+        use ruff_python_ast::FStringPart;
+        let mut out = String::new();
+        for part in f.value.iter() {
+            match part {
+                FStringPart::Literal(lit) => out.push_str(&lit.value),
+                FStringPart::FString(fs) => out.push_str(&self.interpolate(&fs.elements).await?),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The text of an f-string's elements; a format spec is itself such a list (`{x:{width}}`).
+    fn interpolate<'a>(
+        &'a mut self,
+        elements: &'a ruff_python_ast::InterpolatedStringElements,
+    ) -> Eval<'a, String> {
+        use ruff_python_ast::{ConversionFlag, InterpolatedStringElement};
+        Box::pin(async move {
+            let mut out = String::new();
+            for element in elements.iter() {
+                match element {
+                    InterpolatedStringElement::Literal(lit) => out.push_str(&lit.value),
+                    InterpolatedStringElement::Interpolation(i) => {
+                        // `{x=}` prints its own text first, then the value (its repr unless a
+                        // conversion or a spec says otherwise).
+                        if let Some(debug) = &i.debug_text {
+                            out.push_str(debug.as_str());
+                        }
+                        let value = self.expr(&i.expression).await?;
+                        self.fetch_values(&value).await?;
+                        let spec = match &i.format_spec {
+                            Some(spec) => self.interpolate(&spec.elements).await?,
+                            None => String::new(),
+                        };
+                        let learners = matches!(
+                            value,
+                            Value::Instance(_)
+                                | Value::List(_)
+                                | Value::Tuple(_)
+                                | Value::Dict(_)
+                                | Value::Set(_)
+                        );
+                        let conversion = match i.conversion {
+                            ConversionFlag::None if i.debug_text.is_some() && spec.is_empty() => {
+                                ConversionFlag::Repr
+                            }
+                            other => other,
+                        };
+                        let value = match conversion {
+                            ConversionFlag::Repr => Value::str(&self.text_of(&value, false).await?),
+                            ConversionFlag::Str => Value::str(&self.text_of(&value, true).await?),
+                            // `format(x, "")` is `str(x)`.
+                            _ if learners && spec.is_empty() => {
+                                Value::str(&self.text_of(&value, true).await?)
+                            }
+                            _ => value,
+                        };
+                        out.push_str(&operators::format(&value, &spec)?);
+                    }
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// `template % args`, with learners' `__str__` and `__repr__` for `%s` and `%r`.
+    async fn percent_format(&mut self, template: &str, args: &Value) -> Result<String, Flow> {
+        let steps = super::percent::plan(template, args)?;
+        let mut texts = Vec::with_capacity(steps.len());
+        for step in &steps {
+            texts.push(match step.argument() {
+                Some((value, Some(as_str))) => Some(self.text_of(value, as_str).await?),
+                Some((value, None)) => {
+                    self.fetch_values(value).await?;
+                    None
+                }
+                None => None,
+            });
+        }
+        Ok(super::percent::assemble(steps, texts)?)
+    }
+}
+
+/// The name of a comprehension's own scope (a walrus inside binds in the scope around it).
+const COMPREHENSION: &str = "<listcomp>";
+
+/// Whether [`Interpreter::simple_expr`] evaluates `e`: it holds only literals, names, arithmetic
+/// and single comparisons, which run synchronously and have no effects on the cell's flow.
+pub(crate) fn is_simple(e: &Expr) -> bool {
+    match e {
+        Expr::NumberLiteral(_)
+        | Expr::StringLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::NoneLiteral(_)
+        | Expr::Name(_) => true,
+        // `"…" % x` formats with learners' `__str__`, which needs the awaiting path.
+        Expr::BinOp(b)
+            if b.op == ruff_python_ast::Operator::Mod
+                && matches!(*b.left, Expr::StringLiteral(_)) =>
+        {
+            false
+        }
+        Expr::BinOp(b) => is_simple(&b.left) && is_simple(&b.right),
+        Expr::UnaryOp(u) => is_simple(&u.operand),
+        Expr::Compare(c) => {
+            c.ops.len() == 1 && is_simple(&c.left) && c.comparators.iter().all(is_simple)
+        }
+        _ => false,
+    }
+}

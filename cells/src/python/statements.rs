@@ -1,0 +1,395 @@
+//! Statements: assignments (with a synchronous fast path for simple ones), control flow,
+//! `try`, `def` and `class` bodies, imports, `global`/`nonlocal`, `del`.
+
+use std::rc::Rc;
+
+use ruff_python_ast::{ExceptHandler, Expr, Parameters, Stmt, StmtFunctionDef};
+use ruff_text_size::Ranged;
+
+use super::args::{Args, Eval, Flow};
+use super::exception::{ExcType, PyException};
+use super::expressions::is_simple;
+use super::interpreter::Interpreter;
+use super::operators;
+use super::sync::sync_first;
+use super::value::{Function, FunctionBody, Value};
+
+impl Interpreter {
+    /// Runs one statement. Plain assignments of simple expressions (`total += i * 3`) take a
+    /// synchronous path: no future is boxed for them, which is most of a scalar loop's cost.
+    pub(crate) async fn exec(&mut self, stmt: &Stmt) -> Result<(), Flow> {
+        if self.gate.is_none() {
+            fn simple_name(target: &Expr) -> Option<&str> {
+                match target {
+                    Expr::Name(n) => Some(n.id.as_str()),
+                    _ => None,
+                }
+            }
+            match stmt {
+                Stmt::Assign(a) if a.targets.len() == 1 && is_simple(&a.value) => {
+                    if let Some(name) = simple_name(&a.targets[0]) {
+                        self.note_line(stmt)?;
+                        let value = sync_first!(self, |me| me.simple_expr(&a.value))?;
+                        self.set_name(name, value);
+                        return Ok(());
+                    }
+                }
+                Stmt::AugAssign(a) if is_simple(&a.value) => {
+                    if let Some(name) = simple_name(&a.target) {
+                        self.note_line(stmt)?;
+                        let current = self.lookup(name)?;
+                        let operand = sync_first!(self, |me| me.simple_expr(&a.value))?;
+                        let updated = sync_first!(self, |_me| Ok(operators::binary(
+                            a.op, &current, &operand, true
+                        )?))?;
+                        self.set_name(name, updated);
+                        return Ok(());
+                    }
+                }
+                Stmt::If(s) => {
+                    self.note_line(stmt)?;
+                    return self.if_stmt(s).await;
+                }
+                _ => {}
+            }
+        }
+        self.exec_boxed(stmt).await
+    }
+
+    /// `if test: ... elif ...: ... else: ...`, its line already noted.
+    async fn if_stmt(&mut self, s: &ruff_python_ast::StmtIf) -> Result<(), Flow> {
+        if self.test(&s.test).await? {
+            return self.block(&s.body).await;
+        }
+        for clause in &s.elif_else_clauses {
+            let taken = match &clause.test {
+                Some(test) => self.test(test).await?,
+                None => true,
+            };
+            if taken {
+                return self.block(&clause.body).await;
+            }
+        }
+        Ok(())
+    }
+
+    fn exec_boxed<'a>(&'a mut self, stmt: &'a Stmt) -> Eval<'a, ()> {
+        Box::pin(async move {
+            self.at_gate(stmt).await?;
+            self.note_line(stmt)?;
+            match stmt {
+                Stmt::Expr(e) => {
+                    self.expr(&e.value).await?;
+                }
+                Stmt::Assign(a) => {
+                    let value = self.expr(&a.value).await?;
+                    for target in &a.targets {
+                        self.assign(target, value.clone()).await?;
+                    }
+                }
+                Stmt::AugAssign(a) => {
+                    let current = self.expr(&a.target).await?;
+                    let operand = self.expr(&a.value).await?;
+                    let updated = sync_first!(self, |_me| Ok(operators::binary(
+                        a.op, &current, &operand, true
+                    )?))?;
+                    self.assign(&a.target, updated).await?;
+                }
+                Stmt::If(s) => self.if_stmt(s).await?,
+                Stmt::While(s) => {
+                    let mut broke = false;
+                    while !broke && self.test(&s.test).await? {
+                        broke = self.loop_body(&s.body).await?;
+                    }
+                    if !broke {
+                        self.block(&s.orelse).await?;
+                    }
+                }
+                Stmt::For(s) => {
+                    let mut broke = false;
+                    let iterable = self.expr(&s.iter).await?;
+                    let mut items = self.iter_of(&iterable).await?;
+                    while let Some(item) = self.next_of(&mut items).await? {
+                        self.assign(&s.target, item).await?;
+                        broke = self.loop_body(&s.body).await?;
+                        if broke {
+                            break;
+                        }
+                    }
+                    if !broke {
+                        self.block(&s.orelse).await?;
+                    }
+                }
+                Stmt::Break(_) => return Err(Flow::Break),
+                Stmt::Continue(_) => return Err(Flow::Continue),
+                Stmt::Pass(_) => {}
+                Stmt::Return(r) => {
+                    let value = match &r.value {
+                        Some(v) => self.expr(v).await?,
+                        None => Value::None,
+                    };
+                    return Err(Flow::Return(value));
+                }
+                Stmt::FunctionDef(def) => self.define(def).await?,
+                Stmt::ClassDef(def) => {
+                    if !def.decorator_list.is_empty() {
+                        return Err(PyException::unsupported("a class decorator").into());
+                    }
+                    self.define_class(def).await?;
+                }
+                Stmt::Import(import) => {
+                    for alias in &import.names {
+                        let name = alias.name.id.as_str();
+                        let module = super::modules::import(name)?;
+                        match &alias.asname {
+                            Some(asname) => self.set_name(asname.id.as_str(), module),
+                            None => {
+                                // `import torch.nn` binds `torch`.
+                                let top = name.split('.').next().unwrap_or(name);
+                                self.set_name(top, super::modules::import(top)?);
+                            }
+                        }
+                    }
+                }
+                Stmt::ImportFrom(import) => {
+                    let module = import.module.as_ref().map_or("", |m| m.id.as_str());
+                    for alias in &import.names {
+                        let name = alias.name.id.as_str();
+                        let value = match (module, name) {
+                            ("os", "environ") => Value::Environ(self.session.clone()),
+                            _ => super::modules::import_from(module, name)?,
+                        };
+                        let bound = alias.asname.as_ref().map_or(name, |a| a.id.as_str());
+                        self.set_name(bound, value);
+                    }
+                }
+                Stmt::Assert(a) => {
+                    if !self.test(&a.test).await? {
+                        let message = match &a.msg {
+                            Some(m) => self.expr(m).await?.str_text(),
+                            None => String::new(),
+                        };
+                        return Err(PyException::new(ExcType::AssertionError, message).into());
+                    }
+                }
+                Stmt::With(w) => self.with_statement(w).await?,
+                Stmt::Try(t) => self.try_statement(t).await?,
+                Stmt::Raise(r) => {
+                    let error = match &r.exc {
+                        Some(e) => match &self.expr(e).await? {
+                            Value::ExcClass(kind) => PyException::new(kind.clone(), ""),
+                            Value::Exception(e) => (**e).clone(),
+                            other => PyException::new(
+                                ExcType::TypeError,
+                                format!(
+                                    "exceptions must derive from BaseException, not {}",
+                                    other.type_name()
+                                ),
+                            ),
+                        },
+                        None => self.handling.last().cloned().ok_or_else(|| {
+                            PyException::new(
+                                ExcType::RuntimeError,
+                                "No active exception to reraise",
+                            )
+                        })?,
+                    };
+                    return Err(Flow::Error(PyException {
+                        frames: Vec::new(),
+                        ..error
+                    }));
+                }
+                Stmt::Global(g) => {
+                    if let Some(a) = self.stack.last_mut() {
+                        a.globals.extend(g.names.iter().map(|n| n.id.to_string()));
+                    }
+                }
+                Stmt::Nonlocal(n) => {
+                    let Some(a) = self.stack.last_mut() else {
+                        return Ok(());
+                    };
+                    for name in &n.names {
+                        if !a
+                            .enclosing
+                            .iter()
+                            .any(|s| s.borrow().contains_key(name.as_str()))
+                        {
+                            return Err(PyException::new(
+                                ExcType::SyntaxError,
+                                format!("no binding for nonlocal '{name}' found"),
+                            )
+                            .into());
+                        }
+                        a.nonlocals.push(name.to_string());
+                    }
+                }
+                // `x: int = 5` binds as `x = 5`; annotations are not evaluated (as under
+                // `from __future__ import annotations`), and a bare `x: int` binds nothing.
+                Stmt::AnnAssign(a) => {
+                    if let Some(value) = &a.value {
+                        let value = self.expr(value).await?;
+                        self.assign(&a.target, value).await?;
+                    }
+                }
+                Stmt::Delete(d) => {
+                    for target in &d.targets {
+                        self.delete(target).await?;
+                    }
+                }
+                other => return Err(PyException::unsupported(&statement_name(other)).into()),
+            }
+            Ok(())
+        })
+    }
+
+    /// `try: … except …: … else: … finally: …`.
+    async fn try_statement(&mut self, t: &ruff_python_ast::StmtTry) -> Result<(), Flow> {
+        let mut outcome = self.block(&t.body).await;
+        if let Err(Flow::Error(error)) = &outcome
+            && !error.ends_cell
+        {
+            let error = error.clone();
+            for handler in &t.handlers {
+                let ExceptHandler::ExceptHandler(h) = handler;
+                let matches = match &h.type_ {
+                    None => true,
+                    Some(types) => {
+                        let classes = match self.expr(types).await? {
+                            Value::Tuple(ref items) => items.to_vec(),
+                            one => vec![one],
+                        };
+                        classes.iter().any(|c| match c {
+                            Value::ExcClass(kind) => error.kind.caught_by(kind),
+                            _ => false,
+                        })
+                    }
+                };
+                if matches {
+                    if let Some(name) = &h.name {
+                        self.set_name(name.id.as_str(), Value::Exception(Rc::new(error.clone())));
+                    }
+                    self.handling.push(error.clone());
+                    outcome = self.block(&h.body).await;
+                    self.handling.pop();
+                    break;
+                }
+            }
+        } else if outcome.is_ok() {
+            outcome = self.block(&t.orelse).await;
+        }
+        let finally = self.block(&t.finalbody).await;
+        finally.and(outcome)
+    }
+
+    async fn delete(&mut self, target: &Expr) -> Result<(), Flow> {
+        match target {
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                let removed = match self.stack.last().and_then(|a| a.locals.as_ref()) {
+                    Some(locals) => locals.borrow_mut().remove(name),
+                    None => self.globals.remove(name),
+                };
+                if removed.is_none() {
+                    return Err(PyException::new(
+                        ExcType::NameError,
+                        format!("name '{name}' is not defined"),
+                    )
+                    .into());
+                }
+                Ok(())
+            }
+            Expr::Subscript(s) => {
+                let container = self.expr(&s.value).await?;
+                let index = self.subscript(&s.slice).await?;
+                operators::delete_item(&container, &index)?;
+                Ok(())
+            }
+            _ => Err(PyException::unsupported("this 'del' target").into()),
+        }
+    }
+
+    /// One pass of a loop's body: whether it ended with `break`.
+    async fn loop_body(&mut self, body: &[Stmt]) -> Result<bool, Flow> {
+        match self.block(body).await {
+            Err(Flow::Break) => Ok(true),
+            Err(Flow::Continue) | Ok(()) => Ok(false),
+            Err(other) => Err(other),
+        }
+    }
+
+    async fn define(&mut self, def: &StmtFunctionDef) -> Result<(), Flow> {
+        if def.is_async {
+            return Err(PyException::unsupported("'async def'").into());
+        }
+        // Decorators are evaluated before the function is made, and applied innermost first.
+        let mut decorators = Vec::with_capacity(def.decorator_list.len());
+        for decorator in &def.decorator_list {
+            decorators.push(self.expr(&decorator.expression).await?);
+        }
+        let mut function = self
+            .function(
+                def.name.id.to_string(),
+                &def.parameters,
+                FunctionBody::Statements(def.body.to_vec().into()),
+                def.range(),
+            )
+            .await?;
+        for decorator in decorators.iter().rev() {
+            function = self
+                .call(decorator, Args::positional(vec![function]))
+                .await?;
+        }
+        self.set_name(def.name.id.as_str(), function);
+        Ok(())
+    }
+
+    /// A function value: its defaults evaluated now, as Python does at definition time.
+    pub(crate) async fn function(
+        &mut self,
+        name: String,
+        parameters: &Parameters,
+        body: FunctionBody,
+        range: ruff_text_size::TextRange,
+    ) -> Result<Value, Flow> {
+        let mut defaults = Vec::new();
+        for parameter in parameters.posonlyargs.iter().chain(parameters.args.iter()) {
+            if let Some(default) = &parameter.default {
+                defaults.push(self.expr(default).await?);
+            }
+        }
+        let mut keyword_defaults = Vec::new();
+        for parameter in parameters.kwonlyargs.iter() {
+            if let Some(default) = &parameter.default {
+                keyword_defaults.push((
+                    parameter.parameter.name.id.to_string(),
+                    self.expr(default).await?,
+                ));
+            }
+        }
+        let cell = self
+            .stack
+            .last()
+            .map(|a| a.cell.clone())
+            .ok_or_else(|| PyException::new(ExcType::RuntimeError, "no cell is running"))?;
+        let line = cell.line_of(range);
+        Ok(Value::Function(Rc::new(Function {
+            name,
+            parameters: Rc::new(parameters.clone()),
+            body,
+            defaults,
+            keyword_defaults,
+            cell,
+            line,
+            enclosing: self.closure(),
+        })))
+    }
+}
+
+/// How a statement outside the subset is named in its error.
+fn statement_name(stmt: &Stmt) -> String {
+    match stmt {
+        Stmt::Match(_) => "'match'",
+        _ => "this statement",
+    }
+    .to_owned()
+}
