@@ -347,7 +347,9 @@ def entries():
             key = f"{namespace}.{name}"
             native = type(obj).__name__ in ("builtin_function_or_method", "method_descriptor")
             instance = {"Tensor": sample, "torch.Generator": torch.Generator()}.get(namespace)
-            bound = getattr(instance, name) if instance is not None else obj
+            # Called as learners call it (`t.item(1)`): CPython names the method after the class
+            # that defines it then (`TensorBase.item`), not after the instance's.
+            bound = (lambda *a: eval(f"o.{name}({', '.join(map(repr, a))})", {"o": instance})) if instance is not None else obj
             shown_name = takes_no_arguments(bound) if native else None
             if shown_name:
                 out.append(("noarg", key, [f"{shown_name}()"]))
@@ -358,7 +360,7 @@ def entries():
                 continue
             if namespace == "Tensor" and native:
                 schemas = gen["Tensor"].get(name) or manual_schemas(strings, name, True)
-                check = bound
+                check = getattr(instance, name)
             elif native:
                 table = gen["torch._C._nn"] if getattr(obj, "__module__", None) == "torch._C._nn" or namespace == "torch.nn.functional" else gen["torch"]
                 schemas = table.get(name) or manual_schemas(strings, name, False)
