@@ -8,6 +8,8 @@
 mod protocol;
 pub mod python;
 mod runtime;
+mod stdlib;
+mod torch;
 
 pub use protocol::{
     BackendReport, Budget, CellSource, CheckOutcome, CheckSpec, DeviceEntry, DeviceReport,

@@ -459,6 +459,11 @@ pub enum Error {
     EyeNegative { n: i64 },
     #[error("{op}: Dimension size must be non-negative.")]
     NegativeDimension { op: &'static str },
+    #[error(
+        "Trying to create tensor with negative dimension {dim}: {}",
+        ShapeText(shape)
+    )]
+    NegativeShape { dim: i64, shape: Vec<i64> },
 
     // Modules (torch/nn/modules/module.py).
     #[error(
@@ -932,7 +937,8 @@ impl Error {
             | Error::ArangeBounds
             | Error::LinspaceNegativeSteps
             | Error::EyeNegative { .. }
-            | Error::NegativeDimension { .. } => PythonType::RuntimeError,
+            | Error::NegativeDimension { .. }
+            | Error::NegativeShape { .. } => PythonType::RuntimeError,
             Error::Gpu(crate::backend::gpu::GpuError::OutOfMemory { .. }) => {
                 PythonType::OutOfMemoryError
             }

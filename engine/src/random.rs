@@ -16,15 +16,17 @@ pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
 const N: usize = 624;
 const M: usize = 397;
 
-/// MT19937, seeded as `at::mt19937` seeds it (from the low 32 bits of the seed).
+/// MT19937, the Mersenne Twister both PyTorch's CPU generator and CPython's `random` draw
+/// from; they differ in how they seed it ([`Mt19937::new`], [`Mt19937::from_key`]).
 #[derive(Debug, Clone)]
-struct Mt19937 {
+pub struct Mt19937 {
     state: [u32; N],
     index: usize,
 }
 
 impl Mt19937 {
-    fn new(seed: u64) -> Self {
+    /// Seeded as `at::mt19937` seeds it (from the low 32 bits of the seed).
+    pub fn new(seed: u64) -> Self {
         let mut state = [0u32; N];
         state[0] = seed as u32;
         for j in 1..N {
@@ -35,7 +37,41 @@ impl Mt19937 {
         Mt19937 { state, index: N }
     }
 
-    fn next_u32(&mut self) -> u32 {
+    /// Seeded as CPython's `random.seed(n)` seeds it: `init_by_array` over the 32-bit words of
+    /// `|n|`, least significant first.
+    pub fn from_key(key: &[u32]) -> Self {
+        let mut r = Mt19937::new(19_650_218);
+        let key: &[u32] = if key.is_empty() { &[0] } else { key };
+        let (mut i, mut j) = (1usize, 0usize);
+        let mt = &mut r.state;
+        for _ in 0..N.max(key.len()) {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        r
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             for i in 0..N {
                 let y = (self.state[i] & 0x8000_0000) | (self.state[(i + 1) % N] & 0x7fff_ffff);

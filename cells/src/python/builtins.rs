@@ -7,7 +7,6 @@ use std::rc::Rc;
 use super::args::{Args, Flow};
 use super::exception::{ExcType, PyException};
 use super::interpreter::Interpreter;
-use super::objects::NN_CLASSES;
 use super::operators::{compare, iterate};
 use super::value::{
     Cut, MAX_REPR_DEPTH, MAX_REPR_PARTS, ReprContext, Value, address, as_f64, range_len,
@@ -82,7 +81,7 @@ const READ_VALUES: &[&str] = &[
 impl Interpreter {
     /// Calls a builtin. Those that need the interpreter (to iterate lazily, to call learner
     /// methods, to read attributes) are answered here; the rest by [`call`].
-    pub(super) async fn call_builtin(&mut self, name: &str, mut args: Args) -> Result<Value, Flow> {
+    pub(crate) async fn call_builtin(&mut self, name: &str, mut args: Args) -> Result<Value, Flow> {
         if READ_VALUES.contains(&name) {
             for arg in &args.positional {
                 self.fetch_values(arg).await?;
@@ -107,7 +106,7 @@ impl Interpreter {
                             let loader = loader.clone();
                             return Ok(Value::Int(self.loader_len(&loader).await? as i64));
                         }
-                        Value::NnModule(m) if super::objects::holds_module_list(m) => {
+                        Value::NnModule(m) if crate::torch::nn::module::holds_module_list(m) => {
                             return Ok(Value::Int(m.children().len() as i64));
                         }
                         _ => {}
@@ -179,7 +178,7 @@ impl Interpreter {
 
     /// `str(v)` (`as_str`) or `repr(v)`, with learners' `__str__`/`__repr__`, also of objects
     /// inside containers.
-    pub(super) async fn text_of(&mut self, v: &Value, as_str: bool) -> Result<String, Flow> {
+    pub(crate) async fn text_of(&mut self, v: &Value, as_str: bool) -> Result<String, Flow> {
         self.fetch_values(v).await?;
         let container = matches!(
             v,
@@ -235,7 +234,7 @@ impl Interpreter {
         let mut failure = None;
         let result = match name {
             "sorted" => {
-                super::attributes::sort_by_value(&mut keyed, |(k, _)| k, reversed(args))?;
+                super::methods::sort_by_value(&mut keyed, |(k, _)| k, reversed(args))?;
                 Value::list(keyed.into_iter().map(|(_, v)| v).collect())
             }
             _ => {
@@ -247,9 +246,7 @@ impl Interpreter {
                 let mut best: Option<(Value, Value)> = None;
                 for pair in keyed {
                     best = match best {
-                        Some(b)
-                            if super::attributes::order(&pair.0, &b.0, &mut failure) != wanted =>
-                        {
+                        Some(b) if super::methods::order(&pair.0, &b.0, &mut failure) != wanted => {
                             Some(b)
                         }
                         _ => Some(pair),
@@ -567,7 +564,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
         "classmethod" => Value::Wrapped(Rc::new(super::value::Wrapped::ClassMethod(first()))),
         "sorted" => {
             let mut items = iterate(&first())?;
-            super::attributes::sort_by_value(&mut items, |v| v, reversed(&args))?;
+            super::methods::sort_by_value(&mut items, |v| v, reversed(&args))?;
             Value::list(items)
         }
         other => {
@@ -639,8 +636,8 @@ pub fn is_callable(v: &Value) -> bool {
 fn type_of(v: &Value) -> Value {
     match v {
         Value::Instance(i) => Value::Class(i.class.clone()),
-        Value::NnModule(m) => match NN_CLASSES.iter().find(|c| **c == m.class_name()) {
-            Some(name) => Value::NnClass(name),
+        Value::NnModule(m) => match crate::torch::signature::binding("torch.nn", &m.class_name()) {
+            Some(binding) => Value::NnClass(binding.name()),
             None => Value::Type(match m.class_name().as_str() {
                 "DistributedDataParallel" => {
                     "torch.nn.parallel.distributed.DistributedDataParallel"
@@ -760,7 +757,7 @@ fn learner_objects(v: &Value) -> Vec<Value> {
 
 /// The tensors in `v` and the containers inside it, parameters included: what printing `v`
 /// reads.
-pub(super) fn tensors_in(v: &Value) -> Vec<tolab_engine::Tensor> {
+pub(crate) fn tensors_in(v: &Value) -> Vec<tolab_engine::Tensor> {
     found_in(v, |v| match v {
         Value::Tensor(_) | Value::Parameter(_) => Some(true),
         _ => None,

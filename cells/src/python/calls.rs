@@ -56,7 +56,7 @@ impl Interpreter {
     /// Runs a learner's callable to the end where the engine needs its answer at once (a
     /// `map_location` function). Pauses are held off meanwhile, so the call never waits on the
     /// event loop; one that still would (a `time.sleep` in the browser) fails plainly.
-    pub(super) fn call_now(&mut self, callee: &Value, args: Args) -> Result<Value, Flow> {
+    pub(crate) fn call_now(&mut self, callee: &Value, args: Args) -> Result<Value, Flow> {
         let held = std::mem::replace(&mut self.hold_pauses, true);
         let outcome = {
             let call = std::pin::pin!(self.call(callee, args));
@@ -94,7 +94,7 @@ impl Interpreter {
                 }
             }
             Value::Class(class) => self.instantiate(class, args).await,
-            Value::Typing(alias) => Ok(super::stdlib::call_typing(alias, &args)?),
+            Value::Typing(alias) => Ok(crate::stdlib::typing::call_typing(alias, &args)?),
             Value::GradMode(mode) => match args.positional.as_slice() {
                 [f] if super::builtins::is_callable(f) => Ok(Value::Wrapped(Rc::new(
                     super::value::Wrapped::GradMode(*mode, f.clone()),
@@ -138,26 +138,15 @@ impl Interpreter {
                     .into()),
                 },
             },
-            Value::NnClass(name) => self.construct_nn(name, args).map_err(Flow::from),
-            Value::NnModule(module) => self.call_module(module, args).await,
-            Value::Method(owner, name) if matches!(**owner, Value::NnModule(_)) => {
-                let Value::NnModule(module) = &**owner else {
-                    return Ok(Value::None);
-                };
-                self.engine_call(|me| {
-                    me.module_method(module, name, args.clone())
-                        .map_err(Flow::from)
-                })
-                .await
+            Value::NnClass(name) => {
+                let binding = crate::torch::signature::binding("torch.nn", name)
+                    .ok_or_else(|| PyException::unsupported(&format!("calling torch.nn.{name}")))?;
+                Box::pin(self.call_torch(binding, None, args)).await
             }
-            Value::Method(owner, name) if matches!(**owner, Value::Optimizer(_)) => {
-                let Value::Optimizer(optimizer) = &**owner else {
-                    return Ok(Value::None);
-                };
-                self.engine_call(|_| {
-                    super::objects::optimizer_method(optimizer, name, &args).map_err(Flow::from)
-                })
-                .await
+            Value::NnModule(module) => self.call_module(module, args).await,
+            Value::TorchFn(binding) => Box::pin(self.call_torch(binding, None, args)).await,
+            Value::TorchMethod(owner, binding) => {
+                Box::pin(self.call_torch(binding, Some((**owner).clone()), args)).await
             }
             Value::Builtin("super") => self
                 .stack
@@ -174,23 +163,7 @@ impl Interpreter {
             {
                 Box::pin(self.call_builtin(name, args)).await
             }
-            Value::ModuleFn(module, name) => {
-                Box::pin(self.call_module_function(module, name, args)).await
-            }
-            Value::Method(owner, name) if &**name == "backward" => {
-                // A backward pass cannot run twice: in the browser it waits for readbacks
-                // between nodes instead of being retried.
-                let result = match &*owner.resolved() {
-                    Value::Tensor(t) => {
-                        let (gradient, retain) = super::attributes::backward_args(&args);
-                        t.backward_async(gradient.as_ref(), retain).await?;
-                        Value::None
-                    }
-                    _ => super::attributes::call_method(owner, name, args)?,
-                };
-                self.after_backward().await?;
-                Ok(result)
-            }
+            Value::ModuleFn(module, name) => Box::pin(self.call_stdlib(module, name, args)).await,
             Value::Method(owner, name) => {
                 // A str, list, dict or set method consumes an iterable argument whole
                 // (`", ".join(map(str, xs))`, `xs.extend(x for …)`): lazy ones are drained here.
@@ -206,7 +179,7 @@ impl Interpreter {
                     }
                 }
                 self.engine_call(|_| {
-                    super::attributes::call_method(owner, name, args.clone()).map_err(Flow::from)
+                    super::methods::call_method(owner, name, args.clone()).map_err(Flow::from)
                 })
                 .await
             }
@@ -229,7 +202,7 @@ impl Interpreter {
     }
 
     /// Calls a method defined in `class` (so that `super()` inside it searches `class`'s base).
-    pub(super) async fn call_function_of(
+    pub(crate) async fn call_function_of(
         &mut self,
         f: &Function,
         class: Rc<Class>,

@@ -98,6 +98,10 @@ impl Interpreter {
         if let Some(function) = callee.as_ref().and_then(learner_function) {
             completions.signature = Some(signature(&function));
         }
+        let binding = callee.as_ref().and_then(torch_binding);
+        if let Some(binding) = binding {
+            completions.signature = Some(torch_signature(binding));
+        }
         let Some((path, word)) = dotted_tail(before) else {
             return completions;
         };
@@ -118,6 +122,17 @@ impl Interpreter {
             if let Some(function) = callee.as_ref().and_then(learner_function) {
                 for name in parameter_names(&function) {
                     offer(&format!("{name}="), "parameter");
+                }
+            }
+            if let Some(binding) = binding {
+                for signature in binding.signatures.iter().filter(|s| !s.hidden) {
+                    for param in signature
+                        .params
+                        .iter()
+                        .filter(|p| !matches!(p.name, "self" | "cls") && !p.name.starts_with('_'))
+                    {
+                        offer(&format!("{}=", param.name), "parameter");
+                    }
                 }
             }
             let mut names: Vec<(&String, &Value)> = self.globals.iter().collect();
@@ -158,7 +173,7 @@ impl Interpreter {
                     .cloned()
                     .or_else(|| instance.class.lookup(part))?,
                 Value::Class(class) => class.lookup(part)?,
-                Value::Module(_) => super::attributes::get(&value, part).ok()?,
+                Value::Module(_) => super::methods::get(&value, part).ok()?,
                 _ => return None,
             };
         }
@@ -176,6 +191,42 @@ fn learner_function(value: &Value) -> Option<std::rc::Rc<Function>> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// The torch binding a call would run.
+fn torch_binding(value: &Value) -> Option<&'static crate::torch::signature::Binding> {
+    match value {
+        Value::TorchFn(b) | Value::TorchMethod(_, b) => Some(b),
+        Value::NnClass(name) => crate::torch::signature::binding("torch.nn", name),
+        _ => None,
+    }
+}
+
+/// A torch binding's signatures as its errors list them (`sum(Tensor input, *, …)`), one per
+/// overload; a Python-level one as `help()` shows it.
+fn torch_signature(binding: &crate::torch::signature::Binding) -> String {
+    use crate::torch::signature::Kind;
+    let name = binding.name();
+    match binding.kind {
+        Kind::Native => binding
+            .signatures
+            .iter()
+            .filter(|s| !s.hidden)
+            .map(|s| format!("{name}{}", s.display()))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Kind::NoArgs => format!("{name}()"),
+        Kind::OneArg => format!("{name}(arg)"),
+        Kind::Python => {
+            let last = binding
+                .signatures
+                .last()
+                .map_or(String::new(), |s| s.python_display());
+            let last = last.replacen("(self, ", "(", 1).replacen("(self)", "()", 1);
+            let last = last.replacen("(cls, ", "(", 1).replacen("(cls)", "()", 1);
+            format!("{name}{last}")
+        }
     }
 }
 
@@ -224,6 +275,8 @@ fn signature(function: &Function) -> String {
 fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Function(_) | Value::Builtin(_) | Value::ModuleFn(..) => "function",
+        Value::TorchFn(b) if b.class.is_some() => "class",
+        Value::TorchFn(_) => "function",
         Value::Class(_) | Value::NnClass(_) | Value::Type(_) | Value::ExcClass(_) => "class",
         Value::Module(_) => "module",
         _ => "variable",
@@ -240,15 +293,15 @@ fn attribute_names(owner: &Value) -> Vec<(String, &'static str)> {
             .collect(),
         Value::Tensor(_) | Value::Parameter(_) => {
             let mut names: Vec<(String, &'static str)> =
-                owned(super::attributes::TENSOR_PROPERTIES, "property");
-            names.extend(owned(super::attributes::TENSOR_METHODS, "method"));
+                owned(crate::torch::tensor::PROPERTIES, "property");
+            names.extend(owned(&crate::torch::names_in("Tensor"), "method"));
             names
         }
-        Value::List(_) => owned(super::attributes::LIST_METHODS, "method"),
-        Value::Dict(_) => owned(super::attributes::DICT_METHODS, "method"),
-        Value::Set(_) => owned(super::attributes::SET_METHODS, "method"),
-        Value::Str(_) => owned(super::attributes::STR_METHODS, "method"),
-        Value::NnModule(_) => owned(super::objects::MODULE_METHODS, "method"),
+        Value::List(_) => owned(super::methods::LIST_METHODS, "method"),
+        Value::Dict(_) => owned(super::methods::DICT_METHODS, "method"),
+        Value::Set(_) => owned(super::methods::SET_METHODS, "method"),
+        Value::Str(_) => owned(super::methods::STR_METHODS, "method"),
+        Value::NnModule(_) => owned(&crate::torch::names_in("torch.nn.Module"), "method"),
         Value::Instance(instance) => {
             let mut names: Vec<(String, &'static str)> = instance
                 .attributes
@@ -271,7 +324,7 @@ fn attribute_names(owner: &Value) -> Vec<(String, &'static str)> {
                 class = c.base.clone();
             }
             if instance.module.is_some() {
-                names.extend(owned(super::objects::MODULE_METHODS, "method"));
+                names.extend(owned(&crate::torch::names_in("torch.nn.Module"), "method"));
             }
             names.sort();
             names

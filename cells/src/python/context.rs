@@ -27,7 +27,7 @@ enum Entered {
 
 impl Interpreter {
     /// `with a as x, b: body`.
-    pub(super) async fn with_statement(&mut self, w: &StmtWith) -> Result<(), Flow> {
+    pub(crate) async fn with_statement(&mut self, w: &StmtWith) -> Result<(), Flow> {
         let mut entered = Vec::new();
         let mut outcome = Ok(());
         for item in &w.items {
@@ -141,7 +141,7 @@ impl Interpreter {
     }
 
     /// `object.__name__(*arguments)` for a learner's object.
-    pub(super) async fn call_dunder(
+    pub(crate) async fn call_dunder(
         &mut self,
         object: &Value,
         name: &str,
@@ -163,7 +163,7 @@ impl Interpreter {
     }
 
     /// A class attribute looked up through an object: functions become bound methods.
-    pub(super) fn bind(&self, object: &Value, attribute: Value) -> Value {
+    pub(crate) fn bind(&self, object: &Value, attribute: Value) -> Value {
         match &attribute {
             Value::Function(f) => Value::BoundMethod(Box::new(object.clone()), f.clone()),
             _ => attribute,

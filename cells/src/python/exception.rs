@@ -26,6 +26,8 @@ pub enum ExcType {
     RecursionError,
     StopIteration,
     MemoryError,
+    /// An internal error of the lab (CPython raises it for its own bugs).
+    SystemError,
     /// A Stop request from the UI, as Ctrl+C is in a terminal.
     KeyboardInterrupt,
     /// `Exception`, the base every handler class here derives from.
@@ -59,6 +61,7 @@ impl ExcType {
             ExcType::RecursionError => "RecursionError",
             ExcType::StopIteration => "StopIteration",
             ExcType::MemoryError => "MemoryError",
+            ExcType::SystemError => "SystemError",
             ExcType::KeyboardInterrupt => "KeyboardInterrupt",
             ExcType::Exception => "Exception",
             ExcType::LookupError => "LookupError",
@@ -92,6 +95,7 @@ impl ExcType {
             "RecursionError" => ExcType::RecursionError,
             "StopIteration" => ExcType::StopIteration,
             "MemoryError" => ExcType::MemoryError,
+            "SystemError" => ExcType::SystemError,
             "LookupError" => ExcType::LookupError,
             "ArithmeticError" => ExcType::ArithmeticError,
             _ => return None,

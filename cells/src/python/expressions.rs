@@ -153,7 +153,7 @@ impl Interpreter {
                             self.call_dunder(&container, "__getitem__", vec![index])
                                 .await?
                         }
-                        Value::NnModule(m) if super::objects::holds_module_list(m) => {
+                        Value::NnModule(m) if crate::torch::nn::module::holds_module_list(m) => {
                             let children: Vec<Value> =
                                 m.children().iter().map(|c| self.object_of(c)).collect();
                             operators::get_item(&Value::list(children), &index)?

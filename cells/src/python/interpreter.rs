@@ -47,43 +47,43 @@ pub struct Interpreter {
     /// The exceptions being handled (`except` blocks running), for a bare `raise`.
     pub(crate) handling: Vec<PyException>,
     /// The cell instance owning each engine module of an `nn.Module` subclass, by module id.
-    pub(super) instances: HashMap<usize, Rc<Instance>>,
+    pub(crate) instances: HashMap<usize, Rc<Instance>>,
     /// Statements left before the cell's step budget runs out.
     pub(crate) steps_left: u64,
     /// Where `torch.save` writes and `torch.load` reads.
     pub(crate) files: Rc<dyn tolab_engine::serialization::Files>,
     /// Python's `random` module's generator.
-    pub(super) python_random: super::stdlib::PythonRandom,
-    pub(super) limits: super::Limits,
-    /// When the running cell's wall-clock budget runs out (seconds on [`super::stdlib::seconds`]).
-    pub(super) deadline: f64,
-    pub(super) stop: super::StopHandle,
+    pub(crate) python_random: crate::stdlib::random::PythonRandom,
+    pub(crate) limits: super::Limits,
+    /// When the running cell's wall-clock budget runs out (seconds on [`super::clock::seconds`]).
+    pub(crate) deadline: f64,
+    pub(crate) stop: super::StopHandle,
     /// The machine stack's position when the running cell started.
-    pub(super) stack_base: usize,
+    pub(crate) stack_base: usize,
     /// While stepping: the gate each statement waits at.
-    pub(super) gate: Option<Rc<super::Gate>>,
+    pub(crate) gate: Option<Rc<super::Gate>>,
     /// When the cell last paused (let the event loop run, reported progress), and whether it
     /// is time to again.
-    last_pause: f64,
-    pause_due: bool,
+    pub(crate) last_pause: f64,
+    pub(crate) pause_due: bool,
     /// Set while a call must finish without pausing ([`Interpreter::call_now`]), and in the
     /// processes `mp.spawn` starts.
-    pub(super) hold_pauses: bool,
+    pub(crate) hold_pauses: bool,
     /// The `torch.backends` switches a learner set (`torch.backends.cudnn.benchmark = True`).
-    pub(super) backend_flags: Names,
+    pub(crate) backend_flags: Names,
     /// In a process `mp.spawn` started: its rank and process group.
-    pub(super) rank: Option<super::distributed::Rank>,
+    pub(crate) rank: Option<crate::torch::distributed::Rank>,
     /// Who hears of a running cell's output and events as they happen.
-    pub(super) progress: Option<super::ProgressSink>,
+    pub(crate) progress: Option<super::ProgressSink>,
 }
 
 /// How often a running cell pauses (seconds): it lets the browser's event loop run, well inside
 /// the 100 ms in which a Stop must take effect, and reports its progress.
-pub(super) const PAUSE_EVERY: f64 = 0.04;
+pub(crate) const PAUSE_EVERY: f64 = 0.04;
 
 /// Where the machine stack is now (the address of a local: the stack grows down natively and in
 /// wasm's shadow stack alike).
-pub(super) fn stack_position() -> usize {
+pub(crate) fn stack_position() -> usize {
     let marker = 0u8;
     std::ptr::addr_of!(marker) as usize
 }
@@ -106,7 +106,7 @@ impl Interpreter {
             instances: HashMap::new(),
             steps_left: u64::MAX,
             files: Rc::new(tolab_engine::serialization::MemoryFiles::default()),
-            python_random: super::stdlib::PythonRandom::default(),
+            python_random: crate::stdlib::random::PythonRandom::default(),
             limits: super::Limits::default(),
             deadline: f64::INFINITY,
             stop: super::StopHandle::default(),
@@ -185,7 +185,7 @@ impl Interpreter {
     }
 
     /// One step of the cell's budget: a statement run or an item drawn from an iterator.
-    pub(super) fn charge_step(&mut self) -> Result<(), Flow> {
+    pub(crate) fn charge_step(&mut self) -> Result<(), Flow> {
         if self.steps_left == 0 {
             return Err(PyException::ending_cell(
                 ExcType::RuntimeError,
@@ -204,12 +204,12 @@ impl Interpreter {
     }
 
     /// Ends the cell on a Stop request or past its time budget; notes when a pause is due.
-    pub(super) fn check_clock(&mut self) -> Result<(), Flow> {
+    pub(crate) fn check_clock(&mut self) -> Result<(), Flow> {
         if self.stop.take() {
             return Err(PyException::ending_cell(ExcType::KeyboardInterrupt, "").into());
         }
-        let now = super::stdlib::seconds();
-        self.pause_due = (super::stdlib::YIELDS || self.progress.is_some())
+        let now = super::clock::seconds();
+        self.pause_due = (super::clock::YIELDS || self.progress.is_some())
             && now - self.last_pause > PAUSE_EVERY;
         if now > self.deadline {
             self.steps_left = 0;
@@ -227,13 +227,13 @@ impl Interpreter {
 
     /// Between statements, when due: reports progress and lets the event loop run (a Stop
     /// request, or the UI, gets its turn).
-    pub(super) async fn pause_point(&mut self) {
+    pub(crate) async fn pause_point(&mut self) {
         if self.pause_due && !self.hold_pauses {
             self.pause_due = false;
-            self.last_pause = super::stdlib::seconds();
+            self.last_pause = super::clock::seconds();
             self.report_progress();
-            let _ = super::stdlib::within(THROTTLE_SECONDS, self.session.throttle_gpu()).await;
-            super::stdlib::yield_to_event_loop().await;
+            let _ = super::clock::within(THROTTLE_SECONDS, self.session.throttle_gpu()).await;
+            super::clock::yield_to_event_loop().await;
         }
     }
 
@@ -258,7 +258,7 @@ impl Interpreter {
         Ok(())
     }
 
-    pub(super) fn block<'a>(&'a mut self, body: &'a [Stmt]) -> Eval<'a, ()> {
+    pub(crate) fn block<'a>(&'a mut self, body: &'a [Stmt]) -> Eval<'a, ()> {
         Box::pin(async move {
             for stmt in body {
                 self.pause_point().await;
@@ -281,9 +281,9 @@ impl Interpreter {
             cell: a.cell.name.to_string(),
             line: a.cell.line_of(stmt.range()),
         };
-        let waited = super::stdlib::seconds();
+        let waited = super::clock::seconds();
         let passed = gate.pass(at).await;
-        self.deadline += super::stdlib::seconds() - waited;
+        self.deadline += super::clock::seconds() - waited;
         passed.map_err(|_| PyException::ending_cell(ExcType::KeyboardInterrupt, "").into())
     }
 }
@@ -304,7 +304,7 @@ impl Interpreter {
     }
 
     /// A class body run in a namespace of its own: the names it defines.
-    pub(super) async fn run_class_body(&mut self, body: &[Stmt]) -> Result<Names, Flow> {
+    pub(crate) async fn run_class_body(&mut self, body: &[Stmt]) -> Result<Names, Flow> {
         let (cell, line) = match self.stack.last() {
             Some(a) => (a.cell.clone(), a.line),
             None => return Ok(Names::default()),
@@ -331,7 +331,7 @@ impl Interpreter {
         outcome.map(|()| namespace)
     }
 
-    pub(super) fn set_name(&mut self, name: &str, value: Value) {
+    pub(crate) fn set_name(&mut self, name: &str, value: Value) {
         let scope = self.stack.last().and_then(|a| {
             if a.globals.iter().any(|g| g == name) {
                 None
@@ -380,7 +380,7 @@ impl Interpreter {
 
     /// Binds `value` to a target: a name directly (a loop variable, most often), anything else
     /// (attributes, items, unpacking) through [`Interpreter::assign_boxed`].
-    pub(super) async fn assign(&mut self, target: &Expr, value: Value) -> Result<(), Flow> {
+    pub(crate) async fn assign(&mut self, target: &Expr, value: Value) -> Result<(), Flow> {
         match target {
             Expr::Name(n) => {
                 self.set_name(n.id.as_str(), value);

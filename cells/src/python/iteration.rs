@@ -47,7 +47,7 @@ pub enum Iter {
     /// A learner's object with `__next__`.
     User(Value),
     /// One epoch of a DataLoader.
-    Loader(super::data::Epoch),
+    Loader(crate::torch::data::Epoch),
 }
 
 impl Iter {
@@ -96,7 +96,7 @@ impl Interpreter {
                     }
                 }
                 Value::Iterator(shared) => Iter::Shared(shared.clone()),
-                Value::NnModule(m) if super::objects::holds_module_list(m) => {
+                Value::NnModule(m) if crate::torch::nn::module::holds_module_list(m) => {
                     let objects: Vec<Value> =
                         m.children().iter().map(|c| self.object_of(c)).collect();
                     Iter::Items(objects.into_iter())

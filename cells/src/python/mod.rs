@@ -2,33 +2,29 @@
 //! evaluator against the engine. One [`Interpreter`] is one notebook: its cells share a
 //! namespace and an engine session.
 
-mod args;
-mod attributes;
+pub(crate) mod args;
 mod bindings;
-mod builtins;
+pub(crate) mod builtins;
 mod calls;
+pub(crate) mod clock;
 mod completion;
 mod context;
-mod convert;
-mod copying;
-mod data;
-mod distributed;
-mod exception;
+pub(crate) mod exception;
 mod expressions;
-mod interpreter;
-mod iteration;
-mod math;
-mod modules;
+pub(crate) mod interpreter;
+pub(crate) mod iteration;
+mod methods;
+pub(crate) mod modules;
 mod objects;
-mod operators;
+pub(crate) mod operators;
+pub(crate) mod parameters;
 mod percent;
 mod source;
 mod statements;
-mod stdlib;
 mod stepping;
 mod sync;
 mod syntax;
-mod value;
+pub(crate) mod value;
 
 use std::rc::Rc;
 
@@ -37,11 +33,11 @@ use tolab_engine::Session;
 use tolab_engine::trace::{EventKind, TraceEvent};
 
 pub use bindings::binds;
+pub(crate) use clock::within;
 pub use completion::{Completion, Completions};
 pub use exception::{ExcType, PyException};
 pub use interpreter::Interpreter;
 use source::CellSource;
-pub(crate) use stdlib::within;
 pub use stepping::{Gate, Position};
 
 /// What running a cell produced, for the UI to show and animate.
@@ -319,8 +315,8 @@ impl Interpreter {
     fn begin(&mut self) -> f64 {
         self.steps_left = self.limits.steps;
         self.stack_base = interpreter::stack_position();
-        self.deadline = stdlib::seconds() + self.limits.seconds;
-        stdlib::seconds()
+        self.deadline = clock::seconds() + self.limits.seconds;
+        clock::seconds()
     }
 
     /// The repr of a cell's trailing value, as a notebook shows it (a learner's `__repr__`
@@ -360,7 +356,7 @@ impl Interpreter {
             trace: self.session().take_trace(),
             trace_dropped: self.session().end_trace_run(),
             timings: Timings {
-                wall_ms: (stdlib::seconds() - started) * 1000.0,
+                wall_ms: (clock::seconds() - started) * 1000.0,
                 steps: self.limits.steps - self.steps_left,
             },
         }

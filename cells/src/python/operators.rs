@@ -412,7 +412,7 @@ fn param_group_item(optimizer: &Optimizer, group: usize, key: &Value) -> Result<
     if !group.options.entries().iter().any(|(k, _)| *k == name) {
         return Err(PyException::new(ExcType::KeyError, key.repr()));
     }
-    Ok(super::objects::hyper_value(&group.options.get(&name)))
+    Ok(crate::torch::optim::hyper_value(&group.options.get(&name)))
 }
 
 /// How many copies `sequence * n` makes, refused when the result would not fit in the lab.
@@ -562,7 +562,7 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
         return tensor_index(t, index);
     }
     let items: Vec<Value> = match container {
-        Value::Typing(alias) => return Ok(super::stdlib::typing_item(alias, index)),
+        Value::Typing(alias) => return Ok(crate::stdlib::typing::typing_item(alias, index)),
         Value::ParamGroup(optimizer, group) => return param_group_item(optimizer, *group, index),
         Value::Environ(session) => {
             let key = index.str_text();
@@ -582,7 +582,7 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
                     )));
                 }
             };
-            return Ok(super::convert::from_engine(d.get(i)?));
+            return Ok(crate::torch::convert::from_engine(d.get(i)?));
         }
         Value::Range { start, stop, step } if matches!(index, Value::Int(_)) => {
             let n = range_len(*start, *stop, *step);
@@ -707,7 +707,7 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
     match container {
         Value::ParamGroup(optimizer, group) => {
             let key = index.str_text();
-            let hyper = super::objects::value_hyper(&value)?;
+            let hyper = crate::torch::optim::value_hyper(&value)?;
             optimizer.set_option(*group, &key, hyper);
             Ok(())
         }

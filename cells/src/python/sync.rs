@@ -40,7 +40,7 @@ impl Interpreter {
     /// A call that reads GPU memory it wrote itself (an op the CPU computes from a result the GPU
     /// made in the same call) never finds its bytes back in time: after a few rounds its error
     /// stands, and the learner reads it.
-    pub(super) async fn engine_call<T>(
+    pub(crate) async fn engine_call<T>(
         &mut self,
         mut call: impl FnMut(&mut Self) -> Result<T, Flow>,
     ) -> Result<T, Flow> {
@@ -60,7 +60,7 @@ impl Interpreter {
     }
 
     /// Python's truth value of `value` (a one-element tensor's is read from the device).
-    pub(super) async fn truth(&mut self, value: &Value) -> Result<bool, Flow> {
+    pub(crate) async fn truth(&mut self, value: &Value) -> Result<bool, Flow> {
         self.fetch_values(value).await?;
         Ok(value.truth()?)
     }
@@ -73,7 +73,7 @@ impl Interpreter {
 
     /// Brings the values of every GPU tensor in `value` back to the host before something
     /// synchronous prints or tests them (in the browser, the await is the sync point).
-    pub(super) async fn fetch_values(&mut self, value: &Value) -> Result<(), Flow> {
+    pub(crate) async fn fetch_values(&mut self, value: &Value) -> Result<(), Flow> {
         let holds_tensors = matches!(
             value,
             Value::Tensor(_)

@@ -35,8 +35,13 @@ pub enum Value {
     Builtin(&'static str),
     /// An importable module of the lab (`torch`, `torch.nn`, `math`, …), by dotted name.
     Module(&'static str),
-    /// A function of a module (`torch.zeros`), by module and name.
+    /// A function of a standard-library module (`math.sqrt`), by module and name.
     ModuleFn(&'static str, Rc<str>),
+    /// A torch function or class from the signature table (`torch.sum`, `F.relu`,
+    /// `optim.SGD`).
+    TorchFn(&'static crate::torch::signature::Binding),
+    /// A torch method bound to its object (`t.sum`, `model.parameters`).
+    TorchMethod(Box<Value>, &'static crate::torch::signature::Binding),
     /// A method bound to its object (`x.to`).
     Method(Box<Value>, Rc<str>),
     Tensor(Tensor),
@@ -72,7 +77,7 @@ pub enum Value {
     /// An iterator object (`iter(x)`, `enumerate(x)`, `zip(...)`, `map(...)`, …).
     Iterator(Rc<RefCell<super::iteration::Iter>>),
     TensorDataset(Rc<tolab_engine::data::TensorDataset>),
-    DataLoader(Rc<super::data::Loader>),
+    DataLoader(Rc<crate::torch::data::Loader>),
     /// `torch.Generator()`.
     Generator(tolab_engine::random::GeneratorHandle),
     /// `torch.autocast(...)` / `torch.amp.autocast(...)`, a context manager.
@@ -287,6 +292,11 @@ impl Value {
             Value::Range { .. } => "range",
             Value::Function(_) => "function",
             Value::Builtin(_) | Value::ModuleFn(..) => "builtin_function_or_method",
+            Value::TorchFn(b) if b.class.is_some() => "type",
+            Value::TorchFn(b) if b.kind == crate::torch::signature::Kind::Python => "function",
+            Value::TorchFn(_) => "builtin_function_or_method",
+            Value::TorchMethod(_, b) if b.kind == crate::torch::signature::Kind::Python => "method",
+            Value::TorchMethod(..) => "builtin_function_or_method",
             Value::Module(_) => "module",
             Value::Method(..) => "method",
             Value::Tensor(_) => "Tensor",
@@ -438,6 +448,31 @@ impl Value {
             Value::Builtin(name) => format!("<built-in function {name}>"),
             Value::Module(name) => format!("<module '{name}'>"),
             Value::ModuleFn(_, name) => format!("<built-in method {name} of type object>"),
+            Value::TorchFn(b) => match b.class {
+                Some(path) => format!("<class '{path}'>"),
+                None if b.kind == crate::torch::signature::Kind::Python => {
+                    format!(
+                        "<function {} at {:#x}>",
+                        b.name(),
+                        std::ptr::from_ref(*b) as usize
+                    )
+                }
+                None => format!("<built-in method {} of type object>", b.name()),
+            },
+            Value::TorchMethod(owner, b) if b.kind == crate::torch::signature::Kind::Python => {
+                format!(
+                    "<bound method {} of {}>",
+                    b.signatures[0].name,
+                    owner.repr()
+                )
+            }
+            Value::TorchMethod(owner, b) => {
+                format!(
+                    "<built-in method {} of {} object>",
+                    b.name(),
+                    owner.type_name()
+                )
+            }
             Value::Method(owner, name) => {
                 format!("<built-in method {name} of {} object>", owner.type_name())
             }
@@ -455,7 +490,10 @@ impl Value {
             ),
             Value::ExcClass(kind) => format!("<class '{}'>", kind.name()),
             Value::Class(c) => format!("<class '__main__.{}'>", c.name),
-            Value::NnClass(name) => format!("<class 'torch.nn.{}.{name}'>", nn_module_of(name)),
+            Value::NnClass(name) => match crate::torch::signature::binding("torch.nn", name) {
+                Some(b) => format!("<class '{}'>", b.class.unwrap_or(b.key)),
+                None => format!("<class 'torch.nn.{name}'>"),
+            },
             Value::Instance(i) => match (cx.learned.get(&address(i)), &i.module) {
                 (Some(text), _) => text.clone(),
                 (None, Some(m)) => m.repr(),
@@ -729,23 +767,6 @@ pub fn range_len(start: i64, stop: i64, step: i64) -> i64 {
         (start - stop - step - 1) / -step
     } else {
         0
-    }
-}
-
-/// The file of `torch.nn` that defines a class, as its `repr` names it.
-fn nn_module_of(class: &str) -> &'static str {
-    match class {
-        "Linear" | "Identity" => "modules.linear",
-        "ReLU" | "Sigmoid" | "Tanh" | "Softmax" | "LogSoftmax" => "modules.activation",
-        "Dropout" => "modules.dropout",
-        "Flatten" => "modules.flatten",
-        "Sequential" | "ModuleList" => "modules.container",
-        "Conv2d" => "modules.conv",
-        "Embedding" => "modules.sparse",
-        "LayerNorm" => "modules.normalization",
-        "Parameter" => "parameter",
-        "Module" => "modules.module",
-        _ => "modules.loss",
     }
 }
 

@@ -13,15 +13,29 @@ use crate::tensor::Tensor;
 
 use super::gpu::{Input, Launch};
 
-/// Sizes as Python passes them (they may be negative, which is an error).
+/// Sizes as Python passes them (they may be negative, which is an error: `torch.zeros` has a
+/// message of its own, every other factory PyTorch's generic one).
 fn sizes(op: &'static str, shape: &[i64]) -> Result<Vec<usize>, Error> {
-    shape
-        .iter()
-        .map(|&s| usize::try_from(s).map_err(|_| Error::NegativeDimension { op }))
-        .collect()
+    if op == "zeros" && shape.iter().any(|&s| s < 0) {
+        return Err(Error::NegativeDimension { op });
+    }
+    Tensor::shape_of(shape)
 }
 
 impl Tensor {
+    /// A shape from Python's sizes, refusing a negative one as PyTorch's factories do.
+    pub fn shape_of(sizes: &[i64]) -> Result<Vec<usize>, Error> {
+        sizes
+            .iter()
+            .map(|&s| {
+                usize::try_from(s).map_err(|_| Error::NegativeShape {
+                    dim: s,
+                    shape: sizes.to_vec(),
+                })
+            })
+            .collect()
+    }
+
     /// `torch.<op>(*shape)` filled with `value`, negative sizes refused with the op's name.
     fn filled(
         op: &'static str,

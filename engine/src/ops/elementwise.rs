@@ -386,15 +386,34 @@ impl Tensor {
 
     /// `self - other`.
     pub fn sub<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
+        self.sub_scaled(other, Scalar::Int(1))
+    }
+
+    /// `self - alpha * other` (`sub(other, alpha=a)`), one `SubBackward0`.
+    pub fn sub_scaled<'a>(
+        &self,
+        other: impl Into<Operand<'a>>,
+        alpha: Scalar,
+    ) -> Result<Tensor, Error> {
         let other = other.into();
-        let out = binary_values(Binary::Sub, Operand::Tensor(self), other)?;
+        let scaled = match alpha {
+            Scalar::Int(1) => None,
+            alpha => Some(binary_values(Binary::Mul, other, Operand::Scalar(alpha))?),
+        };
+        let operand = scaled.as_ref().map_or(other, Operand::Tensor);
+        let out = binary_values(Binary::Sub, Operand::Tensor(self), operand)?;
         let (a_shape, a_dtype) = (self.shape().to_vec(), self.dtype());
         let b = other.tensor().map(|t| (t.shape().to_vec(), t.dtype()));
         let meta = autograd::record_edges(&[Some(self), other.tensor()], || {
             Backward::new("SubBackward0", move |grad| {
                 let mut grads = vec![Some(reduce_grad(grad, &a_shape, a_dtype)?)];
                 if let Some((shape, dtype)) = &b {
-                    grads.push(Some(reduce_grad(&grad.neg()?, shape, *dtype)?));
+                    let g = match alpha {
+                        Scalar::Int(1) => grad.neg()?,
+                        alpha => binary_values(Binary::Mul, grad.into(), Operand::Scalar(alpha))?
+                            .neg()?,
+                    };
+                    grads.push(Some(reduce_grad(&g, shape, *dtype)?));
                 }
                 Ok(grads)
             })

@@ -97,16 +97,22 @@ impl Tensor {
         Ok(self)
     }
 
-    /// `self op= other` for the arithmetic ops, with PyTorch's rule that the result type must fit
-    /// this tensor's dtype.
+    /// `self op= alpha * other` for the arithmetic ops (`alpha` is 1 but for `add_` and `sub_`),
+    /// with PyTorch's rule that the result type must fit this tensor's dtype.
     fn arithmetic_(
         &self,
         op: Binary,
         other: Operand,
+        alpha: Scalar,
         name: &'static str,
     ) -> Result<&Tensor, Error> {
         self.check_in_place()?;
-        let result = binary_values(op, Operand::Tensor(self), other)?;
+        let scaled = match alpha {
+            Scalar::Int(1) => None,
+            alpha => Some(binary_values(Binary::Mul, other, Operand::Scalar(alpha))?),
+        };
+        let operand = scaled.as_ref().map_or(other, Operand::Tensor);
+        let result = binary_values(op, Operand::Tensor(self), operand)?;
         if result.shape() != self.shape() {
             return Err(Error::BroadcastInPlace {
                 result: result.shape().to_vec(),
@@ -119,24 +125,42 @@ impl Tensor {
                 output: self.dtype(),
             });
         }
-        let history = arithmetic_history(self, op, other, name)?;
+        let history = arithmetic_history(self, op, other, alpha, name)?;
         self.commit(&result, history)
     }
 
     pub fn add_<'a>(&self, other: impl Into<Operand<'a>>) -> Result<&Tensor, Error> {
-        self.arithmetic_(Binary::Add, other.into(), "AddBackward0")
+        self.arithmetic_(Binary::Add, other.into(), Scalar::Int(1), "AddBackward0")
+    }
+
+    /// `add_(other, alpha=a)`: `self += a * other`, one `AddBackward0` as in PyTorch.
+    pub fn add_scaled_<'a>(
+        &self,
+        other: impl Into<Operand<'a>>,
+        alpha: Scalar,
+    ) -> Result<&Tensor, Error> {
+        self.arithmetic_(Binary::Add, other.into(), alpha, "AddBackward0")
     }
 
     pub fn sub_<'a>(&self, other: impl Into<Operand<'a>>) -> Result<&Tensor, Error> {
-        self.arithmetic_(Binary::Sub, other.into(), "SubBackward0")
+        self.arithmetic_(Binary::Sub, other.into(), Scalar::Int(1), "SubBackward0")
+    }
+
+    /// `sub_(other, alpha=a)`: `self -= a * other`.
+    pub fn sub_scaled_<'a>(
+        &self,
+        other: impl Into<Operand<'a>>,
+        alpha: Scalar,
+    ) -> Result<&Tensor, Error> {
+        self.arithmetic_(Binary::Sub, other.into(), alpha, "SubBackward0")
     }
 
     pub fn mul_<'a>(&self, other: impl Into<Operand<'a>>) -> Result<&Tensor, Error> {
-        self.arithmetic_(Binary::Mul, other.into(), "MulBackward0")
+        self.arithmetic_(Binary::Mul, other.into(), Scalar::Int(1), "MulBackward0")
     }
 
     pub fn div_<'a>(&self, other: impl Into<Operand<'a>>) -> Result<&Tensor, Error> {
-        self.arithmetic_(Binary::Div, other.into(), "DivBackward0")
+        self.arithmetic_(Binary::Div, other.into(), Scalar::Int(1), "DivBackward0")
     }
 
     /// `clamp_(min, max)`: `ClampBackward1` over the values as they were before (kept as a copy,
@@ -272,6 +296,7 @@ fn arithmetic_history(
     target: &Tensor,
     op: Binary,
     other: Operand,
+    alpha: Scalar,
     name: &'static str,
 ) -> Result<History, Error> {
     let other_requires = matches!(other, Operand::Tensor(t) if t.requires_grad());
@@ -315,6 +340,15 @@ fn arithmetic_history(
                 }
                 (Binary::Mul | Binary::Div, _, _) => None,
                 _ => Some(grad.clone()),
+            };
+            let for_other = match (for_other, alpha) {
+                (Some(g), Scalar::Int(1)) => Some(g),
+                (Some(g), alpha) => Some(binary_values(
+                    Binary::Mul,
+                    (&g).into(),
+                    Operand::Scalar(alpha),
+                )?),
+                (None, _) => None,
             };
             grads.push(
                 for_other

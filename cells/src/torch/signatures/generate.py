@@ -79,12 +79,17 @@ BINDINGS = {
         float double half train eval zero_grad state_dict requires_grad_
     """,
     "torch.nn.ModuleList": "append extend",
+    "torch.nn.Sequential": "append extend",
     "torch.nn.init": """
         kaiming_uniform_ kaiming_normal_ xavier_uniform_ xavier_normal_ uniform_ normal_
         constant_ zeros_ ones_ calculate_gain
     """,
     "torch.optim": "SGD Adam AdamW",
     "torch.optim.Optimizer": "step zero_grad state_dict load_state_dict",
+    # Each optimizer defines its own `step`, which errors name (`SGD.step()`).
+    "torch.optim.SGD": "step",
+    "torch.optim.Adam": "step",
+    "torch.optim.AdamW": "step",
     "torch.cuda": """
         is_available device_count current_device set_device memory_allocated memory_reserved
         max_memory_allocated max_memory_reserved reset_peak_memory_stats memory_summary
@@ -390,7 +395,13 @@ def write_table(rows):
         "# Do not edit: add a name to BINDINGS there and run it again.",
     ]
     for kind, key, signatures in rows:
-        lines.append(f"@{kind} {key}")
+        namespace, name = key.rsplit(".", 1)
+        obj = resolve(namespace, name)
+        # A class also carries its qualified name, as its repr and errors show it.
+        if inspect.isclass(obj):
+            lines.append(f"@{kind} {key} class {obj.__module__}.{obj.__qualname__}")
+        else:
+            lines.append(f"@{kind} {key}")
         lines.extend(signatures)
     with open(os.path.join(HERE, "table.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")

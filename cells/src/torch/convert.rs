@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use tolab_engine::value::{Key, Value as Engine};
 
-use super::exception::{ExcType, PyException};
-use super::value::Value;
+use crate::python::exception::{ExcType, PyException};
+use crate::python::value::Value;
 
 /// A cell value as the engine holds it; what has no engine form is a TypeError naming its type.
 pub fn to_engine(v: &Value, purpose: &str) -> Result<Engine, PyException> {

@@ -10,23 +10,89 @@ use std::cell::RefCell;
 use tolab_engine::distributed::{RankTask, ReduceOp, World};
 use tolab_engine::nn::Module;
 
-use super::args::{Args, Flow};
-use super::exception::{ExcType, PyException};
-use super::interpreter::Interpreter;
-use super::value::{Value, as_f64};
+use super::{Call, Handler};
+use crate::python::args::{Args, Eval, Flow};
+use crate::python::exception::{ExcType, PyException};
+use crate::python::interpreter::Interpreter;
+use crate::python::value::Value;
 
-/// The functions of `torch.distributed` the lab has.
-pub const FUNCTIONS: &[&str] = &[
-    "init_process_group",
-    "destroy_process_group",
-    "is_initialized",
-    "is_available",
-    "get_rank",
-    "get_world_size",
-    "all_reduce",
-    "broadcast",
-    "barrier",
+pub const HANDLERS: &[(&str, Handler)] = &[
+    ("torch.multiprocessing.spawn", Handler::Interpreter(spawn)),
+    (
+        "torch.distributed.init_process_group",
+        Handler::Interpreter(distributed),
+    ),
+    (
+        "torch.distributed.destroy_process_group",
+        Handler::Interpreter(distributed),
+    ),
+    (
+        "torch.distributed.is_initialized",
+        Handler::Interpreter(distributed),
+    ),
+    (
+        "torch.distributed.is_available",
+        Handler::Interpreter(distributed),
+    ),
+    (
+        "torch.distributed.get_rank",
+        Handler::Interpreter(distributed),
+    ),
+    (
+        "torch.distributed.get_world_size",
+        Handler::Interpreter(distributed),
+    ),
+    (
+        "torch.distributed.all_reduce",
+        Handler::Interpreter(distributed),
+    ),
+    (
+        "torch.distributed.broadcast",
+        Handler::Interpreter(distributed),
+    ),
+    (
+        "torch.distributed.barrier",
+        Handler::Interpreter(distributed),
+    ),
+    (
+        "torch.nn.parallel.DataParallel",
+        Handler::Interpreter(data_parallel),
+    ),
+    (
+        "torch.nn.parallel.DistributedDataParallel",
+        Handler::Interpreter(distributed_data_parallel),
+    ),
 ];
+
+fn spawn(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
+    Box::pin(async move { me.spawn(call).await })
+}
+
+fn distributed(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
+    Box::pin(async move { me.call_distributed(call).await })
+}
+
+fn data_parallel(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
+    Box::pin(async move { me.data_parallel(call).await })
+}
+
+fn distributed_data_parallel(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
+    Box::pin(async move { me.distributed_data_parallel(call).await })
+}
+
+/// A count argument (`nprocs`, `src`) as an int.
+fn int_arg(call: &Call, name: &str) -> Result<i64, PyException> {
+    match call.value(name)? {
+        Some(Value::Int(n)) => Ok(n),
+        other => Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "{name} must be an int, not {}",
+                other.map_or("nothing".into(), |v| v.type_name())
+            ),
+        )),
+    }
+}
 
 /// What a rank's interpreter knows of its process group.
 pub(crate) struct Rank {
@@ -38,23 +104,22 @@ pub(crate) struct Rank {
 impl Interpreter {
     /// `mp.spawn(fn, args=(), nprocs=1)`: `fn(rank, *args)` on every rank, to the end; the first
     /// rank that raised makes `spawn` raise `ProcessRaisedException` with that rank's traceback.
-    pub(super) async fn spawn(&mut self, args: Args) -> Result<Value, Flow> {
+    async fn spawn(&mut self, call: Call) -> Result<Value, Flow> {
         if self.rank.is_some() {
             return Err(PyException::unsupported("mp.spawn inside a spawned process").into());
         }
-        let Some(function) = args.get(0, "fn").cloned() else {
-            return Err(PyException::new(
-                ExcType::TypeError,
-                "spawn() missing 1 required positional argument: 'fn'",
-            )
-            .into());
-        };
-        let extra = match args.get(1, "args") {
-            Some(v) => self.collect(v).await?,
+        let function = call.value("fn")?.unwrap_or(Value::None);
+        let extra = match call.value("args")? {
+            Some(v) => self.collect(&v).await?,
             None => Vec::new(),
         };
-        let nprocs = args.get(2, "nprocs").map_or(1.0, as_f64);
-        if !(1.0..=64.0).contains(&nprocs) {
+        let nprocs = int_arg(&call, "nprocs")?;
+        if !call.truthy("join")? || call.truthy("daemon")? {
+            return Err(super::ops::not_yet("spawn(join=False or daemon=True)").into());
+        }
+        let _start_method = call.value("start_method")?;
+        call.finish()?;
+        if !(1..=64).contains(&nprocs) {
             return Err(PyException::new(
                 ExcType::ValueError,
                 format!("the lab spawns between 1 and 64 processes, not {nprocs}"),
@@ -132,7 +197,7 @@ impl Interpreter {
     }
 
     /// The running rank and the size of its initialized process group, if any.
-    pub(super) fn process_group(&self) -> Option<(usize, usize)> {
+    pub(crate) fn process_group(&self) -> Option<(usize, usize)> {
         let world = &self.rank.as_ref()?.world;
         let rank = world.rank().filter(|_| world.is_initialized())?;
         Some((rank, world.size()))
@@ -151,7 +216,8 @@ impl Interpreter {
     }
 
     /// `dist.<name>(...)`.
-    pub(super) async fn call_distributed(&mut self, name: &str, args: Args) -> Result<Value, Flow> {
+    async fn call_distributed(&mut self, call: Call) -> Result<Value, Flow> {
+        let name = call.binding.name();
         if name == "is_available" {
             return Ok(Value::Bool(true));
         }
@@ -161,18 +227,50 @@ impl Interpreter {
             ));
         }
         let world = self.world()?;
-        let tensor = |args: &Args| match args.get(0, "tensor").map(|v| v.resolved().into_owned()) {
+        let tensor = || match call.value("tensor")?.map(|v| v.resolved().into_owned()) {
             Some(Value::Tensor(ref t)) => Ok(t.clone()),
             _ => Err(PyException::new(
                 ExcType::TypeError,
                 format!("{name}(): argument 'tensor' must be Tensor"),
             )),
         };
+        // The process group is the default one; other groups and async ops are not the lab's.
+        for refused in [
+            "group",
+            "async_op",
+            "group_src",
+            "device_ids",
+            "store",
+            "pg_options",
+        ] {
+            if call.signature().position(refused).is_some()
+                && !matches!(
+                    call.value(refused)?,
+                    None | Some(Value::None) | Some(Value::Bool(false))
+                )
+            {
+                return Err(super::ops::not_yet(&format!(
+                    "torch.distributed.{name}({refused}=...)"
+                ))
+                .into());
+            }
+        }
         match name {
             "init_process_group" => {
-                let backend = args
-                    .get(0, "backend")
-                    .map_or_else(|| "gloo".to_owned(), Value::str_text);
+                let backend = match call.value("backend")? {
+                    None | Some(Value::None) => "gloo".to_owned(),
+                    Some(v) => v.str_text(),
+                };
+                for ignored in [
+                    "init_method",
+                    "timeout",
+                    "world_size",
+                    "rank",
+                    "group_name",
+                    "device_id",
+                ] {
+                    let _ = call.value(ignored)?;
+                }
                 world.init_process_group(&backend)?;
             }
             "destroy_process_group" => {}
@@ -184,21 +282,29 @@ impl Interpreter {
                 return Ok(Value::Int(answer as i64));
             }
             "all_reduce" => {
-                let op = match args.get(1, "op") {
-                    None => ReduceOp::Sum,
-                    Some(op) => reduce_op(&op.str_text())?,
+                let op = match call.value("op")?.as_ref() {
+                    Some(Value::Str(op)) => reduce_op(op)?,
+                    _ => ReduceOp::Sum,
                 };
-                let t = tensor(&args)?;
+                let t = tensor()?;
                 t.fetch().await?;
                 world.all_reduce(&t, op).await?;
             }
             "broadcast" => {
-                let src = args.get(1, "src").map_or(0.0, as_f64);
-                let t = tensor(&args)?;
+                let src = match call.value("src")? {
+                    None | Some(Value::None) => 0,
+                    Some(_) => int_arg(&call, "src")?,
+                };
+                let t = tensor()?;
                 t.fetch().await?;
-                world.broadcast(&t, src.max(0.0) as usize).await?;
+                world
+                    .broadcast(&t, usize::try_from(src).unwrap_or(usize::MAX))
+                    .await?;
             }
-            "barrier" => world.barrier().await?,
+            "barrier" => {
+                let _ = call.value("timeout")?;
+                world.barrier().await?
+            }
             _ => return Err(PyException::unsupported(&format!("torch.distributed.{name}")).into()),
         }
         Ok(Value::None)
@@ -206,10 +312,18 @@ impl Interpreter {
 
     /// `DistributedDataParallel(module, device_ids=None)`: every rank starts from rank 0's
     /// parameters and buffers, and averages its gradients with the others after `backward()`.
-    pub(super) async fn distributed_data_parallel(&mut self, args: Args) -> Result<Value, Flow> {
+    async fn distributed_data_parallel(&mut self, call: Call) -> Result<Value, Flow> {
         let world = self.world()?;
-        let module = wrapped_module(&args, "DistributedDataParallel")?;
-        let device_ids = self.device_ids(&args).await?;
+        let module = wrapped_module(&call, "DistributedDataParallel")?;
+        let device_ids = self.device_ids(&call).await?;
+        for setting in call.signature().params.iter().map(|p| p.name) {
+            // Bucketing, buffer broadcasts and the like change how DDP communicates, not the
+            // averaged gradients it leaves: the lab's DDP averages once, after backward().
+            if !matches!(setting, "self" | "module" | "device_ids") {
+                let _ = call.value(setting)?;
+            }
+        }
+        call.finish()?;
         let wrapper = world.data_parallel(&module, device_ids).await?;
         if let Some(rank) = &mut self.rank {
             rank.ddp.push(wrapper.clone());
@@ -218,18 +332,15 @@ impl Interpreter {
     }
 
     /// `nn.DataParallel(module, device_ids=None, output_device=None, dim=0)`.
-    pub(super) async fn data_parallel(&mut self, args: &Args) -> Result<Value, Flow> {
-        let module = wrapped_module(args, "DataParallel")?;
-        let device_ids = self.device_ids(args).await?;
-        let output_device = match args.get(2, "output_device") {
+    async fn data_parallel(&mut self, call: Call) -> Result<Value, Flow> {
+        let module = wrapped_module(&call, "DataParallel")?;
+        let device_ids = self.device_ids(&call).await?;
+        let output_device = match call.value("output_device")? {
             None | Some(Value::None) => None,
-            Some(Value::Int(i)) => Some((*i).max(0) as usize),
-            Some(device) => {
-                let device = super::modules::device_of(device)?;
-                Some(device.index.unwrap_or(0).max(0) as usize)
-            }
+            Some(device) => Some(gpu_index(&device)?),
         };
-        let dim = args.get(3, "dim").map_or(0.0, as_f64).max(0.0) as usize;
+        let dim = usize::try_from(int_arg(&call, "dim")?).unwrap_or(0);
+        call.finish()?;
         Ok(Value::NnModule(Module::data_parallel(
             &self.session,
             &module,
@@ -240,24 +351,21 @@ impl Interpreter {
     }
 
     /// The `device_ids` argument: GPU indices, or `torch.device`s / strings naming GPUs.
-    async fn device_ids(&mut self, args: &Args) -> Result<Option<Vec<usize>>, Flow> {
-        let ids = match args.get(1, "device_ids") {
+    async fn device_ids(&mut self, call: &Call) -> Result<Option<Vec<usize>>, Flow> {
+        let ids = match call.value("device_ids")? {
             None | Some(Value::None) => return Ok(None),
-            Some(ids) => self.collect(ids).await?,
+            Some(ids) => self.collect(&ids).await?,
         };
         let mut indices = Vec::with_capacity(ids.len());
         for id in &ids {
-            indices.push(match id {
-                Value::Int(i) => (*i).max(0) as usize,
-                device => super::modules::device_of(device)?.index.unwrap_or(0).max(0) as usize,
-            });
+            indices.push(gpu_index(id)?);
         }
         Ok(Some(indices))
     }
 
     /// What DDP's reducer does as `backward()` ends on a rank: each wrapped module's gradients
     /// averaged over the ranks.
-    pub(super) async fn after_backward(&mut self) -> Result<(), Flow> {
+    pub(crate) async fn after_backward(&mut self) -> Result<(), Flow> {
         let Some(rank) = &self.rank else {
             return Ok(());
         };
@@ -270,17 +378,32 @@ impl Interpreter {
 }
 
 /// The module a parallel wrapper wraps (its first argument).
-fn wrapped_module(args: &Args, wrapper: &str) -> Result<Module, PyException> {
-    match args.get(0, "module").map(|v| v.resolved().into_owned()) {
-        Some(Value::NnModule(ref m)) => Ok(m.clone()),
-        Some(Value::Instance(ref i)) if i.module.is_some() => {
-            Ok(i.module.clone().unwrap_or_else(|| Module::custom("?")))
+fn wrapped_module(call: &Call, wrapper: &str) -> Result<Module, PyException> {
+    call.value("module")?
+        .as_ref()
+        .and_then(super::nn::module_of)
+        .ok_or_else(|| {
+            PyException::new(
+                ExcType::TypeError,
+                format!("{wrapper}() wraps an nn.Module"),
+            )
+        })
+}
+
+/// A GPU named by its index, a `torch.device` or a string.
+fn gpu_index(v: &Value) -> Result<usize, PyException> {
+    let device = match v {
+        Value::Int(i) => super::parse::device_index(*i)?,
+        Value::Device(d) => *d,
+        Value::Str(s) => tolab_engine::Device::parse(s)?,
+        other => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("expected a device, not '{}'", other.type_name()),
+            ));
         }
-        _ => Err(PyException::new(
-            ExcType::TypeError,
-            format!("{wrapper}() wraps an nn.Module"),
-        )),
-    }
+    };
+    Ok(usize::try_from(device.index.unwrap_or(0)).unwrap_or(0))
 }
 
 /// `dist.ReduceOp.<name>`.

@@ -3,9 +3,9 @@
 //! types, domain and range errors, and conversions to int that cannot be made. A one-element
 //! tensor counts as its number, as its `__float__` makes it count in Python.
 
-use super::args::Args;
-use super::exception::{ExcType, PyException};
-use super::value::{Value, as_index as integer};
+use crate::python::args::Args;
+use crate::python::exception::{ExcType, PyException};
+use crate::python::value::{Value, as_index as integer};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -405,9 +405,13 @@ pub fn call(name: &str, args: &Args) -> Result<Value> {
         "prod" => {
             exactly(1)?;
             let mut acc = args.keyword("start").cloned().unwrap_or(Value::Int(1));
-            for item in super::operators::iterate(&positional[0])? {
-                acc =
-                    super::operators::binary(ruff_python_ast::Operator::Mult, &acc, &item, false)?;
+            for item in crate::python::operators::iterate(&positional[0])? {
+                acc = crate::python::operators::binary(
+                    ruff_python_ast::Operator::Mult,
+                    &acc,
+                    &item,
+                    false,
+                )?;
             }
             acc
         }
@@ -415,7 +419,7 @@ pub fn call(name: &str, args: &Args) -> Result<Value> {
             exactly(1)?;
             let mut sum = 0.0;
             let mut compensation = 0.0;
-            for item in super::operators::iterate(&positional[0])? {
+            for item in crate::python::operators::iterate(&positional[0])? {
                 // Neumaier's summation: exact enough for the sums tutorials take.
                 let x = real(&item)?;
                 let t = sum + x;

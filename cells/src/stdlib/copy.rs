@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::args::Args;
-use super::exception::{ExcType, PyException};
-use super::value::{Value, address};
+use crate::python::args::Args;
+use crate::python::exception::{ExcType, PyException};
+use crate::python::value::{Value, address};
 
 type Result<T> = std::result::Result<T, PyException>;
 

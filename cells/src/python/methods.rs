@@ -1,0 +1,566 @@
+//! `obj.name` and `obj.method(...)` on the language's own objects and the engine's small ones:
+//! the methods of `str`, `list`, `dict` and `set`, a device's `type` and `index`, a dtype's
+//! facts, an autograd node's `next_functions`, `os.environ`, an optimizer's param group (a live
+//! dict), and the fields of the named tuples torch returns.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::args::Args;
+use super::exception::{ExcType, PyException};
+use super::operators::compare;
+use super::value::{Value, as_f64, equal};
+
+type Result<T> = std::result::Result<T, PyException>;
+
+/// PyTorch's and Python's "no attribute" error for `owner.name`.
+pub fn no_attribute(owner: &Value, name: &str) -> PyException {
+    let owner = match owner {
+        Value::Module(m) => return super::modules::no_attribute(m, name),
+        other => format!("'{}' object", other.type_name()),
+    };
+    PyException::new(
+        ExcType::AttributeError,
+        format!("{owner} has no attribute '{name}'"),
+    )
+}
+
+pub(crate) const LIST_METHODS: &[&str] = &[
+    "append", "extend", "pop", "insert", "index", "count", "remove", "reverse", "sort", "copy",
+    "clear",
+];
+pub(crate) const DICT_METHODS: &[&str] = &[
+    "items",
+    "keys",
+    "values",
+    "get",
+    "pop",
+    "update",
+    "setdefault",
+    "copy",
+    "clear",
+];
+pub(crate) const SET_METHODS: &[&str] = &[
+    "add",
+    "discard",
+    "remove",
+    "update",
+    "union",
+    "intersection",
+    "difference",
+    "issubset",
+    "copy",
+    "clear",
+    "pop",
+];
+pub(crate) const STR_METHODS: &[&str] = &[
+    "upper",
+    "lower",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "split",
+    "splitlines",
+    "join",
+    "replace",
+    "startswith",
+    "endswith",
+    "format",
+    "title",
+    "center",
+    "ljust",
+    "rjust",
+];
+
+/// `owner.name` for everything but learners' objects and modules (see
+/// [`super::interpreter::Interpreter::get_attribute`]): torch's objects through their bindings,
+/// the language's own through their method tables.
+pub fn get(owner: &Value, name: &str) -> Result<Value> {
+    let resolved = owner.resolved();
+    let method = || {
+        Ok(Value::Method(
+            Box::new(resolved.clone().into_owned()),
+            Rc::from(name),
+        ))
+    };
+    let torch_method = |namespace: &str| {
+        crate::torch::bound(namespace, name, Some(owner)).ok_or_else(|| {
+            crate::torch::no_attribute(namespace, &format!("'{}' object", owner.type_name()), name)
+        })
+    };
+    match &*resolved {
+        Value::Module(m) => {
+            super::modules::attribute(m, name).ok_or_else(|| super::modules::no_attribute(m, name))
+        }
+        Value::Tensor(t) => crate::torch::tensor::attribute(t, owner, name),
+        Value::Device(d) => match name {
+            "type" => Ok(Value::str(d.kind.name())),
+            "index" => Ok(d.index.map_or(Value::None, |i| Value::Int(i64::from(i)))),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::DType(d) => match name {
+            "is_floating_point" => Ok(Value::Bool(d.is_floating_point())),
+            "itemsize" => Ok(Value::Int(d.size() as i64)),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::GradFn(g) => match name {
+            "next_functions" => Ok(Value::Tuple(
+                g.next_functions()
+                    .iter()
+                    .map(|n| {
+                        Value::Tuple(Rc::from(vec![
+                            n.clone().map_or(Value::None, Value::GradFn),
+                            Value::Int(0),
+                        ]))
+                    })
+                    .collect(),
+            )),
+            "name" => method(),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::List(_) if LIST_METHODS.contains(&name) => method(),
+        Value::Dict(_) if DICT_METHODS.contains(&name) => method(),
+        Value::Set(_) if SET_METHODS.contains(&name) => method(),
+        Value::Str(_) if STR_METHODS.contains(&name) => method(),
+        Value::Environ(_) if DICT_METHODS.contains(&name) => method(),
+        Value::Generator(_) => torch_method("torch.Generator"),
+        Value::GradScaler(_) => torch_method("torch.amp.GradScaler"),
+        Value::CudaEvent(_) => torch_method("torch.cuda.Event"),
+        Value::Optimizer(optimizer) => crate::torch::optim::attribute(optimizer, owner, name)
+            .ok_or_else(|| no_attribute(owner, name)),
+        Value::Sampler(sampler) => match name {
+            "num_replicas" => Ok(Value::Int(sampler.engine.num_replicas as i64)),
+            "rank" => Ok(Value::Int(sampler.engine.rank as i64)),
+            "shuffle" => Ok(Value::Bool(sampler.engine.shuffle)),
+            "seed" => Ok(Value::Int(sampler.engine.seed as i64)),
+            "drop_last" => Ok(Value::Bool(sampler.engine.drop_last)),
+            "num_samples" => Ok(Value::Int(sampler.len() as i64)),
+            _ => torch_method("torch.utils.data.DistributedSampler"),
+        },
+        Value::ParamGroup(..) if DICT_METHODS.contains(&name) => method(),
+        Value::StructSeq(s) => s.field(name).ok_or_else(|| no_attribute(owner, name)),
+        Value::IncompatibleKeys(keys) => {
+            let strings =
+                |keys: &[String]| Value::list(keys.iter().map(|k| Value::str(k)).collect());
+            match name {
+                "missing_keys" => Ok(strings(&keys.missing_keys)),
+                "unexpected_keys" => Ok(strings(&keys.unexpected_keys)),
+                _ => Err(no_attribute(owner, name)),
+            }
+        }
+        Value::DataLoader(loader) => match name {
+            "dataset" => Ok(loader.dataset.clone()),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::Warning(message) => match name {
+            "message" => Ok(Value::str(message)),
+            "category" => Ok(Value::Type("UserWarning")),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::Type(type_name) | Value::NnClass(type_name) if name == "__name__" => Ok(Value::str(
+            type_name.rsplit('.').next().unwrap_or(type_name),
+        )),
+        Value::TorchFn(b) if name == "__name__" => Ok(Value::str(b.name())),
+        Value::Class(class) if name == "__name__" => Ok(Value::str(&class.name)),
+        Value::ExcClass(kind) if name == "__name__" => Ok(Value::str(
+            kind.name().rsplit('.').next().unwrap_or(kind.name()),
+        )),
+        _ => Err(no_attribute(owner, name)),
+    }
+}
+
+pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
+    let owner = &*owner.resolved();
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    match owner {
+        // `name()` gives the C++ class's qualified name for the one node that is not generated.
+        Value::GradFn(g) if name == "name" => Ok(Value::str(match g.name() {
+            "AccumulateGrad" => "torch::autograd::AccumulateGrad",
+            other => other,
+        })),
+        Value::List(items) => list_method(items, name, &args),
+        Value::Dict(entries) => dict_method(entries, name, &args),
+        Value::Set(items) => set_method(items, name, &args),
+        Value::ParamGroup(optimizer, group) => {
+            let key = arg(0);
+            match name {
+                "get" => super::operators::get_item(owner, &key).or_else(|_| Ok(arg(1))),
+                "keys" => Ok(Value::list(
+                    std::iter::once(Value::str("params"))
+                        .chain(
+                            optimizer.param_groups()[*group]
+                                .options
+                                .entries()
+                                .iter()
+                                .map(|(k, _)| Value::str(k)),
+                        )
+                        .collect(),
+                )),
+                _ => Err(PyException::unsupported(&format!("param_group.{name}()"))),
+            }
+        }
+        Value::Environ(session) => {
+            let key = arg(0).str_text();
+            Ok(match name {
+                "get" => session.env(&key).map_or_else(|| arg(1), |v| Value::str(&v)),
+                "pop" => {
+                    let old = session.env(&key);
+                    session.set_env(&key, None);
+                    old.map_or_else(|| arg(1), |v| Value::str(&v))
+                }
+                "setdefault" => match session.env(&key) {
+                    Some(v) => Value::str(&v),
+                    None => {
+                        session.set_env(&key, Some(&arg(1).str_text()));
+                        arg(1)
+                    }
+                },
+                "keys" => Value::list(session.env_keys().iter().map(|k| Value::str(k)).collect()),
+                _ => return Err(no_attribute(owner, name)),
+            })
+        }
+        Value::Str(s) => str_method(s, name, &args),
+        other => Err(no_attribute(other, name)),
+    }
+}
+
+fn list_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<Value> {
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    let position = |items: &[Value], needle: &Value| {
+        items.iter().position(|v| equal(v, needle)).ok_or_else(|| {
+            PyException::new(
+                ExcType::ValueError,
+                format!("{} is not in list", needle.repr()),
+            )
+        })
+    };
+    let mut list = items.borrow_mut();
+    Ok(match name {
+        "append" => {
+            list.push(arg(0));
+            Value::None
+        }
+        "extend" => {
+            let more = super::operators::iterate(&arg(0))?;
+            list.extend(more);
+            Value::None
+        }
+        "insert" => {
+            let n = list.len() as i64;
+            let at = (as_f64(&arg(0)) as i64).clamp(-n, n);
+            let at = if at < 0 { at + n } else { at } as usize;
+            list.insert(at, arg(1));
+            Value::None
+        }
+        "pop" => {
+            if list.is_empty() {
+                return Err(PyException::new(ExcType::IndexError, "pop from empty list"));
+            }
+            let n = list.len() as i64;
+            let at = match args.positional.first() {
+                Some(v) => as_f64(v) as i64,
+                None => -1,
+            };
+            let at = if at < 0 { at + n } else { at };
+            if !(0..n).contains(&at) {
+                return Err(PyException::new(
+                    ExcType::IndexError,
+                    "pop index out of range",
+                ));
+            }
+            list.remove(at as usize)
+        }
+        "index" => Value::Int(position(&list, &arg(0))? as i64),
+        "count" => Value::Int(list.iter().filter(|v| equal(v, &arg(0))).count() as i64),
+        "remove" => {
+            let at = position(&list, &arg(0))?;
+            list.remove(at);
+            Value::None
+        }
+        "reverse" => {
+            list.reverse();
+            Value::None
+        }
+        "clear" => {
+            list.clear();
+            Value::None
+        }
+        "copy" => Value::list(list.clone()),
+        _ => {
+            let reverse = args.keyword("reverse").is_some_and(Value::truthy);
+            sort_by_value(&mut list, |v| v, reverse)?;
+            Value::None
+        }
+    })
+}
+
+/// Python's stable sort by a value of each item; `reverse` keeps equal items in their order, as
+/// Python's does.
+pub fn sort_by_value<T>(items: &mut [T], key: impl Fn(&T) -> &Value, reverse: bool) -> Result<()> {
+    let mut failure = None;
+    items.sort_by(|a, b| {
+        let (x, y) = if reverse {
+            (key(b), key(a))
+        } else {
+            (key(a), key(b))
+        };
+        order(x, y, &mut failure)
+    });
+    failure.map_or(Ok(()), Err)
+}
+
+/// Python's `<` as an ordering for sorting; the first failed comparison is kept.
+pub fn order(a: &Value, b: &Value, failure: &mut Option<PyException>) -> std::cmp::Ordering {
+    use ruff_python_ast::CmpOp;
+    match compare(CmpOp::Lt, a, b) {
+        Ok(v) if v.truthy() => std::cmp::Ordering::Less,
+        Ok(_) => match compare(CmpOp::Gt, a, b) {
+            Ok(v) if v.truthy() => std::cmp::Ordering::Greater,
+            _ => std::cmp::Ordering::Equal,
+        },
+        Err(e) => {
+            failure.get_or_insert(e);
+            std::cmp::Ordering::Equal
+        }
+    }
+}
+
+fn dict_method(entries: &RefCell<Vec<(Value, Value)>>, name: &str, args: &Args) -> Result<Value> {
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    let key = arg(0);
+    let mut dict = entries.borrow_mut();
+    let at = dict.iter().position(|(k, _)| equal(k, &key));
+    Ok(match name {
+        "keys" => Value::list(dict.iter().map(|(k, _)| k.clone()).collect()),
+        "values" => Value::list(dict.iter().map(|(_, v)| v.clone()).collect()),
+        "items" => Value::list(
+            dict.iter()
+                .map(|(k, v)| Value::Tuple(Rc::from(vec![k.clone(), v.clone()])))
+                .collect(),
+        ),
+        "get" => at.map_or_else(|| arg(1), |i| dict[i].1.clone()),
+        "pop" => match (at, args.positional.get(1)) {
+            (Some(i), _) => dict.remove(i).1,
+            (None, Some(default)) => default.clone(),
+            (None, None) => return Err(PyException::new(ExcType::KeyError, key.repr())),
+        },
+        "setdefault" => match at {
+            Some(i) => dict[i].1.clone(),
+            None => {
+                dict.push((key, arg(1)));
+                arg(1)
+            }
+        },
+        "update" => {
+            let pairs: Vec<(Value, Value)> = match &key {
+                Value::Dict(other) if !std::ptr::eq(&**other, entries) => other.borrow().clone(),
+                Value::Dict(_) => Vec::new(),
+                _ => args
+                    .keywords
+                    .iter()
+                    .map(|(k, v)| (Value::str(k), v.clone()))
+                    .collect(),
+            };
+            for (k, v) in pairs {
+                match dict.iter_mut().find(|(key, _)| equal(key, &k)) {
+                    Some(entry) => entry.1 = v,
+                    None => dict.push((k, v)),
+                }
+            }
+            Value::None
+        }
+        "clear" => {
+            dict.clear();
+            Value::None
+        }
+        _ => Value::Dict(Rc::new(RefCell::new(dict.clone()))),
+    })
+}
+
+fn set_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<Value> {
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    let others = || {
+        args.positional
+            .iter()
+            .map(super::operators::iterate)
+            .collect::<Result<Vec<_>>>()
+    };
+    let mut set = items.borrow_mut();
+    let position = |set: &[Value], v: &Value| set.iter().position(|w| equal(w, v));
+    Ok(match name {
+        "add" => {
+            let item = arg(0);
+            super::value::check_hashable(&item)?;
+            if position(&set, &item).is_none() {
+                set.push(item);
+            }
+            Value::None
+        }
+        "discard" | "remove" => {
+            match position(&set, &arg(0)) {
+                Some(at) => {
+                    set.remove(at);
+                }
+                None if name == "remove" => {
+                    return Err(PyException::new(ExcType::KeyError, arg(0).repr()));
+                }
+                None => {}
+            }
+            Value::None
+        }
+        "update" => {
+            let mut merged = set.clone();
+            merged.extend(others()?.into_iter().flatten());
+            let Value::Set(unique) = &Value::set(merged)? else {
+                return Ok(Value::None);
+            };
+            *set = unique.take();
+            Value::None
+        }
+        "union" => Value::set(
+            set.iter()
+                .cloned()
+                .chain(others()?.into_iter().flatten())
+                .collect(),
+        )?,
+        "intersection" | "difference" => {
+            let others = others()?;
+            let keep = |v: &&Value| {
+                let everywhere = others.iter().all(|o| o.iter().any(|w| equal(v, w)));
+                let anywhere = others.iter().any(|o| o.iter().any(|w| equal(v, w)));
+                if name == "intersection" {
+                    everywhere
+                } else {
+                    !anywhere
+                }
+            };
+            Value::set(set.iter().filter(keep).cloned().collect())?
+        }
+        "issubset" => {
+            let other = super::operators::iterate(&arg(0))?;
+            Value::Bool(set.iter().all(|v| other.iter().any(|w| equal(v, w))))
+        }
+        "clear" => {
+            set.clear();
+            Value::None
+        }
+        "pop" => {
+            if set.is_empty() {
+                return Err(PyException::new(
+                    ExcType::KeyError,
+                    "'pop from an empty set'",
+                ));
+            }
+            set.remove(0)
+        }
+        _ => Value::Set(Rc::new(RefCell::new(set.clone()))),
+    })
+}
+
+fn str_method(s: &str, name: &str, args: &Args) -> Result<Value> {
+    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
+    let text = |i: usize| arg(i).str_text();
+    let width = || as_f64(&arg(0)).max(0.0) as usize;
+    let pad = |s: &str, left: usize, right: usize| {
+        format!("{}{s}{}", " ".repeat(left), " ".repeat(right))
+    };
+    let missing = || width().saturating_sub(s.chars().count());
+    Ok(match name {
+        "upper" => Value::str(&s.to_uppercase()),
+        "lower" => Value::str(&s.to_lowercase()),
+        "strip" => Value::str(s.trim()),
+        "lstrip" => Value::str(s.trim_start()),
+        "rstrip" => Value::str(s.trim_end()),
+        "splitlines" => Value::list(s.lines().map(Value::str).collect()),
+        "title" => Value::str(
+            &s.split(' ')
+                .map(|w| {
+                    let mut c = w.chars();
+                    c.next().map_or(String::new(), |f| {
+                        f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase()
+                    })
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        "split" => match args.positional.first() {
+            Some(Value::Str(sep)) if !sep.is_empty() => {
+                Value::list(s.split(sep.as_ref()).map(Value::str).collect())
+            }
+            _ => Value::list(s.split_whitespace().map(Value::str).collect()),
+        },
+        "join" => {
+            let items = super::operators::iterate(&arg(0))?;
+            let mut parts = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::Str(part) => parts.push(part.to_string()),
+                    other => {
+                        return Err(PyException::new(
+                            ExcType::TypeError,
+                            format!(
+                                "sequence item {i}: expected str instance, {} found",
+                                other.type_name()
+                            ),
+                        ));
+                    }
+                }
+            }
+            Value::str(&parts.join(s))
+        }
+        "replace" => Value::str(&s.replace(&text(0), &text(1))),
+        "startswith" => Value::Bool(s.starts_with(&text(0))),
+        "endswith" => Value::Bool(s.ends_with(&text(0))),
+        "center" => Value::str(&pad(s, missing() / 2, missing() - missing() / 2)),
+        "ljust" => Value::str(&pad(s, 0, missing())),
+        "rjust" => Value::str(&pad(s, missing(), 0)),
+        _ => Value::str(&format_str(s, args)?),
+    })
+}
+
+/// `"...{}...{name:spec}...".format(*args, **kwargs)`.
+fn format_str(template: &str, args: &Args) -> Result<String> {
+    let mut out = String::new();
+    let mut next = 0;
+    let mut chars = template.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                out.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                out.push('}');
+            }
+            '{' => {
+                let field: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                let (name, spec) = field.split_once(':').unwrap_or((&field, ""));
+                let (name, conversion) = match name.split_once('!') {
+                    Some((n, conv)) => (n, Some(conv)),
+                    None => (name, None),
+                };
+                let value = if name.is_empty() {
+                    next += 1;
+                    args.positional.get(next - 1)
+                } else if let Ok(i) = name.parse::<usize>() {
+                    args.positional.get(i)
+                } else {
+                    args.keyword(name)
+                };
+                let value = value.cloned().ok_or_else(|| {
+                    PyException::new(
+                        ExcType::IndexError,
+                        format!("Replacement index {name} out of range for positional args tuple"),
+                    )
+                })?;
+                out.push_str(&match conversion {
+                    Some("r") => value.repr(),
+                    _ => super::operators::format(&value, spec)?,
+                });
+            }
+            c => out.push(c),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,127 @@
+//! Python's standard library as the lab has it: each module's names, and calling its
+//! functions. `math`, `copy`, `random` and `typing` are modules of their own here; `time`,
+//! `warnings` and `os.environ` are small enough to live in this file.
+
+pub mod copy;
+pub mod math;
+pub mod random;
+pub mod typing;
+
+use std::rc::Rc;
+
+use crate::python::args::{Args, Flow};
+use crate::python::clock::{self, seconds};
+use crate::python::exception::{ExcType, PyException};
+use crate::python::interpreter::Interpreter;
+use crate::python::value::{Value, as_f64};
+
+/// The standard-library modules a cell can import.
+pub const MODULES: &[&str] = &["math", "warnings", "time", "random", "os", "typing", "copy"];
+
+const WARNINGS: &[&str] = &["warn", "catch_warnings", "simplefilter", "filterwarnings"];
+const TIME: &[&str] = &["perf_counter", "time", "sleep", "monotonic"];
+
+/// The functions (and other names) of a standard-library module.
+pub fn names(module: &str) -> Vec<&'static str> {
+    match module {
+        "math" => math::FUNCTIONS
+            .iter()
+            .copied()
+            .chain(["pi", "e", "tau", "inf", "nan"])
+            .collect(),
+        "warnings" => WARNINGS.to_vec(),
+        "time" => TIME.to_vec(),
+        "random" => random::FUNCTIONS.to_vec(),
+        "typing" => typing::NAMES.to_vec(),
+        "copy" => copy::FUNCTIONS.to_vec(),
+        "os" => vec!["environ"],
+        _ => Vec::new(),
+    }
+}
+
+/// `module.name`, if the module has it (`os.environ` is the interpreter's: see
+/// [`Interpreter::get_attribute`]).
+pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
+    let function = || Some(Value::ModuleFn(module, Rc::from(name)));
+    match module {
+        "math" => math::constant(name)
+            .or_else(|| math::FUNCTIONS.contains(&name).then(function).flatten()),
+        "typing" => typing::NAMES
+            .contains(&name)
+            .then(|| Value::Typing(Rc::from(format!("typing.{name}")))),
+        "warnings" if WARNINGS.contains(&name) => function(),
+        "time" if TIME.contains(&name) => function(),
+        "random" if random::FUNCTIONS.contains(&name) => function(),
+        "copy" if copy::FUNCTIONS.contains(&name) => function(),
+        _ => None,
+    }
+}
+
+impl Interpreter {
+    /// Calls `module.name(...)` of the standard library.
+    pub(crate) async fn call_stdlib(
+        &mut self,
+        module: &str,
+        name: &str,
+        args: Args,
+    ) -> Result<Value, Flow> {
+        let session = self.session.clone();
+        let text = |i: usize, key: &str| args.get(i, key).map(Value::str_text);
+        Ok(match (module, name) {
+            ("warnings", "warn") => {
+                session.warn(&text(0, "message").unwrap_or_default());
+                Value::None
+            }
+            ("warnings", "catch_warnings") => {
+                Value::CatchWarnings(args.keyword("record").is_some_and(Value::truthy))
+            }
+            ("warnings", "simplefilter" | "filterwarnings") => Value::None,
+            ("time", "perf_counter" | "monotonic") => Value::Float(seconds()),
+            ("time", "time") => Value::Float(clock::epoch_seconds()),
+            ("time", "sleep") => {
+                let length = args.get(0, "secs").map(as_f64).unwrap_or(f64::NAN);
+                self.sleep(length).await?;
+                Value::None
+            }
+            ("random", _) => random::call(&mut self.python_random, name, &args)?,
+            ("copy", _) => copy::call(name, &args)?,
+            ("math", _) => math::call(name, &args)?,
+            _ => {
+                return Err(PyException::new(
+                    ExcType::AttributeError,
+                    format!("module '{module}' has no attribute '{name}'"),
+                )
+                .into());
+            }
+        })
+    }
+
+    /// `time.sleep`: waits in slices, so that a Stop, the time budget and progress reports still
+    /// happen while it waits.
+    async fn sleep(&mut self, length: f64) -> Result<(), Flow> {
+        if length.is_nan() {
+            return Err(
+                PyException::new(ExcType::ValueError, "Invalid value NaN (not a number)").into(),
+            );
+        }
+        if length < 0.0 {
+            return Err(
+                PyException::new(ExcType::ValueError, "sleep length must be non-negative").into(),
+            );
+        }
+        let until = seconds() + length;
+        loop {
+            let left = until - seconds();
+            if left <= 0.0 {
+                return Ok(());
+            }
+            clock::wait(
+                left.min(crate::python::interpreter::PAUSE_EVERY),
+                !self.hold_pauses,
+            )
+            .await;
+            self.check_clock()?;
+            self.pause_point().await;
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! Making tensors: `torch.tensor` and `as_tensor` from Python data, the shaped factories
+//! (`zeros`, `ones`, `empty`, `full`, `rand`, `randn`, `randint`, `randperm`, `arange`,
+//! `linspace`, `eye`), their `*_like` and `Tensor.new_*` forms, and the `torch.device` and
+//! `torch.Generator` objects.
+
+use tolab_engine::{DType, Device, Scalar, Session, Tensor};
+
+use super::parse::{device_index, scalar_of};
+use super::{Call, Handler};
+use crate::python::exception::{ExcType, PyException};
+use crate::python::operators::iterate;
+use crate::python::value::Value;
+
+type Result<T> = std::result::Result<T, PyException>;
+
+pub const HANDLERS: &[(&str, Handler)] = &[
+    ("torch.tensor", Handler::Engine(tensor)),
+    ("torch.as_tensor", Handler::Engine(as_tensor)),
+    ("torch.zeros", Handler::Engine(filled)),
+    ("torch.ones", Handler::Engine(filled)),
+    ("torch.empty", Handler::Engine(filled)),
+    ("torch.full", Handler::Engine(filled)),
+    ("torch.rand", Handler::Engine(random)),
+    ("torch.randn", Handler::Engine(random)),
+    ("torch.randint", Handler::Engine(randint)),
+    ("torch.randperm", Handler::Engine(randperm)),
+    ("torch.arange", Handler::Engine(arange)),
+    ("torch.linspace", Handler::Engine(linspace)),
+    ("torch.eye", Handler::Engine(eye)),
+    ("torch.zeros_like", Handler::Engine(like)),
+    ("torch.ones_like", Handler::Engine(like)),
+    ("torch.empty_like", Handler::Engine(like)),
+    ("torch.full_like", Handler::Engine(like)),
+    ("torch.rand_like", Handler::Engine(like)),
+    ("torch.randn_like", Handler::Engine(like)),
+    ("Tensor.new_zeros", Handler::Engine(new_filled)),
+    ("Tensor.new_ones", Handler::Engine(new_filled)),
+    ("Tensor.new_empty", Handler::Engine(new_filled)),
+    ("Tensor.new_full", Handler::Engine(new_filled)),
+    ("Tensor.new_tensor", Handler::Engine(new_tensor)),
+    ("torch.device", Handler::Engine(device)),
+    ("torch.Generator", Handler::Engine(generator)),
+];
+
+/// The keywords every factory shares: `dtype`, `device`, `requires_grad` and `pin_memory`.
+struct Factory {
+    dtype: Option<DType>,
+    device: Device,
+    requires_grad: bool,
+    pin_memory: bool,
+}
+
+impl Factory {
+    fn read(call: &Call, device: Device) -> Result<Factory> {
+        Ok(Factory {
+            dtype: call.dtype("dtype")?,
+            device: call.device("device")?.unwrap_or(device),
+            requires_grad: call.bool("requires_grad")?,
+            pin_memory: call.gave("pin_memory") && call.bool("pin_memory")?,
+        })
+    }
+
+    /// The tensor made, with `requires_grad` and pinned memory as asked.
+    fn finish(&self, t: Tensor) -> Result<Value> {
+        let t = if self.pin_memory { t.pin_memory()? } else { t };
+        if self.requires_grad && !t.dtype().is_floating_point() {
+            return Err(tolab_engine::Error::RequiresGradNeedsFloat { at_creation: true }.into());
+        }
+        if self.requires_grad {
+            t.set_requires_grad(true)?;
+        }
+        Ok(Value::Tensor(t))
+    }
+}
+
+/// Flattens nested lists of Python numbers for `torch.tensor`, with their shape; `typed` when
+/// the call names the dtype (PyTorch then converts each item rather than inferring).
+fn nested(
+    v: &Value,
+    shape: &mut Vec<usize>,
+    depth: usize,
+    out: &mut Vec<Scalar>,
+    typed: bool,
+) -> Result<()> {
+    match &*v.resolved() {
+        Value::Bool(b) => out.push(Scalar::Bool(*b)),
+        Value::Int(i) => out.push(Scalar::Int(*i)),
+        Value::Float(x) => out.push(Scalar::Float(*x)),
+        Value::Tensor(t) if t.numel() == 1 && t.dim() == 0 => out.push(t.item()?),
+        seq @ (Value::List(_) | Value::Tuple(_) | Value::Size(_)) => {
+            let items = iterate(seq)?;
+            if shape.len() == depth {
+                shape.push(items.len());
+            } else if shape.get(depth) != Some(&items.len()) {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    format!(
+                        "expected sequence of length {} at dim {depth} (got {})",
+                        shape.get(depth).copied().unwrap_or(0),
+                        items.len()
+                    ),
+                ));
+            }
+            for item in &items {
+                nested(item, shape, depth + 1, out, typed)?;
+            }
+        }
+        Value::Str(_) => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "new(): invalid data type 'str'",
+            ));
+        }
+        other if typed => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("must be real number, not {}", super::parse::tp_name(other)),
+            ));
+        }
+        other => {
+            return Err(PyException::new(
+                ExcType::RuntimeError,
+                format!("Could not infer dtype of {}", super::parse::tp_name(other)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A new tensor holding a copy of Python data (nested lists of numbers, or a tensor).
+fn from_data(session: &Session, data: &Value, f: &Factory) -> Result<Tensor> {
+    if let Value::Tensor(t) = &*data.resolved() {
+        // `torch.tensor(t)`: a copy, detached (PyTorch warns to use clone().detach()).
+        return Ok(t.detach().to(tolab_engine::To {
+            device: Some(tolab_engine::Target::Device(f.device)),
+            dtype: Some(f.dtype.unwrap_or(t.dtype())),
+            copy: true,
+            ..tolab_engine::To::default()
+        })?);
+    }
+    let (mut shape, mut values) = (Vec::new(), Vec::new());
+    nested(data, &mut shape, 0, &mut values, f.dtype.is_some())?;
+    Ok(Tensor::from_scalars(
+        session, &values, &shape, f.dtype, f.device, false,
+    )?)
+}
+
+fn tensor(call: &Call, session: &Session) -> Result<Value> {
+    let data = call.value("data")?.unwrap_or(Value::None);
+    let f = Factory::read(call, Device::CPU)?;
+    call.finish()?;
+    let t = from_data(session, &data, &f)?;
+    f.finish(t)
+}
+
+/// `torch.as_tensor`: a tensor stays itself where it can (same dtype and device).
+fn as_tensor(call: &Call, session: &Session) -> Result<Value> {
+    let data = call.value("data")?.unwrap_or(Value::None);
+    let dtype = call.dtype("dtype")?;
+    let device = call.device("device")?;
+    call.finish()?;
+    if let Value::Tensor(t) = &*data.resolved() {
+        return Ok(Value::Tensor(t.to(tolab_engine::To {
+            device: device.map(tolab_engine::Target::Device),
+            dtype,
+            ..tolab_engine::To::default()
+        })?));
+    }
+    let f = Factory {
+        dtype,
+        device: device.unwrap_or(Device::CPU),
+        requires_grad: false,
+        pin_memory: false,
+    };
+    Ok(Value::Tensor(from_data(session, &data, &f)?))
+}
+
+/// `zeros`, `ones`, `empty` and `full` of a size.
+fn filled(call: &Call, session: &Session) -> Result<Value> {
+    let size = call.int_list("size")?;
+    let fill = if call.binding.name() == "full" {
+        Some(call.scalar("fill_value")?)
+    } else {
+        None
+    };
+    let f = Factory::read(call, Device::CPU)?;
+    call.finish()?;
+    make(session, call.binding.name(), &size, fill, &f)
+}
+
+/// A tensor of `size` filled by the factory `name` (`zeros`, `ones`, `empty`, `full`).
+fn make(
+    session: &Session,
+    name: &str,
+    size: &[i64],
+    fill: Option<Scalar>,
+    f: &Factory,
+) -> Result<Value> {
+    let dtype = f.dtype.unwrap_or(DType::Float32);
+    let t = match (name, fill) {
+        ("ones", _) => Tensor::ones(session, size, dtype, f.device)?,
+        ("empty", _) => Tensor::empty(session, size, dtype, f.device)?,
+        (_, Some(value)) => {
+            // `full` infers its dtype from the fill value, as PyTorch does.
+            let inferred = f.dtype.unwrap_or(match value {
+                Scalar::Float(_) => DType::Float32,
+                Scalar::Bool(_) => DType::Bool,
+                Scalar::Int(_) => DType::Int64,
+            });
+            Tensor::full(session, &Tensor::shape_of(size)?, value, inferred, f.device)?
+        }
+        _ => Tensor::zeros(session, size, dtype, f.device)?,
+    };
+    f.finish(t)
+}
+
+fn random(call: &Call, session: &Session) -> Result<Value> {
+    let size = Tensor::shape_of(&call.int_list("size")?)?;
+    let f = Factory::read(call, Device::CPU)?;
+    call.finish()?;
+    let dtype = f.dtype.unwrap_or(DType::Float32);
+    let t = if call.binding.name() == "rand" {
+        Tensor::rand(session, &size, dtype, f.device)?
+    } else {
+        Tensor::normal(session, &size, dtype, f.device, 0.0, 1.0)?
+    };
+    f.finish(t)
+}
+
+fn randint(call: &Call, session: &Session) -> Result<Value> {
+    let low = if call.signature().position("low").is_some() {
+        call.int("low")?
+    } else {
+        0
+    };
+    let high = call.int("high")?;
+    let size = Tensor::shape_of(&call.int_list("size")?)?;
+    let f = Factory::read(call, Device::CPU)?;
+    call.finish()?;
+    let dtype = f.dtype.unwrap_or(DType::Int64);
+    f.finish(Tensor::randint(session, low, high, &size, dtype, f.device)?)
+}
+
+fn randperm(call: &Call, session: &Session) -> Result<Value> {
+    let n = call.int("n")?;
+    let f = Factory::read(call, Device::CPU)?;
+    call.finish()?;
+    let n = Tensor::shape_of(&[n])?[0];
+    let dtype = f.dtype.unwrap_or(DType::Int64);
+    f.finish(Tensor::randperm(session, n, dtype, f.device)?)
+}
+
+fn arange(call: &Call, session: &Session) -> Result<Value> {
+    let has = |name: &str| call.signature().position(name).is_some();
+    let start = if has("start") {
+        call.scalar("start")?
+    } else {
+        Scalar::Int(0)
+    };
+    let end = call.scalar("end")?;
+    let step = if has("step") {
+        call.scalar("step")?
+    } else {
+        Scalar::Int(1)
+    };
+    let f = Factory::read(call, Device::CPU)?;
+    call.finish()?;
+    f.finish(Tensor::arange(
+        session, start, end, step, f.dtype, f.device,
+    )?)
+}
+
+fn linspace(call: &Call, session: &Session) -> Result<Value> {
+    let bound = |name: &str| -> Result<f64> {
+        match call.get(name).map(Value::resolved).as_deref() {
+            Some(Value::Tensor(t)) if t.numel() == 1 => Ok(t.item()?.as_f64()),
+            Some(v) => scalar_of(v).map(|s| s.as_f64()).ok_or_else(|| {
+                PyException::new(
+                    ExcType::RuntimeError,
+                    format!("linspace only supports 0-dimensional start and end tensors, but got {name} with {} dimension(s).", 1),
+                )
+            }),
+            None => Ok(0.0),
+        }
+    };
+    let (start, end) = (bound("start")?, bound("end")?);
+    let steps = call.int("steps")?;
+    let f = Factory::read(call, Device::CPU)?;
+    call.finish()?;
+    let dtype = f.dtype.unwrap_or(DType::Float32);
+    f.finish(Tensor::linspace(
+        session, start, end, steps, dtype, f.device,
+    )?)
+}
+
+fn eye(call: &Call, session: &Session) -> Result<Value> {
+    let n = call.int("n")?;
+    let m = if call.signature().position("m").is_some() {
+        Some(call.int("m")?)
+    } else {
+        None
+    };
+    let f = Factory::read(call, Device::CPU)?;
+    call.finish()?;
+    let dtype = f.dtype.unwrap_or(DType::Float32);
+    f.finish(Tensor::eye(session, n, m, dtype, f.device)?)
+}
+
+/// `zeros_like(t)` and its siblings: `t`'s shape, dtype and device unless the call says.
+fn like(call: &Call, session: &Session) -> Result<Value> {
+    let input = call.tensor("input")?;
+    let fill = match call.binding.name() {
+        "full_like" => Some(call.scalar("fill_value")?),
+        _ => None,
+    };
+    let mut f = Factory::read(call, input.device())?;
+    call.finish()?;
+    let dtype = *f.dtype.get_or_insert(input.dtype());
+    let shape = input.shape().to_vec();
+    let t = match call.binding.name() {
+        "rand_like" => Tensor::rand(session, &shape, dtype, f.device)?,
+        "randn_like" => Tensor::normal(session, &shape, dtype, f.device, 0.0, 1.0)?,
+        "ones_like" => Tensor::full(session, &shape, Scalar::Int(1), dtype, f.device)?,
+        "full_like" => Tensor::full(
+            session,
+            &shape,
+            fill.unwrap_or(Scalar::Int(0)),
+            dtype,
+            f.device,
+        )?,
+        _ => Tensor::full(session, &shape, Scalar::Int(0), dtype, f.device)?,
+    };
+    f.finish(t)
+}
+
+/// `t.new_zeros(size)` and company: `torch.zeros(size)` with `t`'s dtype and device unless the
+/// call names its own.
+fn new_filled(call: &Call, session: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let size = call.int_list("size")?;
+    let fill = match call.binding.name() {
+        "new_full" => Some(call.scalar("fill_value")?),
+        _ => None,
+    };
+    let mut f = Factory::read(call, t.device())?;
+    call.finish()?;
+    f.dtype.get_or_insert(t.dtype());
+    let name = call.binding.name().trim_start_matches("new_");
+    make(session, name, &size, fill, &f)
+}
+
+fn new_tensor(call: &Call, session: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let data = call.value("data")?.unwrap_or(Value::None);
+    let mut f = Factory::read(call, t.device())?;
+    call.finish()?;
+    f.dtype.get_or_insert(t.dtype());
+    let made = from_data(session, &data, &f)?;
+    f.finish(made)
+}
+
+/// `torch.device("cuda:0")`, `torch.device("cuda", 1)`, `torch.device(d)`, `torch.device(1)`.
+fn device(call: &Call, _session: &Session) -> Result<Value> {
+    if call.overload == 0 {
+        let d = match call.get("device") {
+            Some(Value::Int(i)) => device_index(*i)?,
+            _ => call
+                .device("device")?
+                .ok_or_else(|| PyException::new(ExcType::TypeError, "device() expects a device"))?,
+        };
+        return Ok(Value::Device(d));
+    }
+    let kind = call.string("type")?.unwrap_or_default();
+    let index = call.opt_int("index")?;
+    call.finish()?;
+    // An index of -1 (the default) means none.
+    Ok(Value::Device(Device::with_index(
+        &kind,
+        index.filter(|&i| i != -1),
+    )?))
+}
+
+fn generator(call: &Call, _session: &Session) -> Result<Value> {
+    let device = call.device("device")?;
+    call.finish()?;
+    if device.is_some_and(|d| d.kind != tolab_engine::DeviceType::Cpu) {
+        return Err(PyException::new(
+            ExcType::NotImplementedError,
+            "torch.Generator(device=...): the lab's generators are on the CPU",
+        ));
+    }
+    Ok(Value::Generator(
+        tolab_engine::random::GeneratorHandle::default(),
+    ))
+}

@@ -1,0 +1,666 @@
+//! Operations a tensor has both as a method and as a `torch` function (`t.sum(0)` and
+//! `torch.sum(t, 0)`): arithmetic, math, reductions, comparisons, indexing and views. Each
+//! handler reads its tensor with [`Call::input`] (the receiver, or the `input` argument).
+
+use std::rc::Rc;
+
+use tolab_engine::backend::cpu::elementwise::Binary;
+use tolab_engine::{DType, Scalar, Session, Tensor};
+
+use super::{Call, Handler, Operand};
+use crate::python::exception::{ExcType, PyException};
+use crate::python::value::{StructSeq, Value};
+
+type Result<T> = std::result::Result<T, PyException>;
+
+pub const HANDLERS: &[(&str, Handler)] = &[
+    ("Tensor.relu", Handler::Engine(unary)),
+    ("torch.relu", Handler::Engine(unary)),
+    ("Tensor.sigmoid", Handler::Engine(unary)),
+    ("torch.sigmoid", Handler::Engine(unary)),
+    ("Tensor.tanh", Handler::Engine(unary)),
+    ("torch.tanh", Handler::Engine(unary)),
+    ("Tensor.exp", Handler::Engine(unary)),
+    ("torch.exp", Handler::Engine(unary)),
+    ("Tensor.log", Handler::Engine(unary)),
+    ("torch.log", Handler::Engine(unary)),
+    ("Tensor.sqrt", Handler::Engine(unary)),
+    ("torch.sqrt", Handler::Engine(unary)),
+    ("Tensor.abs", Handler::Engine(unary)),
+    ("torch.abs", Handler::Engine(unary)),
+    ("Tensor.neg", Handler::Engine(unary)),
+    ("torch.neg", Handler::Engine(unary)),
+    ("Tensor.sum", Handler::Engine(sum_mean)),
+    ("torch.sum", Handler::Engine(sum_mean)),
+    ("Tensor.mean", Handler::Engine(sum_mean)),
+    ("torch.mean", Handler::Engine(sum_mean)),
+    ("Tensor.std", Handler::Engine(std_var)),
+    ("torch.std", Handler::Engine(std_var)),
+    ("Tensor.var", Handler::Engine(std_var)),
+    ("torch.var", Handler::Engine(std_var)),
+    ("Tensor.prod", Handler::Engine(prod)),
+    ("torch.prod", Handler::Engine(prod)),
+    ("Tensor.max", Handler::Engine(max_min)),
+    ("torch.max", Handler::Engine(max_min)),
+    ("Tensor.min", Handler::Engine(max_min)),
+    ("torch.min", Handler::Engine(max_min)),
+    ("Tensor.maximum", Handler::Engine(maximum)),
+    ("torch.maximum", Handler::Engine(maximum)),
+    ("Tensor.minimum", Handler::Engine(maximum)),
+    ("torch.minimum", Handler::Engine(maximum)),
+    ("Tensor.argmax", Handler::Engine(argmax)),
+    ("torch.argmax", Handler::Engine(argmax)),
+    ("Tensor.softmax", Handler::Engine(softmax)),
+    ("torch.softmax", Handler::Engine(softmax)),
+    ("Tensor.log_softmax", Handler::Engine(softmax)),
+    ("torch.log_softmax", Handler::Engine(softmax)),
+    ("Tensor.clamp", Handler::Engine(clamp)),
+    ("torch.clamp", Handler::Engine(clamp)),
+    ("Tensor.flatten", Handler::Engine(flatten)),
+    ("torch.flatten", Handler::Engine(flatten)),
+    ("Tensor.masked_fill", Handler::Engine(masked_fill)),
+    ("torch.masked_fill", Handler::Engine(masked_fill)),
+    ("Tensor.gather", Handler::Engine(gather)),
+    ("torch.gather", Handler::Engine(gather)),
+    ("Tensor.index_select", Handler::Engine(gather)),
+    ("torch.index_select", Handler::Engine(gather)),
+    ("Tensor.matmul", Handler::Engine(matmul)),
+    ("torch.matmul", Handler::Engine(matmul)),
+    ("Tensor.mm", Handler::Engine(matmul)),
+    ("torch.mm", Handler::Engine(matmul)),
+    ("Tensor.transpose", Handler::Engine(transpose)),
+    ("torch.transpose", Handler::Engine(transpose)),
+    ("Tensor.permute", Handler::Engine(permute)),
+    ("torch.permute", Handler::Engine(permute)),
+    ("Tensor.unsqueeze", Handler::Engine(unsqueeze)),
+    ("torch.unsqueeze", Handler::Engine(unsqueeze)),
+    ("Tensor.squeeze", Handler::Engine(squeeze)),
+    ("torch.squeeze", Handler::Engine(squeeze)),
+    ("Tensor.reshape", Handler::Engine(reshape)),
+    ("torch.reshape", Handler::Engine(reshape)),
+    ("Tensor.add", Handler::Engine(add)),
+    ("Tensor.sub", Handler::Engine(add)),
+    ("Tensor.mul", Handler::Engine(arithmetic)),
+    ("Tensor.div", Handler::Engine(arithmetic)),
+    ("Tensor.add_", Handler::Engine(add_)),
+    ("Tensor.sub_", Handler::Engine(add_)),
+    ("Tensor.mul_", Handler::Engine(arithmetic_)),
+    ("Tensor.div_", Handler::Engine(arithmetic_)),
+    ("Tensor.pow", Handler::Engine(pow)),
+    ("Tensor.any", Handler::Engine(any_all)),
+    ("Tensor.all", Handler::Engine(any_all)),
+    ("Tensor.view", Handler::Engine(view)),
+    ("Tensor.expand", Handler::Engine(expand)),
+    ("Tensor.t", Handler::Engine(unary)),
+    ("Tensor.zero_", Handler::Engine(fill_)),
+    ("Tensor.fill_", Handler::Engine(fill_)),
+    ("Tensor.copy_", Handler::Engine(copy_)),
+    ("torch.cat", Handler::Engine(cat_stack)),
+    ("torch.stack", Handler::Engine(cat_stack)),
+    ("torch.where", Handler::Engine(where_)),
+    ("torch.isnan", Handler::Engine(finite)),
+    ("torch.isinf", Handler::Engine(finite)),
+    ("torch.isfinite", Handler::Engine(finite)),
+    ("torch.equal", Handler::Engine(equal)),
+    ("torch.allclose", Handler::Engine(allclose)),
+];
+
+fn tensor_value(t: Tensor) -> Result<Value> {
+    Ok(Value::Tensor(t))
+}
+
+/// `relu`, `exp`, … and `t()`: one tensor in, one out.
+fn unary(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    call.finish()?;
+    tensor_value(match call.binding.name() {
+        "relu" => t.relu()?,
+        "sigmoid" => t.sigmoid()?,
+        "tanh" => t.tanh()?,
+        "exp" => t.exp()?,
+        "log" => t.log()?,
+        "sqrt" => t.sqrt()?,
+        "abs" => t.abs()?,
+        "neg" => t.neg()?,
+        _ => t.t()?,
+    })
+}
+
+fn operand(call: &Call, name: &str) -> Result<Operand> {
+    call.operand(name)
+}
+
+/// `add(other, alpha=1)` and `sub(other, alpha=1)`, and their deprecated `(alpha, other)` form.
+fn add(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let other = operand(call, "other")?;
+    let alpha = call.scalar("alpha")?;
+    call.finish()?;
+    let subtract = call.binding.name() == "sub";
+    tensor_value(match (&other, subtract) {
+        (Operand::Tensor(o), false) => t.add_scaled(o, alpha)?,
+        (Operand::Scalar(s), false) => t.add_scaled(*s, alpha)?,
+        (Operand::Tensor(o), true) => t.sub_scaled(o, alpha)?,
+        (Operand::Scalar(s), true) => t.sub_scaled(*s, alpha)?,
+    })
+}
+
+fn add_(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let other = operand(call, "other")?;
+    let alpha = call.scalar("alpha")?;
+    call.finish()?;
+    let subtract = call.binding.name() == "sub_";
+    match (&other, subtract) {
+        (Operand::Tensor(o), false) => t.add_scaled_(o, alpha)?,
+        (Operand::Scalar(s), false) => t.add_scaled_(*s, alpha)?,
+        (Operand::Tensor(o), true) => t.sub_scaled_(o, alpha)?,
+        (Operand::Scalar(s), true) => t.sub_scaled_(*s, alpha)?,
+    };
+    tensor_value(t)
+}
+
+/// `mul(other)` and `div(other, rounding_mode=None)` (`'floor'` is `floor_divide`).
+fn arithmetic(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let other = operand(call, "other")?;
+    let rounding = if call.signature().position("rounding_mode").is_some() {
+        call.string("rounding_mode")?
+    } else {
+        None
+    };
+    call.finish()?;
+    let result = match (call.binding.name(), rounding.as_deref(), &other) {
+        ("mul", _, Operand::Tensor(o)) => t.mul(o)?,
+        ("mul", _, Operand::Scalar(s)) => t.mul(*s)?,
+        (_, None, Operand::Tensor(o)) => t.div(o)?,
+        (_, None, Operand::Scalar(s)) => t.div(*s)?,
+        (_, Some("floor"), Operand::Tensor(o)) => t.floor_divide(o)?,
+        (_, Some("floor"), Operand::Scalar(s)) => t.floor_divide(*s)?,
+        (_, Some("trunc"), _) => {
+            return Err(not_yet("div(rounding_mode='trunc')"));
+        }
+        (_, Some(other), _) => {
+            return Err(PyException::new(
+                ExcType::RuntimeError,
+                format!(
+                    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
+                ),
+            ));
+        }
+    };
+    tensor_value(result)
+}
+
+fn arithmetic_(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let other = operand(call, "other")?;
+    if call.signature().position("rounding_mode").is_some() && call.gave("rounding_mode") {
+        return Err(not_yet("div_(rounding_mode=...)"));
+    }
+    call.finish()?;
+    match (call.binding.name(), &other) {
+        ("mul_", Operand::Tensor(o)) => t.mul_(o)?,
+        ("mul_", Operand::Scalar(s)) => t.mul_(*s)?,
+        (_, Operand::Tensor(o)) => t.div_(o)?,
+        (_, Operand::Scalar(s)) => t.div_(*s)?,
+    };
+    tensor_value(t)
+}
+
+fn pow(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let result = match call.get("exponent").map(Value::resolved).as_deref() {
+        Some(Value::Tensor(e)) => t.pow(e)?,
+        _ => t.pow_scalar(call.scalar("exponent")?)?,
+    };
+    tensor_value(result)
+}
+
+/// The dims of a reduction: `None` (all), one int, or a tuple.
+fn dims(call: &Call) -> Result<Vec<i64>> {
+    Ok(call.opt_int_list("dim")?.unwrap_or_default())
+}
+
+fn sum_mean(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let (dims, keepdim) = if call.signature().position("dim").is_some() {
+        (dims(call)?, call.bool("keepdim")?)
+    } else {
+        (Vec::new(), false)
+    };
+    call.finish()?;
+    tensor_value(if call.binding.name() == "sum" {
+        t.sum(&dims, keepdim)?
+    } else {
+        t.mean(&dims, keepdim)?
+    })
+}
+
+/// `std`/`var`: `(dim, unbiased, keepdim)`, `(dim, *, correction, keepdim)` or `(unbiased)`.
+fn std_var(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let has = |name: &str| call.signature().position(name).is_some();
+    let dims = if has("dim") { dims(call)? } else { Vec::new() };
+    let correction = if has("correction") {
+        call.opt_scalar("correction")?.map_or(1.0, |c| c.as_f64())
+    } else {
+        f64::from(u8::from(call.bool("unbiased")?))
+    };
+    let keepdim = has("keepdim") && call.bool("keepdim")?;
+    call.finish()?;
+    tensor_value(if call.binding.name() == "std" {
+        t.std(&dims, correction, keepdim)?
+    } else {
+        t.var(&dims, correction, keepdim)?
+    })
+}
+
+fn prod(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    if call.overload != 0 {
+        return Err(not_yet("prod(dim)"));
+    }
+    call.finish()?;
+    tensor_value(t.prod()?)
+}
+
+/// `any`/`all`: some element nonzero, no element zero (over `dim` when given).
+fn any_all(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let (dims, keepdim) = if call.signature().position("dim").is_some() {
+        (dims(call)?, call.bool("keepdim")?)
+    } else {
+        (Vec::new(), false)
+    };
+    call.finish()?;
+    let (test, verdict) = if call.binding.name() == "any" {
+        (Binary::Ne, Binary::Gt)
+    } else {
+        (Binary::Eq, Binary::Eq)
+    };
+    tensor_value(
+        t.compare(test, Scalar::Int(0))?
+            .sum(&dims, keepdim)?
+            .compare(verdict, Scalar::Int(0))?,
+    )
+}
+
+/// `max()`, `max(other)` (elementwise) and `max(dim, keepdim)` (values and indices).
+fn max_min(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let is_max = call.binding.name() == "max";
+    match call.overload {
+        0 => {
+            call.finish()?;
+            tensor_value(if is_max { t.max()? } else { t.min()? })
+        }
+        1 => {
+            let other = call.tensor("other")?;
+            call.finish()?;
+            tensor_value(if is_max {
+                t.maximum(&other)?
+            } else {
+                t.minimum(&other)?
+            })
+        }
+        _ => {
+            let dim = call.int("dim")?;
+            let keepdim = call.bool("keepdim")?;
+            call.finish()?;
+            let (values, indices) = if is_max {
+                t.max_dim(dim, keepdim)?
+            } else {
+                t.min_dim(dim, keepdim)?
+            };
+            Ok(Value::StructSeq(Rc::new(StructSeq {
+                name: if is_max {
+                    "torch.return_types.max"
+                } else {
+                    "torch.return_types.min"
+                },
+                fields: vec![
+                    ("values", Value::Tensor(values)),
+                    ("indices", Value::Tensor(indices)),
+                ],
+            })))
+        }
+    }
+}
+
+fn maximum(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let other = call.tensor("other")?;
+    call.finish()?;
+    tensor_value(if call.binding.name() == "maximum" {
+        t.maximum(&other)?
+    } else {
+        t.minimum(&other)?
+    })
+}
+
+fn argmax(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let dim = call.opt_int("dim")?;
+    let keepdim = call.bool("keepdim")?;
+    call.finish()?;
+    tensor_value(t.argmax(dim, keepdim)?)
+}
+
+fn softmax(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let dim = call.int("dim")?;
+    call.finish()?;
+    tensor_value(if call.binding.name() == "softmax" {
+        t.softmax(dim)?
+    } else {
+        t.log_softmax(dim)?
+    })
+}
+
+/// `clamp(min, max)`: numbers, or 0-dim tensors that do not need their gradient.
+fn clamp(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let bound = |name: &str| -> Result<Option<Scalar>> {
+        match call.get(name).map(Value::resolved).as_deref() {
+            None => Ok(None),
+            Some(Value::Tensor(b)) if b.dim() == 0 && !b.requires_grad() => Ok(Some(b.item()?)),
+            Some(Value::Tensor(_)) => Err(not_yet("clamp() with tensor bounds")),
+            Some(_) => call.opt_scalar(name),
+        }
+    };
+    let (min, max) = (bound("min")?, bound("max")?);
+    call.finish()?;
+    tensor_value(t.clamp(min, max)?)
+}
+
+fn flatten(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let (start, end) = (call.int("start_dim")?, call.int("end_dim")?);
+    call.finish()?;
+    tensor_value(tolab_engine::nn::functional::flatten(&t, start, end)?)
+}
+
+fn masked_fill(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let mask = call.tensor("mask")?;
+    let value = match call.get("value").map(Value::resolved).as_deref() {
+        Some(Value::Tensor(v)) if v.dim() == 0 => v.item()?,
+        Some(Value::Tensor(v)) => {
+            return Err(PyException::new(
+                ExcType::RuntimeError,
+                format!(
+                    "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+                    v.dim()
+                ),
+            ));
+        }
+        _ => call.scalar("value")?,
+    };
+    call.finish()?;
+    tensor_value(t.masked_fill(&mask, value)?)
+}
+
+fn gather(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let dim = call.int("dim")?;
+    let index = call.tensor("index")?;
+    if call.binding.name() == "gather" && call.bool("sparse_grad")? {
+        return Err(not_yet("gather(sparse_grad=True)"));
+    }
+    call.finish()?;
+    tensor_value(if call.binding.name() == "gather" {
+        t.gather(dim, &index)?
+    } else {
+        t.index_select(dim, &index)?
+    })
+}
+
+fn matmul(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let other = if call.binding.name() == "mm" {
+        call.tensor("mat2")?
+    } else {
+        call.tensor("other")?
+    };
+    call.finish()?;
+    tensor_value(if call.binding.name() == "mm" {
+        t.mm(&other)?
+    } else {
+        t.matmul(&other)?
+    })
+}
+
+fn transpose(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let (a, b) = (call.int("dim0")?, call.int("dim1")?);
+    call.finish()?;
+    tensor_value(t.transpose(a, b)?)
+}
+
+fn permute(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let dims = call.int_list("dims")?;
+    call.finish()?;
+    tensor_value(t.permute(&dims)?)
+}
+
+fn unsqueeze(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let dim = call.int("dim")?;
+    call.finish()?;
+    tensor_value(t.unsqueeze(dim)?)
+}
+
+/// `squeeze()`, `squeeze(dim)`, `squeeze((d0, d1))`.
+fn squeeze(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    match call.overload {
+        0 => {
+            call.finish()?;
+            tensor_value(t.squeeze(None)?)
+        }
+        1 => {
+            let dim = call.int("dim")?;
+            call.finish()?;
+            tensor_value(t.squeeze(Some(dim))?)
+        }
+        _ => {
+            let dims = call.int_list("dim")?;
+            call.finish()?;
+            let n = t.dim();
+            let mut wrapped = dims
+                .iter()
+                .map(|&d| tolab_engine::layout::wrap_dim(d, n))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            wrapped.sort_unstable();
+            wrapped.dedup();
+            let mut out = t;
+            for d in wrapped.into_iter().rev() {
+                out = out.squeeze(Some(d as i64))?;
+            }
+            tensor_value(out)
+        }
+    }
+}
+
+fn reshape(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let shape = call.int_list("shape")?;
+    call.finish()?;
+    tensor_value(t.reshape(&shape)?)
+}
+
+fn view(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    if call.overload == 0 {
+        return Err(not_yet("view(dtype)"));
+    }
+    let size = call.int_list("size")?;
+    call.finish()?;
+    tensor_value(t.view(&size)?)
+}
+
+fn expand(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let size = call.int_list("size")?;
+    let _implicit = call.bool("implicit")?;
+    call.finish()?;
+    tensor_value(t.expand(&size)?)
+}
+
+fn fill_(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    if call.binding.name() == "zero_" {
+        t.zero_()?;
+        return tensor_value(t);
+    }
+    let value = match call.get("value").map(Value::resolved).as_deref() {
+        Some(Value::Tensor(v)) if v.dim() == 0 => v.item()?,
+        Some(Value::Tensor(v)) => {
+            return Err(PyException::new(
+                ExcType::RuntimeError,
+                format!(
+                    "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
+                    v.dim()
+                ),
+            ));
+        }
+        _ => call.scalar("value")?,
+    };
+    call.finish()?;
+    t.fill_(value)?;
+    tensor_value(t)
+}
+
+fn copy_(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let src = call.tensor("other")?;
+    let _non_blocking = call.bool("non_blocking")?;
+    call.finish()?;
+    t.copy_(&src)?;
+    tensor_value(t)
+}
+
+fn cat_stack(call: &Call, _: &Session) -> Result<Value> {
+    let tensors = call.tensors("tensors")?;
+    let dim = call.int("dim")?;
+    call.finish()?;
+    let refs: Vec<&Tensor> = tensors.iter().collect();
+    tensor_value(if call.binding.name() == "cat" {
+        Tensor::cat(&refs, dim)?
+    } else {
+        Tensor::stack(&refs, dim)?
+    })
+}
+
+/// `torch.where(condition, x, y)`, where `x` and `y` may be Python numbers (promoted as
+/// PyTorch promotes a number against a tensor).
+fn where_(call: &Call, session: &Session) -> Result<Value> {
+    let condition = call.tensor("condition")?;
+    if call.overload == 0 {
+        return Err(not_yet(
+            "torch.where(condition) (use condition.nonzero(as_tuple=True))",
+        ));
+    }
+    let branch = |names: [&str; 2]| -> Result<Value> {
+        let name = if call.signature().position(names[0]).is_some() {
+            names[0]
+        } else {
+            names[1]
+        };
+        Ok(call.get(name).cloned().unwrap_or(Value::None))
+    };
+    let (x, y) = (branch(["input", "self"])?, branch(["other", "other"])?);
+    call.finish()?;
+    let as_tensor = |v: &Value, dtype: DType| -> Result<Tensor> {
+        match &*v.resolved() {
+            Value::Tensor(t) => Ok(t.clone()),
+            other => {
+                let s = super::parse::scalar_of(other).unwrap_or(Scalar::Int(0));
+                Ok(Tensor::full(session, &[], s, dtype, condition.device())?)
+            }
+        }
+    };
+    let dtype = where_dtype(&x, &y);
+    let (x, y) = (as_tensor(&x, dtype)?, as_tensor(&y, dtype)?);
+    tensor_value(Tensor::where_(&condition, &x, &y)?)
+}
+
+/// The result type of `where` with a number: a tensor's dtype wins unless the number is of a
+/// higher kind (a float against an int tensor gives the default float).
+fn where_dtype(x: &Value, y: &Value) -> DType {
+    let kind = |v: &Value| match &*v.resolved() {
+        Value::Tensor(t) => Some(t.dtype()),
+        _ => None,
+    };
+    let number = |v: &Value| match &*v.resolved() {
+        Value::Float(_) => DType::Float32,
+        Value::Bool(_) => DType::Bool,
+        _ => DType::Int64,
+    };
+    match (kind(x), kind(y)) {
+        (Some(a), Some(b)) => tolab_engine::dtype::promote_types(a, b),
+        (Some(t), None) => wrapped(t, number(y)),
+        (None, Some(t)) => wrapped(t, number(x)),
+        (None, None) => tolab_engine::dtype::promote_types(number(x), number(y)),
+    }
+}
+
+fn wrapped(tensor: DType, number: DType) -> DType {
+    let rank = |d: DType| {
+        if d == DType::Bool {
+            0
+        } else if d.is_floating_point() {
+            2
+        } else {
+            1
+        }
+    };
+    if rank(number) > rank(tensor) {
+        number
+    } else {
+        tensor
+    }
+}
+
+fn finite(call: &Call, session: &Session) -> Result<Value> {
+    let t = call.input()?;
+    call.finish()?;
+    let nan = t.compare(Binary::Ne, &t)?;
+    let infinite = t.abs()?.compare(Binary::Eq, Scalar::Float(f64::INFINITY))?;
+    tensor_value(match call.binding.name() {
+        "isnan" => nan,
+        "isinf" => infinite,
+        // x - x is 0 exactly for finite x, NaN for infinities and NaN.
+        _ => session
+            .no_grad(|| t.sub(&t))?
+            .compare(Binary::Eq, Scalar::Int(0))?,
+    })
+}
+
+fn equal(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let other = call.tensor("other")?;
+    call.finish()?;
+    Ok(Value::Bool(t.equal(&other)?))
+}
+
+fn allclose(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let other = call.tensor("other")?;
+    let (rtol, atol) = (call.float("rtol")?, call.float("atol")?);
+    if call.bool("equal_nan")? {
+        return Err(not_yet("allclose(equal_nan=True)"));
+    }
+    call.finish()?;
+    Ok(Value::Bool(t.allclose(&other, rtol, atol)?))
+}
+
+/// The lab does not do this yet: said, rather than computing something else.
+pub fn not_yet(what: &str) -> PyException {
+    PyException::new(
+        ExcType::NotImplementedError,
+        format!("{what} is not implemented in the lab yet"),
+    )
+}

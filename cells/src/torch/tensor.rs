@@ -1,0 +1,391 @@
+//! What only a tensor has: its properties (`shape`, `dtype`, `device`, `grad`, `grad_fn`,
+//! `is_leaf`, …), the attributes a learner may set (`grad`, `requires_grad`), and its own
+//! methods: moving and casting (`to`, `cuda`, `cpu`, `float`, `type`), reading values
+//! (`item`, `tolist`), its layout (`size`, `stride`, `is_contiguous`), and autograd
+//! (`backward`, `detach`, `requires_grad_`, `retain_grad`).
+
+use tolab_engine::autograd::graph_break;
+use tolab_engine::trace::BreakCause;
+use tolab_engine::{DType, DeviceType, Scalar, Session, Target, Tensor, To};
+
+use super::parse::device_index;
+use super::{Call, Handler};
+use crate::python::args::{Eval, Flow};
+use crate::python::exception::{ExcType, PyException};
+use crate::python::interpreter::Interpreter;
+use crate::python::value::Value;
+
+type Result<T> = std::result::Result<T, PyException>;
+
+pub const HANDLERS: &[(&str, Handler)] = &[
+    ("Tensor.to", Handler::Engine(to)),
+    ("Tensor.cuda", Handler::Engine(cuda)),
+    ("Tensor.cpu", Handler::Engine(cast)),
+    ("Tensor.float", Handler::Engine(cast)),
+    ("Tensor.double", Handler::Engine(cast)),
+    ("Tensor.half", Handler::Engine(cast)),
+    ("Tensor.long", Handler::Engine(cast)),
+    ("Tensor.int", Handler::Engine(cast)),
+    ("Tensor.bool", Handler::Engine(cast)),
+    ("Tensor.type", Handler::Engine(type_)),
+    ("Tensor.item", Handler::Engine(item)),
+    ("Tensor.tolist", Handler::Engine(tolist)),
+    ("Tensor.numpy", Handler::Engine(numpy)),
+    ("Tensor.size", Handler::Engine(size)),
+    ("Tensor.stride", Handler::Engine(size)),
+    ("Tensor.dim", Handler::Engine(facts)),
+    ("Tensor.numel", Handler::Engine(facts)),
+    ("Tensor.get_device", Handler::Engine(facts)),
+    ("Tensor.data_ptr", Handler::Engine(facts)),
+    ("Tensor.element_size", Handler::Engine(facts)),
+    ("Tensor.storage_offset", Handler::Engine(facts)),
+    ("Tensor.is_contiguous", Handler::Engine(facts)),
+    ("Tensor.is_pinned", Handler::Engine(facts)),
+    ("Tensor.contiguous", Handler::Engine(copies)),
+    ("Tensor.clone", Handler::Engine(copies)),
+    ("Tensor.detach", Handler::Engine(copies)),
+    ("Tensor.pin_memory", Handler::Engine(copies)),
+    ("Tensor.requires_grad_", Handler::Engine(requires_grad_)),
+    ("Tensor.retain_grad", Handler::Engine(retain_grad)),
+    ("Tensor.backward", Handler::Interpreter(backward)),
+];
+
+/// The properties a tensor answers (completion lists them; reading one may compute).
+pub const PROPERTIES: &[&str] = &[
+    "shape",
+    "dtype",
+    "device",
+    "requires_grad",
+    "is_leaf",
+    "grad",
+    "grad_fn",
+    "data",
+    "is_cuda",
+    "ndim",
+    "itemsize",
+    "nbytes",
+    "T",
+    "_version",
+];
+
+/// `t.name`: a property, or a method bound to `owner` (the tensor or its Parameter).
+pub fn attribute(t: &Tensor, owner: &Value, name: &str) -> Result<Value> {
+    if let Some(v) = property(t, name)? {
+        return Ok(v);
+    }
+    super::bound("Tensor", name, Some(owner)).ok_or_else(|| {
+        super::no_attribute("Tensor", &format!("'{}' object", owner.type_name()), name)
+    })
+}
+
+fn property(t: &Tensor, name: &str) -> Result<Option<Value>> {
+    Ok(Some(match name {
+        "shape" => Value::Size(t.shape().into()),
+        "dtype" => Value::DType(t.dtype()),
+        "device" => Value::Device(t.device()),
+        "requires_grad" => Value::Bool(t.requires_grad()),
+        "is_leaf" => Value::Bool(t.is_leaf()),
+        "grad" => t.grad().map_or(Value::None, Value::Tensor),
+        "grad_fn" => t.grad_fn().map_or(Value::None, Value::GradFn),
+        "data" => {
+            graph_break(t, BreakCause::Data);
+            Value::Tensor(t.data())
+        }
+        "is_cuda" => Value::Bool(t.device().kind == DeviceType::Cuda),
+        "ndim" => count(t.dim()),
+        "itemsize" => count(t.element_size()),
+        "nbytes" => count(t.element_size().saturating_mul(t.numel())),
+        "T" => Value::Tensor(t.t()?),
+        "_version" => count(t.version() as usize),
+        _ => return Ok(None),
+    }))
+}
+
+fn count(n: usize) -> Value {
+    Value::Int(i64::try_from(n).unwrap_or(i64::MAX))
+}
+
+/// `t.grad = g` and `t.requires_grad = flag`; the rest of a tensor's attributes are read-only.
+pub fn set_attribute(tensor: &Tensor, name: &str, value: Value) -> Result<()> {
+    match (name, &*value.resolved()) {
+        ("grad", Value::None) => Ok(tensor.assign_grad(None)?),
+        ("grad", Value::Tensor(grad)) => Ok(tensor.assign_grad(Some(grad.clone()))?),
+        ("grad", other) => Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "assigned grad expected to be a Tensor or None but got grad of type {}",
+                other.type_name()
+            ),
+        )),
+        ("requires_grad", Value::Bool(flag)) => Ok(tensor.set_requires_grad(*flag)?),
+        ("requires_grad", other) => Err(PyException::new(
+            ExcType::TypeError,
+            format!("requires_grad must be a bool, not {}", other.type_name()),
+        )),
+        ("data", _) => Err(PyException::unsupported(
+            "assigning to .data (use `with torch.no_grad(): t.copy_(new)`, or `.to()` on the module)",
+        )),
+        (name, _) => Err(PyException::new(
+            ExcType::AttributeError,
+            format!("attribute '{name}' of 'torch._C.TensorBase' objects is not writable"),
+        )),
+    }
+}
+
+/// What a `to(...)` call asks for (Tensor.to and Module.to parse the same way): a device, a
+/// dtype, another tensor's device and dtype, `non_blocking` and `copy`.
+pub fn to_request(call: &Call) -> Result<To> {
+    let mut request = To::default();
+    match call.overload {
+        0 => {
+            request.device = match call.get("device") {
+                None => None,
+                Some(Value::Str(s)) => Some(Target::Text(s.to_string())),
+                Some(Value::Int(i)) => Some(Target::Device(device_index(*i)?)),
+                Some(_) => call.device("device")?.map(Target::Device),
+            };
+            request.dtype = call.dtype("dtype")?;
+        }
+        1 => request.dtype = call.dtype("dtype")?,
+        _ => {
+            let other = call.tensor("tensor")?;
+            request.device = Some(Target::Device(other.device()));
+            request.dtype = Some(other.dtype());
+        }
+    }
+    request.non_blocking = call.bool("non_blocking")?;
+    request.copy = call.bool("copy")?;
+    Ok(request)
+}
+
+fn to(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let request = to_request(call)?;
+    call.finish()?;
+    Ok(Value::Tensor(t.to(request)?))
+}
+
+fn cuda(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let index = match call.get("device") {
+        None => None,
+        Some(Value::Int(i)) => device_index(*i)?.index,
+        Some(_) => {
+            let device = call.device("device")?;
+            match device {
+                Some(d) if d.kind != DeviceType::Cuda => {
+                    return Err(PyException::new(
+                        ExcType::RuntimeError,
+                        format!("Invalid device, must be cuda device, but got: {d}"),
+                    ));
+                }
+                Some(d) => d.index,
+                None => None,
+            }
+        }
+    };
+    let non_blocking = call.bool("non_blocking")?;
+    call.finish()?;
+    Ok(Value::Tensor(t.cuda(index, non_blocking)?))
+}
+
+/// `cpu()`, `float()`, `double()`, `half()`, `long()`, `int()`, `bool()`.
+fn cast(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    call.finish()?;
+    Ok(Value::Tensor(match call.binding.name() {
+        "cpu" => t.cpu()?,
+        "float" => t.to_dtype(DType::Float32)?,
+        "double" => t.to_dtype(DType::Float64)?,
+        "half" => t.to_dtype(DType::Float16)?,
+        "long" => t.to_dtype(DType::Int64)?,
+        "int" => t.to_dtype(DType::Int32)?,
+        _ => t.to_dtype(DType::Bool)?,
+    }))
+}
+
+/// `t.type()` (the type's name, `torch.cuda.FloatTensor`), `t.type(torch.float64)`, or
+/// `t.type('torch.cuda.LongTensor')` (a cast, and a move when the name says `cuda`).
+fn type_(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let target = call.get("dtype").cloned();
+    let non_blocking = call.bool("non_blocking")?;
+    call.finish()?;
+    let (device, dtype) = match target {
+        None | Some(Value::None) => return Ok(Value::str(&t.type_name())),
+        Some(Value::DType(dtype)) => (None, dtype),
+        Some(Value::Str(ref name)) => {
+            let rest = name.strip_prefix("torch.").unwrap_or(name);
+            let (cuda, rest) = match rest.strip_prefix("cuda.") {
+                Some(rest) => (true, rest),
+                None => (false, rest),
+            };
+            let kind = rest.strip_suffix("Tensor").unwrap_or(rest);
+            let dtype = DType::ALL
+                .into_iter()
+                .find(|d| d.scalar_type_name() == kind)
+                .ok_or_else(|| {
+                    PyException::new(ExcType::ValueError, format!("invalid type: '{name}'"))
+                })?;
+            let device = match (cuda, t.device().kind) {
+                (true, DeviceType::Cuda) | (false, DeviceType::Cpu) => None,
+                (true, _) => Some(tolab_engine::Device::cuda(0)),
+                (false, _) => Some(tolab_engine::Device::CPU),
+            };
+            (device, dtype)
+        }
+        Some(other) => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "dtype must be a type, str, or dtype object (got {})",
+                    other.type_name()
+                ),
+            ));
+        }
+    };
+    Ok(Value::Tensor(t.to(To {
+        device: device.map(Target::Device),
+        dtype: Some(dtype),
+        non_blocking,
+        ..To::default()
+    })?))
+}
+
+fn item(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    graph_break(&t, BreakCause::Item);
+    Ok(Value::from(t.item()?))
+}
+
+fn tolist(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    graph_break(&t, BreakCause::Tolist);
+    Ok(nested_list(&t.scalars()?, t.shape()))
+}
+
+/// `tensor.tolist()`: nested lists of Python numbers.
+fn nested_list(values: &[Scalar], shape: &[usize]) -> Value {
+    match shape.split_first() {
+        None => values.first().map_or(Value::None, |s| Value::from(*s)),
+        Some((&n, rest)) => {
+            let width: usize = rest.iter().product();
+            Value::list(
+                (0..n)
+                    .map(|i| {
+                        nested_list(
+                            values.get(i * width..(i + 1) * width).unwrap_or_default(),
+                            rest,
+                        )
+                    })
+                    .collect(),
+            )
+        }
+    }
+}
+
+fn numpy(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let _force = call.bool("force")?;
+    call.finish()?;
+    // Always an error in the lab for now; PyTorch's own checks (grad, device) come first.
+    t.numpy()?;
+    Ok(Value::None)
+}
+
+/// `size()` / `size(dim)` and `stride()` / `stride(dim)`.
+fn size(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let dim = call.opt_int("dim")?;
+    call.finish()?;
+    let stride = call.binding.name() == "stride";
+    match dim {
+        Some(d) => {
+            let d = tolab_engine::layout::wrap_dim(d, t.dim())?;
+            Ok(if stride {
+                Value::Int(t.stride()[d] as i64)
+            } else {
+                count(t.shape()[d])
+            })
+        }
+        None if stride => Ok(Value::Tuple(
+            t.stride().iter().map(|&s| Value::Int(s as i64)).collect(),
+        )),
+        None => Ok(Value::Size(t.shape().into())),
+    }
+}
+
+/// The facts a tensor tells about itself.
+fn facts(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let name = call.binding.name();
+    if name == "is_pinned" && call.gave("device") {
+        return Err(super::ops::not_yet("is_pinned(device=...)"));
+    }
+    call.finish()?;
+    Ok(match name {
+        "dim" => count(t.dim()),
+        "numel" => count(t.numel()),
+        // The GPU index, -1 on the CPU.
+        "get_device" => Value::Int(match t.device().kind {
+            DeviceType::Cpu => -1,
+            _ => i64::from(t.device().index.unwrap_or(0)),
+        }),
+        "data_ptr" => Value::Int(t.data_ptr() as i64),
+        "element_size" => count(t.element_size()),
+        "storage_offset" => count(t.storage_offset()),
+        "is_contiguous" => Value::Bool(t.is_contiguous()),
+        _ => Value::Bool(t.is_pinned()),
+    })
+}
+
+/// `contiguous()`, `clone()`, `detach()`, `pin_memory()`.
+fn copies(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    if call.binding.name() == "pin_memory" && call.gave("device") {
+        return Err(super::ops::not_yet("pin_memory(device=...)"));
+    }
+    call.finish()?;
+    Ok(Value::Tensor(match call.binding.name() {
+        "contiguous" => t.contiguous()?,
+        "clone" => t.clone_tensor()?,
+        "pin_memory" => t.pin_memory()?,
+        _ => {
+            graph_break(&t, BreakCause::Detach);
+            t.detach()
+        }
+    }))
+}
+
+fn requires_grad_(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let flag = call.bool("requires_grad")?;
+    call.finish()?;
+    t.set_requires_grad(flag)?;
+    Ok(Value::Tensor(t))
+}
+
+fn retain_grad(call: &Call, _: &Session) -> Result<Value> {
+    call.input()?.retain_grad()?;
+    Ok(Value::None)
+}
+
+/// `backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)`. It cannot
+/// run twice: in the browser it waits for readbacks between nodes instead of being retried.
+fn backward(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
+    Box::pin(async move {
+        let t = call.input()?;
+        let gradient = call.opt_tensor("gradient")?;
+        let retain = call.truthy("retain_graph")?;
+        if call.truthy("create_graph")? {
+            return Err(super::ops::not_yet("backward(create_graph=True)").into());
+        }
+        if call.gave("inputs") && !matches!(call.get("inputs"), Some(Value::None)) {
+            return Err(super::ops::not_yet("backward(inputs=...)").into());
+        }
+        call.finish()?;
+        t.backward_async(gradient.as_ref(), retain).await?;
+        me.after_backward().await?;
+        Ok::<Value, Flow>(Value::None)
+    })
+}
