@@ -40,8 +40,9 @@ fn main() {
             let (mut runs, mut panics) = (0u64, 0u64);
             let mut notebook = Interpreter::notebook(Session::default()).with_limits(limits);
             while started.elapsed().as_secs_f64() < seconds {
-                let program = match rng.below(3) {
+                let program = match rng.below(4) {
                     0 => fuzz::from_fragments(&mut rng),
+                    3 => fuzz::keyword_soup(&mut rng),
                     1 => {
                         let (_, seed, _) = common::PROGRAMS[rng.below(common::PROGRAMS.len())];
                         fuzz::mutate(&mut rng, seed)

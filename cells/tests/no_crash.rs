@@ -51,6 +51,13 @@ fn random_programs_end_with_output_or_a_python_error() {
 }
 
 #[test]
+fn calls_with_keyword_soup_end_with_output_or_a_python_error() {
+    let mut rng = Rng(0x50_0B);
+    let programs = (0..300).map(|_| fuzz::keyword_soup(&mut rng)).collect();
+    run_all(programs);
+}
+
+#[test]
 fn byte_soup_and_truncated_programs_are_syntax_errors_not_crashes() {
     let mut rng = Rng(42);
     let alphabet = b"()[]{}:;,.=+-*/%@<>!'\"\\\n\t #abcdefxyz0123456789_";

@@ -22,14 +22,35 @@ const STACK_BYTES: usize = 256 << 20;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
+    let usage = || {
+        eprintln!("usage: tolab run [--trace] [--gpus N] FILE.py");
+        ExitCode::from(2)
+    };
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (trace, path) = match args.as_slice() {
-        [run, path] if run == "run" => (false, path.clone()),
-        [run, flag, path] if run == "run" && flag == "--trace" => (true, path.clone()),
-        _ => {
-            eprintln!("usage: tolab run [--trace] FILE.py");
-            return ExitCode::from(2);
+    let Some(rest) = args
+        .split_first()
+        .filter(|(command, _)| *command == "run")
+        .map(|(_, rest)| rest)
+    else {
+        return usage();
+    };
+    let (mut trace, mut gpus, mut path) = (false, SessionConfig::default().gpu_count, None);
+    let mut rest = rest.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--trace" => trace = true,
+            // A machine with N GPUs (0: a CPU-only machine, where torch.cuda.is_available()
+            // is False, as on the machines the corpus's expected output comes from).
+            "--gpus" => match rest.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n <= 8 => gpus = n,
+                _ => return usage(),
+            },
+            other if path.is_none() => path = Some(other.to_owned()),
+            _ => return usage(),
         }
+    }
+    let Some(path) = path else {
+        return usage();
     };
     let source = match std::fs::read_to_string(&path) {
         Ok(s) => s,
@@ -40,7 +61,7 @@ fn main() -> ExitCode {
     };
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
-        .spawn(move || run(&path, &source, trace));
+        .spawn(move || run(&path, &source, trace, gpus));
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(code)) => code,
         _ => {
@@ -51,7 +72,11 @@ fn main() -> ExitCode {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn run(path: &str, source: &str, trace: bool) -> ExitCode {
+fn run(path: &str, source: &str, trace: bool, gpus: usize) -> ExitCode {
+    let config = SessionConfig {
+        gpu_count: gpus,
+        ..SessionConfig::default()
+    };
     let session = match pollster::block_on(GpuContext::new()) {
         Ok(gpu) => {
             // The browser's way of reading GPU memory (await, then run again), for debugging it.
@@ -63,11 +88,11 @@ fn run(path: &str, source: &str, trace: bool) -> ExitCode {
                 "tolab: GPU devices run on {} ({}, through wgpu)",
                 report.name, report.backend
             );
-            Session::with_gpu(SessionConfig::default(), std::rc::Rc::new(gpu))
+            Session::with_gpu(config, std::rc::Rc::new(gpu))
         }
         Err(e) => {
             eprintln!("tolab: GPU devices run on the CPU backend: {e}");
-            Session::default()
+            Session::new(config)
         }
     };
     session.set_tracing(trace);

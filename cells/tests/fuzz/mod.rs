@@ -214,6 +214,13 @@ const AWKWARD: &[&str] = &[
     "10**12",
     "2**63",
     "-2**63",
+    "2**64 + 1",
+    "-(2**200)",
+    "(2, -1)",
+    "[1, 'x']",
+    "(i for i in range(3))",
+    "torch.float64",
+    "torch.ones(2, dtype=torch.long)",
     "1e308",
     "float('nan')",
     "None",
@@ -225,6 +232,77 @@ const AWKWARD: &[&str] = &[
     "True",
     "3.5",
 ];
+
+/// The signature table: every binding the lab has, with its parameters.
+const TABLE: &str = include_str!("../../src/torch/signatures/table.txt");
+
+/// What a call to a binding of each namespace is made on (as the golden wrong calls do).
+const RECEIVERS: &[(&str, &str)] = &[
+    ("torch", "torch"),
+    ("Tensor", "t"),
+    ("torch.nn.functional", "F"),
+    ("torch.nn", "nn"),
+    ("torch.nn.Module", "model"),
+    ("torch.nn.init", "nn.init"),
+    ("torch.optim", "torch.optim"),
+    ("torch.optim.Optimizer", "opt"),
+    ("torch.cuda", "torch.cuda"),
+    ("torch.amp", "torch.amp"),
+    ("torch.utils.data", "torch.utils.data"),
+];
+
+/// A call to a binding of the signature table with a soup of arguments: awkward positional
+/// values, then keywords the signatures have, NumPy's aliases and made-up ones, given awkward
+/// values (extreme ints among them).
+pub fn keyword_soup(rng: &mut Rng) -> String {
+    let mut bindings: Vec<(&str, Vec<&str>)> = Vec::new();
+    for line in TABLE.lines() {
+        if let Some(header) = line.strip_prefix('@') {
+            let key = header.split(' ').nth(1).unwrap_or("");
+            bindings.push((key, Vec::new()));
+        } else if let Some((_, params)) = bindings.last_mut() {
+            let inner = line.split_once('(').map_or("", |(_, rest)| rest);
+            for part in inner.split(", ") {
+                let name = part
+                    .split('=')
+                    .next()
+                    .unwrap_or("")
+                    .rsplit(' ')
+                    .next()
+                    .unwrap_or("")
+                    .trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+                if !name.is_empty() && !params.contains(&name) {
+                    params.push(name);
+                }
+            }
+        }
+    }
+    let (key, params) = &bindings[rng.below(bindings.len())];
+    let (namespace, name) = key.rsplit_once('.').unwrap_or(("torch", key));
+    let receiver = RECEIVERS
+        .iter()
+        .find(|(ns, _)| *ns == namespace)
+        .map_or("torch", |(_, r)| *r);
+    let mut args: Vec<String> = (0..rng.below(4))
+        .map(|_| rng.pick(AWKWARD).to_owned())
+        .collect();
+    let extra = ["axis", "keepdims", "bogus", "out", "dtype", "device"];
+    for _ in 0..rng.below(5) {
+        let keyword = if !params.is_empty() && rng.below(3) > 0 {
+            params[rng.below(params.len())]
+        } else {
+            extra[rng.below(extra.len())]
+        };
+        args.push(format!("{keyword}={}", rng.pick(AWKWARD)));
+    }
+    format!(
+        "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\
+         t = torch.ones(2, 3)\nmodel = nn.Linear(3, 2)\n\
+         opt = torch.optim.SGD(model.parameters(), lr=0.1)\n\
+         print({receiver}.{name}({}))",
+        args.join(", ")
+    )
+}
 
 /// A seed program changed a few times over.
 pub fn mutate(rng: &mut Rng, seed: &str) -> String {
