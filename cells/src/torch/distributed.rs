@@ -307,6 +307,7 @@ impl Interpreter {
             }
             _ => return Err(PyException::unsupported(&format!("torch.distributed.{name}")).into()),
         }
+        call.finish()?;
         Ok(Value::None)
     }
 

@@ -381,22 +381,23 @@ fn flatten(call: &Call, _: &Session) -> Result<Value> {
     tensor_value(tolab_engine::nn::functional::flatten(&t, start, end)?)
 }
 
+/// The `value` a fill takes: a number, or a 0-dim tensor (`refused` says why another is not).
+fn fill_value(call: &Call, refused: impl Fn(usize) -> String) -> Result<Scalar> {
+    match call.get("value").map(Value::resolved).as_deref() {
+        Some(Value::Tensor(v)) if v.dim() == 0 => Ok(v.item()?),
+        Some(Value::Tensor(v)) => Err(PyException::new(ExcType::RuntimeError, refused(v.dim()))),
+        _ => call.scalar("value"),
+    }
+}
+
 fn masked_fill(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
     let mask = call.tensor("mask")?;
-    let value = match call.get("value").map(Value::resolved).as_deref() {
-        Some(Value::Tensor(v)) if v.dim() == 0 => v.item()?,
-        Some(Value::Tensor(v)) => {
-            return Err(PyException::new(
-                ExcType::RuntimeError,
-                format!(
-                    "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
-                    v.dim()
-                ),
-            ));
-        }
-        _ => call.scalar("value")?,
-    };
+    let value = fill_value(call, |dim| {
+        format!(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {dim} dimension(s)."
+        )
+    })?;
     call.finish()?;
     tensor_value(t.masked_fill(&mask, value)?)
 }
@@ -515,19 +516,11 @@ fn fill_(call: &Call, _: &Session) -> Result<Value> {
         t.zero_()?;
         return tensor_value(t);
     }
-    let value = match call.get("value").map(Value::resolved).as_deref() {
-        Some(Value::Tensor(v)) if v.dim() == 0 => v.item()?,
-        Some(Value::Tensor(v)) => {
-            return Err(PyException::new(
-                ExcType::RuntimeError,
-                format!(
-                    "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
-                    v.dim()
-                ),
-            ));
-        }
-        _ => call.scalar("value")?,
-    };
+    let value = fill_value(call, |dim| {
+        format!(
+            "fill_ only supports 0-dimension value tensor but got tensor with {dim} dimensions."
+        )
+    })?;
     call.finish()?;
     t.fill_(value)?;
     tensor_value(t)

@@ -121,7 +121,9 @@ fn softmax(call: &Call, session: &Session) -> Result<Value> {
     }))
 }
 
-fn reduction(call: &Call) -> Result<Reduction> {
+/// `reduction=` of a loss (its class or its function): `'mean'`, `'sum'` or `'none'`; the
+/// deprecated `size_average=` and `reduce=` are refused.
+pub fn reduction(call: &Call) -> Result<Reduction> {
     for deprecated in ["size_average", "reduce"] {
         if !matches!(call.value(deprecated)?, None | Some(Value::None)) {
             return Err(not_yet(

@@ -6,7 +6,7 @@ pub mod functional;
 pub mod init;
 pub mod module;
 
-use tolab_engine::nn::functional::{Padding, Reduction};
+use tolab_engine::nn::functional::Padding;
 use tolab_engine::nn::{Factory, Layer, Module, Parameter};
 use tolab_engine::{DType, Device, Session, Tensor};
 
@@ -169,21 +169,6 @@ fn pair(call: &Call, name: &str) -> Result<[usize; 2]> {
         },
         _ => Err(bad()),
     }
-}
-
-fn reduction(call: &Call) -> Result<Reduction> {
-    if call.gave("size_average") || call.gave("reduce") {
-        return Err(super::ops::not_yet(
-            "the deprecated size_average= and reduce= (use reduction=)",
-        ));
-    }
-    let name = call.string_value("reduction")?;
-    Reduction::from_name(&name).ok_or_else(|| {
-        PyException::new(
-            ExcType::ValueError,
-            format!("{name} is not a valid value for reduction"),
-        )
-    })
 }
 
 fn int_value(call: &Call, name: &str) -> Result<i64> {
@@ -352,7 +337,7 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
             end_dim: int_value(call, "end_dim")?,
         },
         "MSELoss" => Layer::MSELoss {
-            reduction: reduction(call)?,
+            reduction: functional::reduction(call)?,
         },
         "CrossEntropyLoss" | "NLLLoss" => {
             if !matches!(call.value("weight")?, None | Some(Value::None)) {
@@ -363,7 +348,10 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
                     "nn.CrossEntropyLoss(label_smoothing=...)",
                 ));
             }
-            let (reduction, ignore_index) = (reduction(call)?, int_value(call, "ignore_index")?);
+            let (reduction, ignore_index) = (
+                functional::reduction(call)?,
+                int_value(call, "ignore_index")?,
+            );
             if name == "NLLLoss" {
                 Layer::NLLLoss {
                     reduction,
@@ -385,7 +373,7 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
                 }
             }
             Layer::BCEWithLogitsLoss {
-                reduction: reduction(call)?,
+                reduction: functional::reduction(call)?,
             }
         }
         "Conv2d" => {
