@@ -84,20 +84,6 @@ fn autocast(call: &Call, _: &Session) -> Result<Value> {
     })))
 }
 
-fn number(call: &Call, name: &str) -> Result<f64> {
-    match call.value(name)? {
-        Some(Value::Float(x)) => Ok(x),
-        Some(Value::Int(i)) => Ok(i as f64),
-        other => Err(PyException::new(
-            ExcType::TypeError,
-            format!(
-                "{name} must be a number, not {}",
-                other.map_or("NoneType".into(), |v| v.type_name())
-            ),
-        )),
-    }
-}
-
 /// `GradScaler(device='cuda', init_scale=2.**16, growth_factor=2.0, backoff_factor=0.5,
 /// growth_interval=2000, enabled=True)`.
 fn grad_scaler(call: &Call, session: &Session) -> Result<Value> {
@@ -106,8 +92,8 @@ fn grad_scaler(call: &Call, session: &Session) -> Result<Value> {
     } else {
         call.string_value("device")?
     };
-    let init_scale = number(call, "init_scale")?;
-    if number(call, "growth_factor")? != 2.0 || number(call, "backoff_factor")? != 0.5 {
+    let init_scale = call.number_value("init_scale")?;
+    if call.number_value("growth_factor")? != 2.0 || call.number_value("backoff_factor")? != 0.5 {
         return Err(not_yet(
             "GradScaler(growth_factor=, backoff_factor=) other than 2.0 and 0.5",
         ));

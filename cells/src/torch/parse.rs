@@ -64,6 +64,36 @@ impl Call {
         }
     }
 
+    /// An int a Python-level parameter holds (or its default); a bool counts as one.
+    pub fn int_value(&self, name: &str) -> Result<i64> {
+        match self.value(name)?.as_ref() {
+            Some(Value::Int(i)) => Ok(*i),
+            Some(Value::Bool(b)) => Ok(i64::from(*b)),
+            other => Err(self.python_type_error(name, "int", other)),
+        }
+    }
+
+    /// A number a Python-level parameter holds (or its default): an int, a float, or a
+    /// one-element tensor, as Python's `float()` takes them.
+    pub fn number_value(&self, name: &str) -> Result<f64> {
+        match self.value(name)?.as_ref() {
+            Some(Value::Float(x)) => Ok(*x),
+            Some(Value::Int(i)) => Ok(*i as f64),
+            Some(Value::Bool(b)) => Ok(f64::from(u8::from(*b))),
+            Some(Value::Tensor(t)) if t.numel() == 1 => Ok(t.item()?.as_f64()),
+            other => Err(self.python_type_error(name, "float", other)),
+        }
+    }
+
+    /// `f(): argument 'x' must be int, not str` for a Python-level parameter.
+    fn python_type_error(&self, name: &str, expected: &str, got: Option<&Value>) -> PyException {
+        type_error(format!(
+            "{}(): argument '{name}' must be {expected}, not {}",
+            self.signature().name,
+            got.map_or("NoneType".into(), tp_name)
+        ))
+    }
+
     /// A string a Python-level parameter holds (or its default).
     pub fn string_value(&self, name: &str) -> Result<String> {
         match self.value(name)?.as_ref() {

@@ -416,27 +416,23 @@ fn split_top_level(inner: &str) -> Vec<&str> {
     parts
 }
 
-/// Every binding, by key.
+/// Every binding, in the table's order, found by namespace then name (without building a key
+/// string: attribute reads look bindings up on the hot path).
 pub struct Table {
-    bindings: HashMap<&'static str, Binding>,
-    /// The keys in the table's order.
-    order: Vec<&'static str>,
+    bindings: Vec<Binding>,
+    by_name: HashMap<&'static str, HashMap<&'static str, usize>>,
 }
 
 impl Table {
     fn parse(text: &'static str) -> Table {
-        let mut bindings = HashMap::new();
-        let mut order = Vec::new();
+        let mut bindings: Vec<Binding> = Vec::new();
         let mut current: Option<Binding> = None;
         for line in text.lines() {
             if line.starts_with('#') || line.is_empty() {
                 continue;
             }
             if let Some(header) = line.strip_prefix('@') {
-                if let Some(done) = current.take() {
-                    order.push(done.key);
-                    bindings.insert(done.key, done);
-                }
+                bindings.extend(current.take());
                 let mut fields = header.split(' ');
                 let (kind, key) = (fields.next().unwrap_or(""), fields.next().unwrap_or(""));
                 let class = match (fields.next(), fields.next()) {
@@ -467,28 +463,40 @@ impl Table {
                 }
             }
         }
-        if let Some(done) = current.take() {
-            order.push(done.key);
-            bindings.insert(done.key, done);
+        bindings.extend(current.take());
+        let mut by_name: HashMap<&'static str, HashMap<&'static str, usize>> = HashMap::new();
+        for (at, binding) in bindings.iter().enumerate() {
+            by_name
+                .entry(binding.namespace())
+                .or_default()
+                .insert(binding.name(), at);
         }
-        Table { bindings, order }
+        Table { bindings, by_name }
     }
 
+    /// The binding `namespace.name`.
+    pub fn find(&self, namespace: &str, name: &str) -> Option<&Binding> {
+        let at = *self.by_name.get(namespace)?.get(name)?;
+        self.bindings.get(at)
+    }
+
+    /// The binding of a full key (`torch.sum`).
+    #[cfg(test)]
     pub fn get(&self, key: &str) -> Option<&Binding> {
-        self.bindings.get(key)
+        let (namespace, name) = key.rsplit_once('.')?;
+        self.find(namespace, name)
     }
 
-    /// The bindings in `namespace`, by name, in the table's order.
+    /// The bindings in `namespace`, in the table's order.
     pub fn names_in<'a>(&'a self, namespace: &'a str) -> impl Iterator<Item = &'a Binding> + 'a {
-        self.order
+        self.bindings
             .iter()
-            .filter_map(|key| self.bindings.get(key))
             .filter(move |b| b.namespace() == namespace)
     }
 
     #[cfg(test)]
     pub fn all(&self) -> impl Iterator<Item = &Binding> {
-        self.order.iter().filter_map(|key| self.bindings.get(key))
+        self.bindings.iter()
     }
 }
 
@@ -500,13 +508,7 @@ pub fn table() -> &'static Table {
 
 /// The binding `namespace.name`, if the lab has it.
 pub fn binding(namespace: &str, name: &str) -> Option<&'static Binding> {
-    let table = table();
-    // Keys are `namespace.name`; look them up without allocating on the hot path.
-    let mut key = String::with_capacity(namespace.len() + 1 + name.len());
-    key.push_str(namespace);
-    key.push('.');
-    key.push_str(name);
-    table.get(&key)
+    table().find(namespace, name)
 }
 
 static NAMES: &str = include_str!("signatures/names.txt");

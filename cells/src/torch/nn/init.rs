@@ -26,28 +26,11 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ),
 ];
 
-fn number(call: &Call, name: &str) -> Result<f64> {
-    match call.value(name)?.as_ref() {
-        Some(Value::Float(x)) => Ok(*x),
-        Some(Value::Int(i)) => Ok(*i as f64),
-        Some(Value::Bool(b)) => Ok(f64::from(u8::from(*b))),
-        Some(Value::Tensor(t)) if t.numel() == 1 => Ok(t.item()?.as_f64()),
-        other => Err(PyException::new(
-            ExcType::TypeError,
-            format!(
-                "{}(): '{name}' must be a number, not {}",
-                call.binding.name(),
-                other.map_or("NoneType".into(), |v| v.type_name())
-            ),
-        )),
-    }
-}
-
 fn calculate_gain(call: &Call, _: &Session) -> Result<Value> {
     let nonlinearity = call.string_value("nonlinearity")?;
     let param = match call.value("param")? {
         None | Some(Value::None) => None,
-        Some(_) => Some(number(call, "param")?),
+        Some(_) => Some(call.number_value("param")?),
     };
     call.finish()?;
     Ok(Value::Float(nn_init::calculate_gain(&nonlinearity, param)?))
@@ -73,8 +56,11 @@ fn init(call: &Call, _: &Session) -> Result<Value> {
     let text = |key: &str| call.string_value(key);
     match name {
         "kaiming_uniform_" | "kaiming_normal_" => {
-            let (a, mode, nonlinearity) =
-                (number(call, "a")?, text("mode")?, text("nonlinearity")?);
+            let (a, mode, nonlinearity) = (
+                call.number_value("a")?,
+                text("mode")?,
+                text("nonlinearity")?,
+            );
             call.finish()?;
             let mode = nn_init::FanMode::parse(&mode)?;
             if name == "kaiming_uniform_" {
@@ -84,7 +70,7 @@ fn init(call: &Call, _: &Session) -> Result<Value> {
             }
         }
         "xavier_uniform_" | "xavier_normal_" => {
-            let gain = number(call, "gain")?;
+            let gain = call.number_value("gain")?;
             call.finish()?;
             if name == "xavier_uniform_" {
                 nn_init::xavier_uniform_(&tensor, gain)?
@@ -93,17 +79,17 @@ fn init(call: &Call, _: &Session) -> Result<Value> {
             }
         }
         "uniform_" => {
-            let (a, b) = (number(call, "a")?, number(call, "b")?);
+            let (a, b) = (call.number_value("a")?, call.number_value("b")?);
             call.finish()?;
             nn_init::uniform_(&tensor, a, b)?
         }
         "normal_" => {
-            let (mean, std) = (number(call, "mean")?, number(call, "std")?);
+            let (mean, std) = (call.number_value("mean")?, call.number_value("std")?);
             call.finish()?;
             nn_init::normal_(&tensor, mean, std)?
         }
         "constant_" => {
-            let val = number(call, "val")?;
+            let val = call.number_value("val")?;
             call.finish()?;
             nn_init::constant_(&tensor, val)?
         }

@@ -171,37 +171,6 @@ fn pair(call: &Call, name: &str) -> Result<[usize; 2]> {
     }
 }
 
-fn int_value(call: &Call, name: &str) -> Result<i64> {
-    match call.value(name)? {
-        Some(Value::Int(i)) => Ok(i),
-        Some(Value::Bool(b)) => Ok(i64::from(b)),
-        other => Err(PyException::new(
-            ExcType::TypeError,
-            format!(
-                "{}(): argument '{name}' must be int, not {}",
-                call.signature().name,
-                other.map_or("NoneType".into(), |v| v.type_name())
-            ),
-        )),
-    }
-}
-
-fn float_value(call: &Call, name: &str) -> Result<f64> {
-    match call.value(name)? {
-        Some(Value::Float(x)) => Ok(x),
-        Some(Value::Int(i)) => Ok(i as f64),
-        Some(Value::Bool(b)) => Ok(f64::from(u8::from(b))),
-        other => Err(PyException::new(
-            ExcType::TypeError,
-            format!(
-                "{}(): argument '{name}' must be float, not {}",
-                call.signature().name,
-                other.map_or("NoneType".into(), |v| v.type_name())
-            ),
-        )),
-    }
-}
-
 /// `device=` and `dtype=` of a layer with parameters (others have neither).
 fn factory(call: &Call) -> Result<Factory> {
     if call.signature().position("device").is_none() {
@@ -320,7 +289,7 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
         "Softmax" | "LogSoftmax" => Layer::Softmax {
             dim: match call.value("dim")? {
                 None | Some(Value::None) => None,
-                Some(_) => Some(int_value(call, "dim")?),
+                Some(_) => Some(call.int_value("dim")?),
             },
             log: name == "LogSoftmax",
         },
@@ -329,12 +298,12 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
                 return Err(super::ops::not_yet("nn.Dropout(inplace=True)"));
             }
             Layer::Dropout {
-                p: float_value(call, "p")?,
+                p: call.number_value("p")?,
             }
         }
         "Flatten" => Layer::Flatten {
-            start_dim: int_value(call, "start_dim")?,
-            end_dim: int_value(call, "end_dim")?,
+            start_dim: call.int_value("start_dim")?,
+            end_dim: call.int_value("end_dim")?,
         },
         "MSELoss" => Layer::MSELoss {
             reduction: functional::reduction(call)?,
@@ -343,14 +312,14 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
             if !matches!(call.value("weight")?, None | Some(Value::None)) {
                 return Err(super::ops::not_yet(&format!("nn.{name}(weight=...)")));
             }
-            if name == "CrossEntropyLoss" && float_value(call, "label_smoothing")? != 0.0 {
+            if name == "CrossEntropyLoss" && call.number_value("label_smoothing")? != 0.0 {
                 return Err(super::ops::not_yet(
                     "nn.CrossEntropyLoss(label_smoothing=...)",
                 ));
             }
             let (reduction, ignore_index) = (
                 functional::reduction(call)?,
-                int_value(call, "ignore_index")?,
+                call.int_value("ignore_index")?,
             );
             if name == "NLLLoss" {
                 Layer::NLLLoss {
@@ -420,13 +389,13 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
                     "nn.Embedding(scale_grad_by_freq=True or sparse=True)",
                 ));
             }
-            let _norm_type = float_value(call, "norm_type")?;
+            let _norm_type = call.number_value("norm_type")?;
             Layer::Embedding {
                 num_embeddings: size(call, "num_embeddings")?,
                 embedding_dim: size(call, "embedding_dim")?,
                 padding_idx: match call.value("padding_idx")? {
                     None | Some(Value::None) => None,
-                    Some(_) => Some(int_value(call, "padding_idx")?),
+                    Some(_) => Some(call.int_value("padding_idx")?),
                 },
             }
         }
@@ -453,7 +422,7 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
                         .collect::<Result<_>>()?,
                     None => Vec::new(),
                 },
-                eps: float_value(call, "eps")?,
+                eps: call.number_value("eps")?,
                 elementwise_affine,
             }
         }
