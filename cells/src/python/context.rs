@@ -124,11 +124,7 @@ impl Interpreter {
                     _ => None,
                 };
                 let arguments = match &error {
-                    Some(e) => vec![
-                        Value::ExcClass(e.kind.clone()),
-                        Value::Exception(std::rc::Rc::new(e.clone())),
-                        Value::None,
-                    ],
+                    Some(e) => vec![e.class(), e.value(), Value::None],
                     None => vec![Value::None, Value::None, Value::None],
                 };
                 let suppress = self.call_dunder(&manager, "__exit__", arguments).await?;

@@ -3,12 +3,14 @@
 
 use std::rc::Rc;
 
-use ruff_python_ast::{BoolOp, Comprehension, Expr, Number, Parameters};
+use ruff_python_ast::{BoolOp, Comprehension, Expr, ExprGenerator, Number, Parameters};
 use ruff_text_size::Ranged;
 
 use super::args::{Args, Eval, Flow};
+use super::dunders::has_learner_objects;
 use super::exception::PyException;
 use super::interpreter::{Activation, Interpreter};
+use super::iteration::Iter;
 use super::operators;
 use super::sync::sync_first;
 use super::value::{FunctionBody, Scope, Value};
@@ -71,6 +73,11 @@ impl Interpreter {
                     if let (ruff_python_ast::Operator::Mod, Value::Str(template)) = (b.op, &left) {
                         return Ok(Value::str(&self.percent_format(template, &right).await?));
                     }
+                    if has_learner_objects([&left, &right])
+                        && let Some(v) = self.binary_dunder(b.op, &left, &right, false).await?
+                    {
+                        return Ok(v);
+                    }
                     sync_first!(self, |_me| Ok(operators::binary(
                         b.op, &left, &right, false
                     )?))?
@@ -98,8 +105,17 @@ impl Interpreter {
                     let mut result = Value::Bool(true);
                     for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
                         let right = self.expr(right).await?;
-                        result =
-                            sync_first!(self, |_me| Ok(operators::compare(*op, &left, &right)?))?;
+                        let learned = if has_learner_objects([&left, &right]) {
+                            self.compare_dunder(*op, &left, &right).await?
+                        } else {
+                            None
+                        };
+                        result = match learned {
+                            Some(answer) => answer,
+                            None => sync_first!(self, |_me| Ok(operators::compare(
+                                *op, &left, &right
+                            )?))?,
+                        };
                         if !matches!(result, Value::Tensor(_)) && !self.truth(&result).await? {
                             break;
                         }
@@ -166,9 +182,7 @@ impl Interpreter {
                 Expr::ListComp(c) => {
                     Value::list(self.comprehension(&c.generators, &c.elt, None).await?)
                 }
-                Expr::Generator(c) => {
-                    Value::list(self.comprehension(&c.generators, &c.elt, None).await?)
-                }
+                Expr::Generator(c) => self.generator_expression(c).await?,
                 Expr::DictComp(c) => {
                     let key = c
                         .key
@@ -220,8 +234,13 @@ impl Interpreter {
                     )
                     .await?
                 }
-                Expr::Yield(_) | Expr::YieldFrom(_) => {
-                    return Err(PyException::unsupported("'yield'").into());
+                Expr::Yield(y) => {
+                    let value = self.optional(&y.value).await?;
+                    self.yield_value(value).await?
+                }
+                Expr::YieldFrom(y) => {
+                    let iterable = self.expr(&y.value).await?;
+                    self.yield_from(&iterable).await?
                 }
                 _ => return Err(PyException::unsupported("this expression").into()),
             })
@@ -271,31 +290,59 @@ impl Interpreter {
             globals: Vec::new(),
             nonlocals: Vec::new(),
             this: None,
+            generator: None,
         });
         let mut out = Vec::new();
-        let result = self.generate(generators, element, key, &mut out).await;
+        let result = self
+            .generate(generators, element, key, Some(&mut out), None)
+            .await;
         self.stack.pop();
         result.map(|()| out)
     }
 
+    /// A generator expression's body, run in its generator's frame: each element is yielded.
+    pub(crate) async fn lazy_comprehension(
+        &mut self,
+        e: &ExprGenerator,
+        first: Option<Iter>,
+    ) -> Result<(), Flow> {
+        self.generate(&e.generators, &e.elt, None, None, first)
+            .await
+    }
+
+    /// Runs a comprehension's loops, from the outermost: each element goes to `out`, or is
+    /// yielded where there is none (a generator expression). `made` is the outermost loop's
+    /// iterator when it was made already.
     fn generate<'a>(
         &'a mut self,
         generators: &'a [Comprehension],
         element: &'a Expr,
         key: Option<&'a Expr>,
-        out: &'a mut Vec<Value>,
+        mut out: Option<&'a mut Vec<Value>>,
+        made: Option<Iter>,
     ) -> Eval<'a, ()> {
         Box::pin(async move {
             let Some((first, rest)) = generators.split_first() else {
                 let value = self.expr(element).await?;
-                out.push(match key {
+                let value = match key {
                     Some(k) => Value::Tuple(Rc::from(vec![self.expr(k).await?, value])),
                     None => value,
-                });
+                };
+                match out {
+                    Some(out) => out.push(value),
+                    None => {
+                        self.yield_value(value).await?;
+                    }
+                }
                 return Ok(());
             };
-            let iterable = self.expr(&first.iter).await?;
-            let mut items = self.iter_of(&iterable).await?;
+            let mut items = match made {
+                Some(items) => items,
+                None => {
+                    let iterable = self.expr(&first.iter).await?;
+                    self.iter_of(&iterable).await?
+                }
+            };
             'items: while let Some(item) = self.next_of(&mut items).await? {
                 self.assign(&first.target, item).await?;
                 for condition in &first.ifs {
@@ -303,7 +350,8 @@ impl Interpreter {
                         continue 'items;
                     }
                 }
-                self.generate(rest, element, key, out).await?;
+                self.generate(rest, element, key, out.as_deref_mut(), None)
+                    .await?;
             }
             Ok(())
         })

@@ -93,6 +93,19 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             super::modules::attribute(m, name).ok_or_else(|| super::modules::no_attribute(m, name))
         }
         Value::Tensor(t) => crate::torch::tensor::attribute(t, owner, name),
+        Value::Iterator(it)
+            if matches!(&*it.borrow(), super::iteration::Iter::Generator(_))
+                && super::generator::METHODS.contains(&name) =>
+        {
+            method()
+        }
+        Value::Exception(e) => match name {
+            "args" => Ok(Value::Tuple(e.args().into())),
+            "value" if e.kind == ExcType::StopIteration => {
+                Ok(e.args().into_iter().next().unwrap_or(Value::None))
+            }
+            _ => Err(no_attribute(owner, name)),
+        },
         Value::Device(d) => match name {
             "type" => Ok(Value::str(d.kind.name())),
             "index" => Ok(d.index.map_or(Value::None, |i| Value::Int(i64::from(i)))),

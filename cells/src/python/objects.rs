@@ -25,13 +25,16 @@ impl Interpreter {
         let mut base = None;
         let mut is_module = false;
         let mut builtin_base = None;
+        let mut exception = None;
         if let Some(arguments) = &def.arguments {
             for expr in arguments.args.iter() {
                 match &self.expr(expr).await? {
                     Value::Class(c) => {
                         is_module |= c.is_module;
+                        exception = exception.or_else(|| c.exception.clone());
                         base = Some(c.clone());
                     }
+                    Value::ExcClass(kind) => exception = Some(kind.clone()),
                     Value::NnClass("Module") => is_module = true,
                     Value::Type(name @ ("object" | "torch.utils.data.Dataset")) => {
                         builtin_base = Some(*name);
@@ -46,11 +49,17 @@ impl Interpreter {
                 }
             }
         }
+        let module = match &self.lookup("__name__") {
+            Ok(Value::Str(module)) => module.clone(),
+            _ => Rc::from("__main__"),
+        };
         let class = Rc::new(Class {
             name: def.name.id.to_string(),
             base,
             is_module,
             builtin_base,
+            exception,
+            module,
             namespace: RefCell::new(Names::default()),
         });
         let namespace = self.run_class_body(&def.body).await?;
@@ -65,6 +74,7 @@ impl Interpreter {
         class: &Rc<Class>,
         args: Args,
     ) -> std::result::Result<Value, Flow> {
+        check_not_abstract(class)?;
         let instance = Rc::new(Instance {
             class: class.clone(),
             attributes: RefCell::new(Names::default()),
@@ -72,6 +82,14 @@ impl Interpreter {
         });
         if let Some(module) = &instance.module {
             self.instances.insert(module.id(), instance.clone());
+        }
+        if class.exception.is_some() {
+            // As `BaseException.__new__` does, whatever `__init__` does after.
+            let given = Value::Tuple(args.positional.clone().into());
+            instance
+                .attributes
+                .borrow_mut()
+                .insert("args".into(), given);
         }
         let object = Value::Instance(instance);
         if let Some(Value::Function(ref init)) = class.lookup("__init__") {
@@ -90,9 +108,39 @@ impl Interpreter {
         Ok(object)
     }
 
+    /// What raising an object of a learner's exception class raises: named as CPython's
+    /// tracebacks name it (`MyError` from a cell, `statistics.StatisticsError` from a module),
+    /// with its `str()` for a message.
+    pub(crate) async fn exception_of(
+        &mut self,
+        object: Value,
+    ) -> std::result::Result<PyException, Flow> {
+        let message = self.text_of(&object, true).await?;
+        let name = match &object {
+            Value::Instance(i) if matches!(&*i.class.module, "__main__" | "builtins") => {
+                i.class.name.clone()
+            }
+            Value::Instance(i) => format!("{}.{}", i.class.module, i.class.name),
+            other => other.type_name().to_owned(),
+        };
+        Ok(PyException {
+            args: super::exception::ExceptionArgs::Object(Rc::new(object)),
+            ..PyException::new(ExcType::Other(name), message)
+        })
+    }
+
     /// `obj.name` for objects with behaviour (learners' instances and classes, modules,
     /// `super()`); everything else through [`super::methods::get`].
     pub(crate) fn get_attribute(&mut self, owner: &Value, name: &str) -> Result<Value> {
+        if let Value::Module(module) = owner
+            && let Some(scope) = self.source_modules.get(module)
+        {
+            return scope
+                .borrow()
+                .get(name)
+                .cloned()
+                .ok_or_else(|| super::modules::no_attribute(module, name));
+        }
         if let Value::Module(module) = owner
             && let Some(default) = crate::torch::backend_flag(module, name)
         {
@@ -147,6 +195,11 @@ impl Interpreter {
                 match &found {
                     Some(Value::Function(f)) => Ok(Value::BoundMethod(object.clone(), f.clone())),
                     Some(_) => Ok(found.unwrap_or(Value::None)),
+                    // `super().__init__(message)` of an exception: its `args`.
+                    None if name == "__init__" && class.exception.is_some() => Ok(Value::Method(
+                        object.clone(),
+                        Rc::from("__exception_init__"),
+                    )),
                     // `super().__init__()` of nn.Module: the module exists already.
                     None if name == "__init__" => Ok(Value::Builtin("__noop__")),
                     // A method of the built-in base (`super().to(device)`,
@@ -157,6 +210,30 @@ impl Interpreter {
                 }
             }
             Value::Module("os") if name == "environ" => Ok(Value::Environ(self.session.clone())),
+            Value::Function(f) if let Some(value) = f.attributes.borrow().get(name) => {
+                Ok(value.clone())
+            }
+            Value::Function(f) => match name {
+                "__name__" | "__qualname__" => Ok(Value::str(&f.name)),
+                "__module__" => Ok(Value::str("__main__")),
+                "__doc__" => Ok(match &f.body {
+                    super::value::FunctionBody::Statements(body) => docstring(body),
+                    super::value::FunctionBody::Expression(_) => Value::None,
+                }),
+                _ => Err(PyException::new(
+                    ExcType::AttributeError,
+                    format!("'function' object has no attribute '{name}'"),
+                )),
+            },
+            Value::Class(class) if name == "__dict__" => Ok(Value::Dict(Rc::new(RefCell::new(
+                class
+                    .namespace
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (Value::str(k), v.clone()))
+                    .collect(),
+            )))),
+            Value::Class(class) if name == "__module__" => Ok(Value::Str(class.module.clone())),
             Value::Class(class)
                 if let Some(method) = class_method(class.lookup(name).as_ref(), class) =>
             {
@@ -185,6 +262,17 @@ impl Interpreter {
             && let Value::Tensor(tensor) = &*owner.resolved()
         {
             return crate::torch::tensor::set_attribute(tensor, name, value);
+        }
+        match owner {
+            Value::Class(class) => {
+                class.namespace.borrow_mut().insert(name.to_owned(), value);
+                return Ok(());
+            }
+            Value::Function(f) => {
+                f.attributes.borrow_mut().insert(name.to_owned(), value);
+                return Ok(());
+            }
+            _ => {}
         }
         let Value::Instance(instance) = owner else {
             return Err(PyException::new(
@@ -216,6 +304,53 @@ impl Interpreter {
             .borrow_mut()
             .insert(name.to_owned(), value);
         Ok(())
+    }
+}
+
+/// An `abc.ABC` subclass with abstract methods left cannot be instantiated.
+fn check_not_abstract(class: &Rc<Class>) -> Result<()> {
+    let mut ancestry = Some(class);
+    let mut is_abc = false;
+    let mut names = Vec::new();
+    while let Some(c) = ancestry {
+        is_abc |= c.name == "ABC" && &*c.module == "abc";
+        names.extend(c.namespace.borrow().keys().cloned());
+        ancestry = c.base.as_ref();
+    }
+    if !is_abc {
+        return Ok(());
+    }
+    let mut abstract_methods: Vec<String> = names
+        .into_iter()
+        .filter(|name| {
+            matches!(&class.lookup(name), Some(Value::Function(f))
+                if f.attributes.borrow().get("__isabstractmethod__").is_some_and(Value::truthy))
+        })
+        .collect();
+    abstract_methods.sort();
+    abstract_methods.dedup();
+    if abstract_methods.is_empty() {
+        return Ok(());
+    }
+    Err(PyException::new(
+        ExcType::TypeError,
+        format!(
+            "Can't instantiate abstract class {} with abstract method{} {}",
+            class.name,
+            if abstract_methods.len() == 1 { "" } else { "s" },
+            abstract_methods.join(", ")
+        ),
+    ))
+}
+
+/// A function's docstring: its body's leading string.
+fn docstring(body: &[ruff_python_ast::Stmt]) -> Value {
+    match body.first() {
+        Some(ruff_python_ast::Stmt::Expr(e)) => match &*e.value {
+            ruff_python_ast::Expr::StringLiteral(s) => Value::str(s.value.to_str()),
+            _ => Value::None,
+        },
+        _ => Value::None,
     }
 }
 

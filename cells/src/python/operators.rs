@@ -718,6 +718,39 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
             }
             _ => Err(type_error("str expected, not int".into())),
         },
+        Value::List(items) if let Some((lower, upper, step)) = as_slice(index) => {
+            let replacement = iterate(&value)?;
+            let len = items.borrow().len();
+            if step.unwrap_or(1) == 1 {
+                // `a[i:j] = values`: the run is replaced, whatever the lengths.
+                let positions = slice_positions(len, lower, upper, None)?;
+                let start = positions.first().copied().unwrap_or_else(|| {
+                    slice_positions(len, lower, None, None)
+                        .ok()
+                        .and_then(|p| p.first().copied())
+                        .unwrap_or(len)
+                });
+                let end = start + positions.len();
+                items.borrow_mut().splice(start..end, replacement);
+                return Ok(());
+            }
+            let positions = slice_positions(len, lower, upper, step)?;
+            if positions.len() != replacement.len() {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    format!(
+                        "attempt to assign sequence of size {} to extended slice of size {}",
+                        replacement.len(),
+                        positions.len()
+                    ),
+                ));
+            }
+            let mut items = items.borrow_mut();
+            for (at, value) in positions.into_iter().zip(replacement) {
+                items[at] = value;
+            }
+            Ok(())
+        }
         Value::List(items) => {
             let at = list_position(items, index)?;
             items.borrow_mut()[at] = value;

@@ -182,6 +182,11 @@ pub struct Class {
     pub is_module: bool,
     /// The built-in class at the root of its ancestry (`torch.utils.data.Dataset`, `object`).
     pub builtin_base: Option<&'static str>,
+    /// The built-in exception class it derives from, for an exception class
+    /// (`class StatisticsError(ValueError)`).
+    pub exception: Option<ExcType>,
+    /// The module it was defined in (`__main__` in a cell), as its reprs name it.
+    pub module: Rc<str>,
     /// Methods and class attributes.
     pub namespace: RefCell<Names>,
 }
@@ -232,6 +237,10 @@ pub struct Function {
     pub line: usize,
     /// The scopes of the functions it is nested in, innermost first (its closure).
     pub enclosing: Rc<[Scope]>,
+    /// Whether its body has a `yield`: calling it makes a generator.
+    pub generator: bool,
+    /// Attributes set on it (`wrapper.__name__ = …`, `f.__isabstractmethod__ = True`).
+    pub attributes: RefCell<Names>,
 }
 
 /// A function call's local names; shared, so that nested functions see (and `nonlocal` changes)
@@ -497,7 +506,20 @@ impl Value {
             Value::Instance(i) => match (cx.learned.get(&address(i)), &i.module) {
                 (Some(text), _) => text.clone(),
                 (None, Some(m)) => m.repr(),
-                (None, None) => format!("<__main__.{} object at {:#x}>", i.class.name, address(i)),
+                (None, None) if i.class.exception.is_some() => {
+                    let args = match i.attributes.borrow().get("args") {
+                        Some(Value::Tuple(args)) => args.to_vec(),
+                        _ => Vec::new(),
+                    };
+                    let args: Vec<String> = args.iter().map(|a| a.repr_in(cx)).collect();
+                    format!("{}({})", i.class.name, args.join(", "))
+                }
+                (None, None) => format!(
+                    "<{}.{} object at {:#x}>",
+                    i.class.module,
+                    i.class.name,
+                    address(i)
+                ),
             },
             Value::BoundMethod(owner, f) => {
                 format!("<bound method {} of {}>", f.name, owner.repr())
@@ -517,7 +539,14 @@ impl Value {
             ),
             Value::Type(name) => format!("<class '{name}'>"),
             Value::Typing(text) => text.to_string(),
-            Value::Iterator(it) => format!("<{} object>", it.borrow().type_name()),
+            Value::Iterator(it) => match &*it.borrow() {
+                super::iteration::Iter::Generator(g) => format!(
+                    "<generator object {} at {:#x}>",
+                    g.name,
+                    Rc::as_ptr(g) as usize
+                ),
+                other => format!("<{} object>", other.type_name()),
+            },
             Value::TensorDataset(d) => {
                 format!(
                     "<torch.utils.data.dataset.TensorDataset object at {:#x}>",

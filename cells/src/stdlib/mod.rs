@@ -16,7 +16,36 @@ use crate::python::interpreter::Interpreter;
 use crate::python::value::{Value, as_f64};
 
 /// The standard-library modules a cell can import.
-pub const MODULES: &[&str] = &["math", "warnings", "time", "random", "os", "typing", "copy"];
+pub const MODULES: &[&str] = &[
+    "math",
+    "warnings",
+    "time",
+    "random",
+    "os",
+    "typing",
+    "copy",
+    "itertools",
+    "functools",
+    "contextlib",
+    "statistics",
+    "string",
+    "abc",
+];
+
+/// The modules written in Python (in `stdlib/py/`), by name: each runs at its first import.
+const SOURCES: &[(&str, &str)] = &[
+    ("itertools", include_str!("py/itertools.py")),
+    ("functools", include_str!("py/functools.py")),
+    ("contextlib", include_str!("py/contextlib.py")),
+    ("statistics", include_str!("py/statistics.py")),
+    ("string", include_str!("py/string.py")),
+    ("abc", include_str!("py/abc.py")),
+];
+
+/// The Python source of a standard-library module written in Python.
+pub fn source(module: &str) -> Option<&'static str> {
+    SOURCES.iter().find(|(m, _)| *m == module).map(|(_, s)| *s)
+}
 
 const WARNINGS: &[&str] = &["warn", "catch_warnings", "simplefilter", "filterwarnings"];
 const TIME: &[&str] = &["perf_counter", "time", "sleep", "monotonic"];
@@ -83,7 +112,7 @@ impl Interpreter {
                 self.sleep(length).await?;
                 Value::None
             }
-            ("random", _) => random::call(&mut self.python_random, name, &args)?,
+            ("random", _) => random::call(&mut self.python_random.borrow_mut(), name, &args)?,
             ("copy", _) => copy::call(name, &args)?,
             ("math", _) => math::call(name, &args)?,
             _ => {
