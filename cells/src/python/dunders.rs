@@ -82,7 +82,17 @@ impl Interpreter {
                 self.call_dunder(left, method, vec![right.clone()]).await?,
             ));
         }
-        let (method, reflected) = binary_methods(op);
+        self.forward_or_reflected(binary_methods(op), left, right)
+            .await
+    }
+
+    /// `left.method(right)` where `left` has it, else `right.reflected(left)`.
+    async fn forward_or_reflected(
+        &mut self,
+        (method, reflected): (&str, &str),
+        left: &Value,
+        right: &Value,
+    ) -> Result<Option<Value>, Flow> {
         if defines(left, method) {
             return Ok(Some(
                 self.call_dunder(left, method, vec![right.clone()]).await?,
@@ -116,19 +126,11 @@ impl Interpreter {
             let found = self.truth(&found).await?;
             return Ok(Some(Value::Bool(found == (op == CmpOp::In))));
         }
-        let Some((method, reflected)) = comparison_methods(op) else {
+        let Some(methods) = comparison_methods(op) else {
             return Ok(None);
         };
-        if defines(left, method) {
-            return Ok(Some(
-                self.call_dunder(left, method, vec![right.clone()]).await?,
-            ));
-        }
-        if defines(right, reflected) {
-            return Ok(Some(
-                self.call_dunder(right, reflected, vec![left.clone()])
-                    .await?,
-            ));
+        if let Some(answer) = self.forward_or_reflected(methods, left, right).await? {
+            return Ok(Some(answer));
         }
         if op == CmpOp::NotEq && (defines(left, "__eq__") || defines(right, "__eq__")) {
             let equal = Box::pin(self.compare_dunder(CmpOp::Eq, left, right)).await?;

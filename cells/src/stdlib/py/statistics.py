@@ -179,23 +179,24 @@ def quantiles(data, *, n=4, method="exclusive"):
     raise ValueError(f"Unknown method: {method!r}")
 
 
-def covariance(x, y):
+def _paired(x, y, what):
     n = len(x)
     if len(y) != n:
-        raise StatisticsError("covariance requires that both inputs have same number of data points")
+        raise StatisticsError(f"{what} requires that both inputs have same number of data points")
     if n < 2:
-        raise StatisticsError("covariance requires at least two data points")
+        raise StatisticsError(f"{what} requires at least two data points")
+    return n
+
+
+def covariance(x, y):
+    n = _paired(x, y, "covariance")
     xbar = fmean(x)
     ybar = fmean(y)
     return math.fsum((xi - xbar) * (yi - ybar) for xi, yi in zip(x, y)) / (n - 1)
 
 
 def correlation(x, y):
-    n = len(x)
-    if len(y) != n:
-        raise StatisticsError("correlation requires that both inputs have same number of data points")
-    if n < 2:
-        raise StatisticsError("correlation requires at least two data points")
+    _paired(x, y, "correlation")
     xbar = fmean(x)
     ybar = fmean(y)
     sxy = math.fsum((xi - xbar) * (yi - ybar) for xi, yi in zip(x, y))
@@ -220,11 +221,7 @@ class LinearRegression:
 
 
 def linear_regression(x, y, *, proportional=False):
-    n = len(x)
-    if len(y) != n:
-        raise StatisticsError("linear regression requires that both inputs have same number of data points")
-    if n < 2:
-        raise StatisticsError("linear regression requires at least two data points")
+    _paired(x, y, "linear regression")
     if proportional:
         sxy = math.fsum(xi * yi for xi, yi in zip(x, y))
         sxx = math.fsum(xi * xi for xi in x)
