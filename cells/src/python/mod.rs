@@ -24,6 +24,7 @@ mod percent;
 mod source;
 mod statements;
 mod stepping;
+mod strings;
 mod sync;
 mod syntax;
 pub(crate) mod value;

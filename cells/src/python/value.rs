@@ -645,6 +645,42 @@ pub fn check_hashable(v: &Value) -> Result<(), PyException> {
 
 /// Python's `==` on plain values (engine objects compare by identity); containers nested past
 /// [`MAX_REPR_DEPTH`] or too large to compare are unequal (see [`try_equal`]).
+/// How two numbers (`int`, `bool`, `float`) compare, exactly as Python compares them: ints
+/// never pass through f64 (which rounds past 2**53), an int and a float compare by value.
+/// `None` when a NaN takes part.
+pub fn number_order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    let int = |v: &Value| match v {
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    };
+    // An int against a float: compare the float's floor, then its fraction.
+    let int_float = |i: i64, f: f64| -> Option<Ordering> {
+        if f.is_nan() {
+            return None;
+        }
+        if f >= 9_223_372_036_854_775_808.0 {
+            return Some(Ordering::Less);
+        }
+        if f < -9_223_372_036_854_775_808.0 {
+            return Some(Ordering::Greater);
+        }
+        let floor = f.floor();
+        Some(i.cmp(&(floor as i64)).then(if f > floor {
+            Ordering::Less
+        } else {
+            Ordering::Equal
+        }))
+    };
+    match (int(a), int(b)) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        (Some(x), None) => int_float(x, as_f64(b)),
+        (None, Some(y)) => int_float(y, as_f64(a)).map(Ordering::reverse),
+        (None, None) => as_f64(a).partial_cmp(&as_f64(b)),
+    }
+}
+
 pub fn equal(a: &Value, b: &Value) -> bool {
     try_equal(a, b).unwrap_or(false)
 }
@@ -693,7 +729,7 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
         (
             Value::Int(_) | Value::Bool(_) | Value::Float(_),
             Value::Int(_) | Value::Bool(_) | Value::Float(_),
-        ) => as_f64(a) == as_f64(b),
+        ) => number_order(a, b) == Some(std::cmp::Ordering::Equal),
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             x.len() == y.len() && all(&mut x.iter().zip(y.iter()))?

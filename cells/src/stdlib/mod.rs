@@ -30,6 +30,8 @@ pub const MODULES: &[&str] = &[
     "statistics",
     "string",
     "abc",
+    "operator",
+    "json",
 ];
 
 /// The modules written in Python (in `stdlib/py/`), by name: each runs at its first import.
@@ -40,6 +42,8 @@ const SOURCES: &[(&str, &str)] = &[
     ("statistics", include_str!("py/statistics.py")),
     ("string", include_str!("py/string.py")),
     ("abc", include_str!("py/abc.py")),
+    ("operator", include_str!("py/operator.py")),
+    ("json", include_str!("py/json.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
