@@ -96,6 +96,24 @@ impl Interpreter {
                 self.fetch_values(arg).await?;
             }
         }
+        // `dict(counter)`, `len(ordered)`, `sum(my_list)`: a container subclass's object is its
+        // container, unless its class defines how it iterates or counts.
+        if CONSUMERS.contains(&name) || name == "len" {
+            for arg in args.positional.iter_mut() {
+                let container = match &*arg {
+                    Value::Instance(i)
+                        if i.class.lookup("__iter__").is_none()
+                            && i.class.lookup("__len__").is_none() =>
+                    {
+                        i.builtin.borrow().clone()
+                    }
+                    _ => None,
+                };
+                if let Some(container) = container {
+                    *arg = container;
+                }
+            }
+        }
         match name {
             "iter" | "next" | "enumerate" | "zip" | "map" | "filter" | "reversed" => {
                 return self.iterator_builtin(name, args).await;
@@ -148,6 +166,19 @@ impl Interpreter {
                     return Err(PyException::new(
                         ExcType::TypeError,
                         "setattr expected 3 arguments: object, name (a string), value",
+                    )
+                    .into());
+                };
+                let (object, attribute, value) = (object.clone(), attribute.clone(), value.clone());
+                self.assign_attribute(&object, &attribute, value).await?;
+                return Ok(Value::None);
+            }
+            // `object.__setattr__(self, name, value)`: past the class's own `__setattr__`.
+            "__object_setattr__" => {
+                let [object, Value::Str(attribute), value] = args.positional.as_slice() else {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "expected 3 arguments: object, name (a string), value",
                     )
                     .into());
                 };
@@ -611,6 +642,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             Some(v) => iterate(v)?.into(),
             None => Rc::from(Vec::new()),
         }),
+        "type" if args.positional.len() == 3 => new_class(interp, &args.positional)?,
         "type" => {
             arity(name, &args, 1, 1)?;
             type_of(&first())
@@ -643,6 +675,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                 }),
                 attributes: Default::default(),
                 module: None,
+                builtin: Default::default(),
             }))
         }
         "issubclass" => {
@@ -766,6 +799,9 @@ pub fn is_callable(v: &Value) -> bool {
         | Value::NnClass(_)
         | Value::ExcClass(_)
         | Value::NnModule(_)
+        | Value::TorchFn(_)
+        | Value::TorchMethod(..)
+        | Value::Typing(_)
         | Value::GradMode(_) => true,
         Value::Wrapped(w) => !matches!(&**w, super::value::Wrapped::Property(_)),
         Value::Instance(i) => i.module.is_some() || i.class.lookup("__call__").is_some(),
@@ -819,7 +855,12 @@ fn leak_free_name(v: &Value) -> &'static str {
 
 /// `isinstance(object, class)`.
 fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
-    let object = &*object.resolved();
+    // A container subclass's object stays itself here (it is an instance of its class).
+    let resolved = match object {
+        Value::Instance(_) => std::borrow::Cow::Borrowed(object),
+        other => other.resolved(),
+    };
+    let object = &*resolved;
     Ok(match class {
         Value::Type("object") => true,
         Value::Type("int") => matches!(object, Value::Int(_) | Value::Bool(_)),
@@ -831,8 +872,9 @@ fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
             Value::Instance(i) => i.class.derives_from_builtin("torch.utils.data.Dataset"),
             _ => false,
         },
-        Value::Type(name) => match type_of(object) {
-            Value::Type(t) => t == *name,
+        Value::Type(name) => match (type_of(object), object) {
+            (Value::Type(t), _) => t == *name,
+            (_, Value::Instance(i)) => i.class.derives_from_builtin(name),
             _ => false,
         },
         Value::Class(c) => match object {
@@ -954,6 +996,64 @@ fn parse_int(text: &str, base: Option<&Value>) -> Result<i64, PyException> {
     })
 }
 
+/// `type(name, bases, namespace)`: a class made at run time (`collections.namedtuple` makes
+/// its classes so). Its module is the namespace's `__module__`, else the running one's.
+fn new_class(interp: &Interpreter, args: &[Value]) -> Result<Value, PyException> {
+    let [Value::Str(name), Value::Tuple(bases), Value::Dict(entries)] = args else {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            "type() takes 1 or 3 arguments: type(name, bases, dict)",
+        ));
+    };
+    let mut namespace = super::value::Names::default();
+    for (key, value) in entries.borrow().iter() {
+        let Value::Str(key) = key else {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "type.__new__() argument 3 must be a dict of str keys",
+            ));
+        };
+        namespace.insert(key.to_string(), value.clone());
+    }
+    let module = match namespace
+        .get("__module__")
+        .or(interp.lookup("__name__").ok().as_ref())
+    {
+        Some(Value::Str(m)) => m.clone(),
+        _ => Rc::from("__main__"),
+    };
+    let mut class = super::value::Class {
+        name: name.to_string(),
+        base: None,
+        is_module: false,
+        builtin_base: None,
+        exception: None,
+        module,
+        namespace: Default::default(),
+    };
+    for base in bases.iter() {
+        match base {
+            Value::Class(c) => {
+                class.is_module |= c.is_module;
+                class.exception = class.exception.or_else(|| c.exception.clone());
+                class.base = Some(c.clone());
+            }
+            Value::Type(t @ ("object" | "dict" | "list" | "set" | "tuple")) => {
+                class.builtin_base = Some(*t);
+            }
+            Value::ExcClass(kind) => class.exception = Some(kind.clone()),
+            other => {
+                return Err(PyException::unsupported(&format!(
+                    "deriving from {}",
+                    other.repr()
+                )));
+            }
+        }
+    }
+    *class.namespace.borrow_mut() = namespace;
+    Ok(Value::Class(Rc::new(class)))
+}
+
 /// `pow(base, exp, mod)` of ints.
 fn modular_pow(base: &Value, exponent: &Value, modulus: &Value) -> Result<Value, PyException> {
     let (Value::Int(base), Value::Int(exponent), Value::Int(modulus)) = (base, exponent, modulus)
@@ -1043,6 +1143,7 @@ fn is_subclass(class: &Value, parent: &Value) -> Result<bool, PyException> {
         (Value::ExcClass(c), Value::ExcClass(p)) => c.caught_by(p),
         (Value::Class(c), Value::NnClass("Module")) => c.is_module,
         (Value::Type(c), Value::Type(p)) => c == p || (*c == "bool" && *p == "int"),
+        (Value::Class(c), Value::Type(p)) => c.derives_from_builtin(p),
         (Value::NnClass(c), Value::NnClass(p)) => c == p || *p == "Module",
         (
             Value::Class(_) | Value::ExcClass(_) | Value::Type(_) | Value::NnClass(_),

@@ -168,6 +168,10 @@ impl Interpreter {
                 let generator = generator_of(owner).expect("checked above");
                 Box::pin(self.generator_method(&generator, name, args.positional)).await
             }
+            Value::Method(owner, name) if &**name == "__container_init__" => {
+                Box::pin(self.fill_container(owner, args)).await?;
+                Ok(Value::None)
+            }
             Value::Method(owner, name) if &**name == "__exception_init__" => {
                 if let Value::Instance(i) = &**owner {
                     let given = Value::Tuple(args.positional.into());

@@ -155,7 +155,9 @@ impl Interpreter {
             .into());
         };
         let method = self.bind(object, method);
-        self.call(&method, Args::positional(arguments)).await
+        // Boxed: dunders are called from hot, deeply nested paths (operators, truth tests),
+        // whose futures must stay small for deep recursion to fit the stack.
+        Box::pin(self.call(&method, Args::positional(arguments))).await
     }
 
     /// A class attribute looked up through an object: functions become bound methods.

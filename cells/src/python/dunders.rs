@@ -1,10 +1,10 @@
 //! Operators on learners' objects: `a + b` calls `__add__` (or `b.__radd__`), comparisons call
 //! `__eq__`, `__lt__`, … (reflected as Python reflects them), `x in obj` calls `__contains__`,
 //! `obj[k] = v` and `del obj[k]` call `__setitem__` and `__delitem__`, truth calls `__bool__` or
-//! `__len__`, and sorting, `min` and `max` order objects by their `__lt__`. Values without
+//! `__len__`, unary operators call `__neg__`, `__pos__`, `__invert__`, and sorting, `min` and `max` order objects by their `__lt__`. Values without
 //! learner objects never come here: the operators module answers them synchronously.
 
-use ruff_python_ast::{CmpOp, Operator};
+use ruff_python_ast::{CmpOp, Operator, UnaryOp};
 
 use super::args::Flow;
 use super::interpreter::Interpreter;
@@ -105,6 +105,24 @@ impl Interpreter {
             ));
         }
         Ok(None)
+    }
+
+    /// `-x`, `+x`, `~x` and `not x` on a learner's object.
+    pub(crate) async fn unary_dunder(
+        &mut self,
+        op: UnaryOp,
+        operand: &Value,
+    ) -> Result<Value, Flow> {
+        let method = match op {
+            UnaryOp::Not => return Ok(Value::Bool(!self.truth(operand).await?)),
+            UnaryOp::USub => "__neg__",
+            UnaryOp::UAdd => "__pos__",
+            UnaryOp::Invert => "__invert__",
+        };
+        if defines(operand, method) {
+            return self.call_dunder(operand, method, Vec::new()).await;
+        }
+        Ok(operators::unary(op, operand)?)
     }
 
     /// `left op right` for a comparison a learner's method answers: `__eq__` and the ordering

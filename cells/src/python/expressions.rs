@@ -20,16 +20,30 @@ impl Interpreter {
     pub(crate) async fn expr(&mut self, e: &Expr) -> Result<Value, Flow> {
         if is_simple(e) {
             // The fast path stays synchronous; only a read that could not wait (in the browser)
-            // takes the awaiting one.
-            return sync_first!(self, |me| me.simple_expr(e));
+            // takes the awaiting one, and so does a learner's object, whose operators are
+            // methods (what the fast path computed before meeting it is rolled back).
+            let mark = self.session.retry_mark();
+            if let Some(value) = sync_first!(self, |me| me.simple_expr(e))? {
+                return Ok(value);
+            }
+            self.session.rewind(mark);
         }
         self.expr_boxed(e).await
     }
 
     /// An [`is_simple`] expression's value: literals, names, and arithmetic and single
-    /// comparisons of those (all synchronous operations).
-    pub(crate) fn simple_expr(&mut self, e: &Expr) -> Result<Value, Flow> {
-        Ok(match e {
+    /// comparisons of those (all synchronous operations); `None` where a learner's object
+    /// takes part.
+    pub(crate) fn simple_expr(&mut self, e: &Expr) -> Result<Option<Value>, Flow> {
+        macro_rules! operand {
+            ($e:expr) => {
+                match self.simple_expr($e)? {
+                    Some(Value::Instance(_)) | None => return Ok(None),
+                    Some(v) => v,
+                }
+            };
+        }
+        Ok(Some(match e {
             Expr::NumberLiteral(n) => match &n.value {
                 Number::Int(i) => Value::Int(i.as_i64().ok_or_else(PyException::beyond_64_bits)?),
                 Number::Float(x) => Value::Float(*x),
@@ -42,21 +56,21 @@ impl Interpreter {
             Expr::NoneLiteral(_) => Value::None,
             Expr::Name(n) => self.lookup(n.id.as_str())?,
             Expr::BinOp(b) => {
-                let left = self.simple_expr(&b.left)?;
-                let right = self.simple_expr(&b.right)?;
+                let left = operand!(&b.left);
+                let right = operand!(&b.right);
                 operators::binary(b.op, &left, &right, false)?
             }
-            Expr::UnaryOp(u) => operators::unary(u.op, &self.simple_expr(&u.operand)?)?,
+            Expr::UnaryOp(u) => operators::unary(u.op, &operand!(&u.operand))?,
             Expr::Compare(c) => match (c.ops.first(), c.comparators.first()) {
                 (Some(op), Some(right)) => {
-                    let left = self.simple_expr(&c.left)?;
-                    let right = self.simple_expr(right)?;
+                    let left = operand!(&c.left);
+                    let right = operand!(right);
                     operators::compare(*op, &left, &right)?
                 }
                 _ => return Err(PyException::unsupported("this comparison").into()),
             },
             _ => return Err(PyException::unsupported("this expression").into()),
-        })
+        }))
     }
 
     fn expr_boxed<'a>(&'a mut self, e: &'a Expr) -> Eval<'a, Value> {
@@ -66,7 +80,7 @@ impl Interpreter {
                 | Expr::StringLiteral(_)
                 | Expr::BooleanLiteral(_)
                 | Expr::NoneLiteral(_)
-                | Expr::Name(_) => self.simple_expr(e)?,
+                | Expr::Name(_) => self.simple_expr(e)?.unwrap_or(Value::None),
                 Expr::BinOp(b) => {
                     let left = self.expr(&b.left).await?;
                     let right = self.expr(&b.right).await?;
@@ -74,7 +88,8 @@ impl Interpreter {
                         return Ok(Value::str(&self.percent_format(template, &right).await?));
                     }
                     if has_learner_objects([&left, &right])
-                        && let Some(v) = self.binary_dunder(b.op, &left, &right, false).await?
+                        && let Some(v) =
+                            Box::pin(self.binary_dunder(b.op, &left, &right, false)).await?
                     {
                         return Ok(v);
                     }
@@ -84,6 +99,9 @@ impl Interpreter {
                 }
                 Expr::UnaryOp(u) => {
                     let operand = self.expr(&u.operand).await?;
+                    if let Value::Instance(_) = operand {
+                        return Box::pin(self.unary_dunder(u.op, &operand)).await;
+                    }
                     sync_first!(self, |_me| Ok(operators::unary(u.op, &operand)?))?
                 }
                 Expr::BoolOp(b) => {
@@ -106,7 +124,7 @@ impl Interpreter {
                     for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
                         let right = self.expr(right).await?;
                         let learned = if has_learner_objects([&left, &right]) {
-                            self.compare_dunder(*op, &left, &right).await?
+                            Box::pin(self.compare_dunder(*op, &left, &right)).await?
                         } else {
                             None
                         };
@@ -168,6 +186,17 @@ impl Interpreter {
                         Value::Instance(i) if i.class.lookup("__getitem__").is_some() => {
                             self.call_dunder(&container, "__getitem__", vec![index])
                                 .await?
+                        }
+                        // A dict subclass with `__missing__` (defaultdict, Counter) answers
+                        // for keys it lacks.
+                        Value::Instance(i) if i.class.lookup("__missing__").is_some() => {
+                            match operators::get_item(&container, &index) {
+                                Err(e) if e.kind == super::exception::ExcType::KeyError => {
+                                    self.call_dunder(&container, "__missing__", vec![index])
+                                        .await?
+                                }
+                                other => other?,
+                            }
                         }
                         Value::NnModule(m) if crate::torch::nn::module::holds_module_list(m) => {
                             let children: Vec<Value> =

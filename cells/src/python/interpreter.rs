@@ -442,7 +442,7 @@ impl Interpreter {
                 Expr::Name(n) => self.set_name(n.id.as_str(), value),
                 Expr::Attribute(a) => {
                     let owner = self.expr(&a.value).await?;
-                    self.set_attribute(&owner, a.attr.id.as_str(), value)?;
+                    Box::pin(self.assign_attribute(&owner, a.attr.id.as_str(), value)).await?;
                 }
                 Expr::Tuple(t) => self.unpack(&t.elts, value).await?,
                 Expr::List(l) => self.unpack(&l.elts, value).await?,

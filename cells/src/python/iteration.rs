@@ -79,7 +79,14 @@ impl Interpreter {
     /// `iter(value)`.
     pub(crate) fn iter_of<'a>(&'a mut self, value: &'a Value) -> Eval<'a, Iter> {
         Box::pin(async move {
-            Ok(match &*value.resolved() {
+            // A container subclass iterates as its container unless its class says otherwise.
+            let resolved = match value {
+                Value::Instance(i) if i.class.lookup("__iter__").is_some() => {
+                    std::borrow::Cow::Borrowed(value)
+                }
+                other => other.resolved(),
+            };
+            Ok(match &*resolved {
                 Value::Range { start, stop, step } => Iter::Range {
                     next: *start,
                     stop: *stop,
@@ -308,6 +315,12 @@ impl Interpreter {
                 }
             }
             "reversed" => {
+                let first = match &first {
+                    Value::Instance(i) if i.class.lookup("__reversed__").is_some() => {
+                        return self.call_dunder(&first, "__reversed__", Vec::new()).await;
+                    }
+                    other => other.resolved().into_owned(),
+                };
                 let items = match &first {
                     Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range { .. } => {
                         operators::iterate(&first)?

@@ -152,6 +152,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             "category" => Ok(Value::Type("UserWarning")),
             _ => Err(no_attribute(owner, name)),
         },
+        Value::Type("object") if name == "__setattr__" => Ok(Value::Builtin("__object_setattr__")),
         Value::Type(type_name) | Value::NnClass(type_name) if name == "__name__" => Ok(Value::str(
             type_name.rsplit('.').next().unwrap_or(type_name),
         )),

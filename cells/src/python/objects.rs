@@ -17,11 +17,11 @@ use super::value::{Class, Instance, Names, Value};
 type Result<T> = std::result::Result<T, PyException>;
 
 impl Interpreter {
-    /// `class Name(Base): ...`: methods and class attributes from the body.
+    /// `class Name(Base): ...`: the class, its methods and class attributes from the body.
     pub(crate) async fn define_class(
         &mut self,
         def: &StmtClassDef,
-    ) -> std::result::Result<(), Flow> {
+    ) -> std::result::Result<Value, Flow> {
         let mut base = None;
         let mut is_module = false;
         let mut builtin_base = None;
@@ -36,7 +36,14 @@ impl Interpreter {
                     }
                     Value::ExcClass(kind) => exception = Some(kind.clone()),
                     Value::NnClass("Module") => is_module = true,
-                    Value::Type(name @ ("object" | "torch.utils.data.Dataset")) => {
+                    Value::Type(
+                        name @ ("object"
+                        | "torch.utils.data.Dataset"
+                        | "dict"
+                        | "list"
+                        | "set"
+                        | "tuple"),
+                    ) => {
                         builtin_base = Some(*name);
                     }
                     other => {
@@ -64,8 +71,7 @@ impl Interpreter {
         });
         let namespace = self.run_class_body(&def.body).await?;
         *class.namespace.borrow_mut() = namespace;
-        self.set_name(def.name.id.as_str(), Value::Class(class));
-        Ok(())
+        Ok(Value::Class(class))
     }
 
     /// Calling a cell class: a new instance, initialised by the nearest `__init__`.
@@ -75,10 +81,15 @@ impl Interpreter {
         args: Args,
     ) -> std::result::Result<Value, Flow> {
         check_not_abstract(class)?;
+        let container = CONTAINERS
+            .iter()
+            .find(|name| class.derives_from_builtin(name))
+            .copied();
         let instance = Rc::new(Instance {
             class: class.clone(),
-            attributes: RefCell::new(Names::default()),
+            attributes: RefCell::default(),
             module: class.is_module.then(|| Module::custom(&class.name)),
+            builtin: RefCell::new(container.map(empty_container)),
         });
         if let Some(module) = &instance.module {
             self.instances.insert(module.id(), instance.clone());
@@ -104,8 +115,38 @@ impl Interpreter {
                 },
             )
             .await?;
+        } else if container.is_some() {
+            self.fill_container(&object, args).await?;
         }
         Ok(object)
+    }
+
+    /// Fills the built-in container an object of a container subclass is, as the built-in's
+    /// constructor would (`dict(*args, **kwargs)`, `list(iterable)`); a dict, list or set keeps
+    /// its identity.
+    pub(crate) async fn fill_container(
+        &mut self,
+        object: &Value,
+        args: Args,
+    ) -> std::result::Result<(), Flow> {
+        let Value::Instance(instance) = object else {
+            return Ok(());
+        };
+        let Some(kind) = CONTAINERS
+            .iter()
+            .find(|name| instance.class.derives_from_builtin(name))
+        else {
+            return Ok(());
+        };
+        let made = Box::pin(self.call_builtin(kind, args)).await?;
+        let mut slot = instance.builtin.borrow_mut();
+        match (slot.as_ref(), &made) {
+            (Some(Value::Dict(old)), Value::Dict(new)) => *old.borrow_mut() = new.borrow().clone(),
+            (Some(Value::List(old)), Value::List(new)) => *old.borrow_mut() = new.borrow().clone(),
+            (Some(Value::Set(old)), Value::Set(new)) => *old.borrow_mut() = new.borrow().clone(),
+            _ => *slot = Some(made),
+        }
+        Ok(())
     }
 
     /// What raising an object of a learner's exception class raises: named as CPython's
@@ -152,6 +193,15 @@ impl Interpreter {
                 if let Some(v) = instance.attributes.borrow().get(name) {
                     return Ok(v.clone());
                 }
+                // A snapshot of its attributes (writing into it does not change the object).
+                if name == "__dict__" {
+                    let attributes = instance.attributes.borrow();
+                    let entries: Vec<(Value, Value)> = attributes
+                        .iter()
+                        .map(|(k, v)| (Value::str(k), v.clone()))
+                        .collect();
+                    return Ok(Value::Dict(Rc::new(RefCell::new(entries))));
+                }
                 if let Some(module) = &instance.module
                     && let Some(member) = module.member(name)
                 {
@@ -166,6 +216,18 @@ impl Interpreter {
                         Ok(Value::BoundMethod(Box::new(owner.clone()), f.clone()))
                     }
                     Some(_) => Ok(found.unwrap_or(Value::None)),
+                    // A container subclass has its built-in's methods (`counter.items()`).
+                    None if let Some(container) = instance.builtin.borrow().clone() => {
+                        super::methods::get(&container, name).map_err(|_| {
+                            PyException::new(
+                                ExcType::AttributeError,
+                                format!(
+                                    "'{}' object has no attribute '{name}'",
+                                    instance.class.name
+                                ),
+                            )
+                        })
+                    }
                     None => instance
                         .module
                         .as_ref()
@@ -195,6 +257,15 @@ impl Interpreter {
                 match &found {
                     Some(Value::Function(f)) => Ok(Value::BoundMethod(object.clone(), f.clone())),
                     Some(_) => Ok(found.unwrap_or(Value::None)),
+                    // `super().__init__(...)` of a container subclass: its contents.
+                    None if name == "__init__"
+                        && CONTAINERS.iter().any(|c| class.derives_from_builtin(c)) =>
+                    {
+                        Ok(Value::Method(
+                            object.clone(),
+                            Rc::from("__container_init__"),
+                        ))
+                    }
                     // `super().__init__(message)` of an exception: its `args`.
                     None if name == "__init__" && class.exception.is_some() => Ok(Value::Method(
                         object.clone(),
@@ -249,7 +320,25 @@ impl Interpreter {
         }
     }
 
-    /// `obj.name = value`.
+    /// `obj.name = value` and `setattr(obj, name, value)`: through the class's `__setattr__`
+    /// where it has one.
+    pub(crate) async fn assign_attribute(
+        &mut self,
+        owner: &Value,
+        name: &str,
+        value: Value,
+    ) -> std::result::Result<(), Flow> {
+        if let Value::Instance(i) = owner
+            && i.class.lookup("__setattr__").is_some()
+        {
+            self.call_dunder(owner, "__setattr__", vec![Value::str(name), value])
+                .await?;
+            return Ok(());
+        }
+        Ok(self.set_attribute(owner, name, value)?)
+    }
+
+    /// `obj.name = value`, as `object.__setattr__` does it.
     pub(crate) fn set_attribute(&mut self, owner: &Value, name: &str, value: Value) -> Result<()> {
         if let Value::Module(module) = owner
             && crate::torch::backend_flag(module, name).is_some()
@@ -295,7 +384,7 @@ impl Interpreter {
                 other => Assign::Other(other.type_name()),
             };
             if module.assign(name, assign)? {
-                instance.attributes.borrow_mut().remove(name);
+                instance.attributes.borrow_mut().shift_remove(name);
                 return Ok(());
             }
         }
@@ -304,6 +393,19 @@ impl Interpreter {
             .borrow_mut()
             .insert(name.to_owned(), value);
         Ok(())
+    }
+}
+
+/// The built-in containers a cell's class may derive from.
+const CONTAINERS: &[&str] = &["dict", "list", "set", "tuple"];
+
+/// An empty built-in container.
+fn empty_container(name: &str) -> Value {
+    match name {
+        "dict" => Value::Dict(Rc::default()),
+        "list" => Value::list(Vec::new()),
+        "set" => Value::Set(Rc::default()),
+        _ => Value::Tuple(Rc::from(Vec::new())),
     }
 }
 

@@ -29,7 +29,7 @@ impl Interpreter {
                 Stmt::Assign(a) if a.targets.len() == 1 && is_simple(&a.value) => {
                     if let Some(name) = simple_name(&a.targets[0]) {
                         self.note_line(stmt)?;
-                        let value = sync_first!(self, |me| me.simple_expr(&a.value))?;
+                        let value = self.expr(&a.value).await?;
                         self.set_name(name, value);
                         return Ok(());
                     }
@@ -38,10 +38,18 @@ impl Interpreter {
                     if let Some(name) = simple_name(&a.target) {
                         self.note_line(stmt)?;
                         let current = self.lookup(name)?;
-                        let operand = sync_first!(self, |me| me.simple_expr(&a.value))?;
-                        let updated = sync_first!(self, |_me| Ok(operators::binary(
-                            a.op, &current, &operand, true
-                        )?))?;
+                        let operand = self.expr(&a.value).await?;
+                        let learned = if super::dunders::has_learner_objects([&current, &operand]) {
+                            Box::pin(self.binary_dunder(a.op, &current, &operand, true)).await?
+                        } else {
+                            None
+                        };
+                        let updated = match learned {
+                            Some(updated) => updated,
+                            None => sync_first!(self, |_me| Ok(operators::binary(
+                                a.op, &current, &operand, true
+                            )?))?,
+                        };
                         self.set_name(name, updated);
                         return Ok(());
                     }
@@ -91,7 +99,7 @@ impl Interpreter {
                     let current = self.expr(&a.target).await?;
                     let operand = self.expr(&a.value).await?;
                     let learned = if super::dunders::has_learner_objects([&current, &operand]) {
-                        self.binary_dunder(a.op, &current, &operand, true).await?
+                        Box::pin(self.binary_dunder(a.op, &current, &operand, true)).await?
                     } else {
                         None
                     };
@@ -140,10 +148,17 @@ impl Interpreter {
                 }
                 Stmt::FunctionDef(def) => self.define(def).await?,
                 Stmt::ClassDef(def) => {
-                    if !def.decorator_list.is_empty() {
-                        return Err(PyException::unsupported("a class decorator").into());
+                    // Decorators are evaluated first and applied innermost first, as for
+                    // functions; the name is bound to what the last one returns.
+                    let mut decorators = Vec::with_capacity(def.decorator_list.len());
+                    for decorator in &def.decorator_list {
+                        decorators.push(self.expr(&decorator.expression).await?);
                     }
-                    self.define_class(def).await?;
+                    let mut class = self.define_class(def).await?;
+                    for decorator in decorators.iter().rev() {
+                        class = self.call(decorator, Args::positional(vec![class])).await?;
+                    }
+                    self.set_name(def.name.id.as_str(), class);
                 }
                 Stmt::Import(import) => {
                     for alias in &import.names {

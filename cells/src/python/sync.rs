@@ -68,6 +68,9 @@ impl Interpreter {
                     return Ok(answer.truthy());
                 }
             }
+            if let Some(container) = i.builtin.borrow().clone() {
+                return Ok(container.truthy());
+            }
         }
         self.fetch_values(value).await?;
         Ok(value.truth()?)

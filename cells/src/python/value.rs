@@ -218,9 +218,13 @@ impl Class {
 /// An object made by calling a cell's class.
 pub struct Instance {
     pub class: Rc<Class>,
-    pub attributes: RefCell<Names>,
+    /// Its attributes, in the order they were first set (as `vars(obj)` lists them).
+    pub attributes: RefCell<Attributes>,
     /// For an `nn.Module` subclass: the engine module holding its parameters, buffers, children.
     pub module: Option<tolab_engine::nn::Module>,
+    /// For a subclass of a built-in container (`class Counter(dict)`): the container it is,
+    /// which the language's own operations use where the class does not say otherwise.
+    pub builtin: RefCell<Option<Value>>,
 }
 
 /// A function defined in a cell, by `def` or `lambda`.
@@ -251,6 +255,9 @@ pub type Scope = Rc<RefCell<Names>>;
 /// every use of a name, so hashed with Fx rather than SipHash: cells cannot choose hostile keys.
 pub type Names = rustc_hash::FxHashMap<String, Value>;
 
+/// An object's attributes: names in the order they were first set.
+pub type Attributes = indexmap::IndexMap<String, Value, rustc_hash::FxBuildHasher>;
+
 pub enum FunctionBody {
     Statements(Rc<[Stmt]>),
     /// A lambda's single expression.
@@ -262,6 +269,9 @@ impl Value {
     pub fn resolved(&self) -> std::borrow::Cow<'_, Value> {
         match self {
             Value::Parameter(p) => std::borrow::Cow::Owned(Value::Tensor(p.tensor())),
+            Value::Instance(i) if i.builtin.borrow().is_some() => {
+                std::borrow::Cow::Owned(i.builtin.borrow().clone().unwrap_or(Value::None))
+            }
             other => std::borrow::Cow::Borrowed(other),
         }
     }
@@ -506,6 +516,9 @@ impl Value {
             Value::Instance(i) => match (cx.learned.get(&address(i)), &i.module) {
                 (Some(text), _) => text.clone(),
                 (None, Some(m)) => m.repr(),
+                (None, None) if let Some(container) = i.builtin.borrow().as_ref() => {
+                    container.repr_in(cx)
+                }
                 (None, None) if i.class.exception.is_some() => {
                     let args = match i.attributes.borrow().get("args") {
                         Some(Value::Tuple(args)) => args.to_vec(),
@@ -705,6 +718,16 @@ pub fn try_equal(a: &Value, b: &Value) -> Result<bool, PyException> {
 /// identical to its counterpart is equal without a look inside, as in CPython (so a list
 /// holding itself compares).
 fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result<bool, Cut> {
+    // A container subclass's object equals what its built-in container equals.
+    if let (Value::Instance(_), _) | (_, Value::Instance(_)) = (a, b)
+        && let (a, b) = (a.resolved(), b.resolved())
+        && !matches!(
+            (&*a, &*b),
+            (Value::Instance(_), _) | (_, Value::Instance(_))
+        )
+    {
+        return equal_within(&a, &b, depth, parts);
+    }
     let mut same = |p: &Value, q: &Value| -> Result<bool, Cut> {
         if depth == 0 {
             return Err(Cut::TooDeep);

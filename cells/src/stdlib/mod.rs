@@ -32,6 +32,7 @@ pub const MODULES: &[&str] = &[
     "abc",
     "operator",
     "json",
+    "collections",
 ];
 
 /// The modules written in Python (in `stdlib/py/`), by name: each runs at its first import.
@@ -44,6 +45,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("abc", include_str!("py/abc.py")),
     ("operator", include_str!("py/operator.py")),
     ("json", include_str!("py/json.py")),
+    ("collections", include_str!("py/collections.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
@@ -96,8 +98,14 @@ impl Interpreter {
         &mut self,
         module: &str,
         name: &str,
-        args: Args,
+        mut args: Args,
     ) -> Result<Value, Flow> {
+        // The functions here read an iterable whole (`math.fsum(x * x for x in xs)`).
+        for arg in &mut args.positional {
+            if let Value::Iterator(_) = arg {
+                *arg = Value::list(self.collect(arg).await?);
+            }
+        }
         let session = self.session.clone();
         let text = |i: usize, key: &str| args.get(i, key).map(Value::str_text);
         Ok(match (module, name) {
