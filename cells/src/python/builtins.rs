@@ -43,6 +43,8 @@ const NAMES: &[&str] = &[
     "getattr",
     "hasattr",
     "setattr",
+    "delattr",
+    "vars",
     "id",
     "callable",
     "input",
@@ -73,6 +75,10 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 /// A builtin by name, for name lookup after locals and globals.
 pub fn lookup(name: &str) -> Option<Value> {
+    // The value a binary method returns to let the other operand answer.
+    if name == "NotImplemented" {
+        return Some(Value::Builtin("NotImplemented"));
+    }
     if let Some(t) = TYPES.iter().find(|n| **n == name) {
         return Some(Value::Type(t));
     }
@@ -173,6 +179,60 @@ impl Interpreter {
                 self.assign_attribute(&object, &attribute, value).await?;
                 return Ok(Value::None);
             }
+            "hash" if matches!(args.positional.as_slice(), [Value::Instance(i)] if i.class.lookup("__hash__").is_some()) =>
+            {
+                let object = args.positional[0].clone();
+                let answer = self.call_dunder(&object, "__hash__", Vec::new()).await?;
+                return match answer {
+                    Value::Int(_) => Ok(answer),
+                    _ => Err(PyException::new(
+                        ExcType::TypeError,
+                        "__hash__ method should return an integer",
+                    )
+                    .into()),
+                };
+            }
+            "delattr" => {
+                let [object, Value::Str(attribute)] = args.positional.as_slice() else {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "delattr expected 2 arguments: object, name (a string)",
+                    )
+                    .into());
+                };
+                let removed = match object {
+                    Value::Class(c) => c.namespace.borrow_mut().remove(&**attribute).is_some(),
+                    Value::Instance(i) => i
+                        .attributes
+                        .borrow_mut()
+                        .shift_remove(&**attribute)
+                        .is_some(),
+                    Value::Function(f) => f.attributes.borrow_mut().remove(&**attribute).is_some(),
+                    _ => false,
+                };
+                if !removed {
+                    return Err(PyException::new(
+                        ExcType::AttributeError,
+                        format!(
+                            "'{}' object has no attribute '{attribute}'",
+                            object.type_name()
+                        ),
+                    )
+                    .into());
+                }
+                return Ok(Value::None);
+            }
+            "vars" => {
+                let [object] = args.positional.as_slice() else {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "vars() takes exactly one argument in the lab",
+                    )
+                    .into());
+                };
+                let object = object.clone();
+                return Ok(self.get_attribute(&object, "__dict__")?);
+            }
             // `object.__setattr__(self, name, value)`: past the class's own `__setattr__`.
             "__object_setattr__" => {
                 let [object, Value::Str(attribute), value] = args.positional.as_slice() else {
@@ -207,6 +267,28 @@ impl Interpreter {
         {
             let items = self.collect(&first.clone()).await?;
             *first = Value::list(items);
+        }
+        if name == "sum"
+            && let Some(Value::List(items)) = args.positional.first()
+            && super::dunders::has_learner_objects(&*items.borrow())
+        {
+            let items = items.borrow().clone();
+            let mut total = args.get(1, "start").cloned().unwrap_or(Value::Int(0));
+            for item in items {
+                total = match self
+                    .binary_dunder(ruff_python_ast::Operator::Add, &total, &item, false)
+                    .await?
+                {
+                    Some(sum) => sum,
+                    None => super::operators::binary(
+                        ruff_python_ast::Operator::Add,
+                        &total,
+                        &item,
+                        false,
+                    )?,
+                };
+            }
+            return Ok(total);
         }
         if matches!(name, "sorted" | "min" | "max") {
             if let Some(key) = args.keyword("key").filter(|k| !matches!(k, Value::None)) {
@@ -733,7 +815,12 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             Value::Int(identity(&first()) as i64)
         }
         "callable" => Value::Bool(is_callable(&first())),
-        "property" => Value::Wrapped(Rc::new(super::value::Wrapped::Property(first()))),
+        "property" => Value::Wrapped(Rc::new(super::value::Wrapped::Property(
+            first(),
+            args.get(1, "fset")
+                .filter(|v| !matches!(v, Value::None))
+                .cloned(),
+        ))),
         "staticmethod" => Value::Wrapped(Rc::new(super::value::Wrapped::StaticMethod(first()))),
         "classmethod" => Value::Wrapped(Rc::new(super::value::Wrapped::ClassMethod(first()))),
         "sorted" => {
@@ -803,7 +890,7 @@ pub fn is_callable(v: &Value) -> bool {
         | Value::TorchMethod(..)
         | Value::Typing(_)
         | Value::GradMode(_) => true,
-        Value::Wrapped(w) => !matches!(&**w, super::value::Wrapped::Property(_)),
+        Value::Wrapped(w) => !matches!(&**w, super::value::Wrapped::Property(..)),
         Value::Instance(i) => i.module.is_some() || i.class.lookup("__call__").is_some(),
         _ => false,
     }
@@ -863,6 +950,10 @@ fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
     let object = &*resolved;
     Ok(match class {
         Value::Type("object") => true,
+        Value::Builtin("type") => matches!(
+            object,
+            Value::Class(_) | Value::Type(_) | Value::ExcClass(_) | Value::NnClass(_)
+        ),
         Value::Type("int") => matches!(object, Value::Int(_) | Value::Bool(_)),
         Value::Type("torch.Tensor") => {
             matches!(object, Value::Tensor(_))

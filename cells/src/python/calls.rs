@@ -80,6 +80,8 @@ impl Interpreter {
             Value::BoundMethod(object, f) => {
                 let class = match &**object {
                     Value::Instance(i) => defining_class(&i.class, f),
+                    // A classmethod, bound to its class: `super()` inside it works too.
+                    Value::Class(c) => defining_class(c, f),
                     _ => None,
                 };
                 let mut positional = vec![(**object).clone()];
@@ -113,7 +115,7 @@ impl Interpreter {
                     outcome
                 }
                 super::value::Wrapped::StaticMethod(f) => Box::pin(self.call(f, args)).await,
-                super::value::Wrapped::Property(_) => Err(PyException::new(
+                super::value::Wrapped::Property(..) => Err(PyException::new(
                     ExcType::TypeError,
                     "'property' object is not callable",
                 )
@@ -167,6 +169,26 @@ impl Interpreter {
             Value::Method(owner, name) if generator_of(owner).is_some() => {
                 let generator = generator_of(owner).expect("checked above");
                 Box::pin(self.generator_method(&generator, name, args.positional)).await
+            }
+            // `@name.setter` / `@name.getter`: a property with that function in its place.
+            Value::Method(owner, name) if matches!(&**owner, Value::Wrapped(_)) => {
+                let (Value::Wrapped(w), [function]) = (&**owner, args.positional.as_slice()) else {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        format!("{name}() takes exactly one argument"),
+                    )
+                    .into());
+                };
+                let super::value::Wrapped::Property(getter, setter) = &**w else {
+                    return Err(PyException::new(ExcType::TypeError, "not a property").into());
+                };
+                let property = match &**name {
+                    "setter" => {
+                        super::value::Wrapped::Property(getter.clone(), Some(function.clone()))
+                    }
+                    _ => super::value::Wrapped::Property(function.clone(), setter.clone()),
+                };
+                Ok(Value::Wrapped(Rc::new(property)))
             }
             Value::Method(owner, name) if &**name == "__container_init__" => {
                 Box::pin(self.fill_container(owner, args)).await?;
@@ -399,11 +421,14 @@ fn generator_of(value: &Value) -> Option<Rc<super::generator::Generator>> {
 
 /// The class in `class`'s ancestry whose body defined `f`.
 fn defining_class(class: &Rc<Class>, f: &Rc<Function>) -> Option<Rc<Class>> {
-    let defines = class
-        .namespace
-        .borrow()
-        .values()
-        .any(|v| matches!(v, Value::Function(g) if Rc::ptr_eq(g, f)));
+    let defines = class.namespace.borrow().values().any(|v| match v {
+        Value::Function(g) => Rc::ptr_eq(g, f),
+        Value::Wrapped(w) => matches!(
+            &**w,
+            super::value::Wrapped::ClassMethod(Value::Function(g)) if Rc::ptr_eq(g, f)
+        ),
+        _ => false,
+    });
     if defines {
         Some(class.clone())
     } else {

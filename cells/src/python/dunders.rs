@@ -93,16 +93,21 @@ impl Interpreter {
         left: &Value,
         right: &Value,
     ) -> Result<Option<Value>, Flow> {
+        // A method returning `NotImplemented` lets the other operand answer.
+        let answered = |v: &Value| !matches!(v, Value::Builtin("NotImplemented"));
         if defines(left, method) {
-            return Ok(Some(
-                self.call_dunder(left, method, vec![right.clone()]).await?,
-            ));
+            let answer = self.call_dunder(left, method, vec![right.clone()]).await?;
+            if answered(&answer) {
+                return Ok(Some(answer));
+            }
         }
         if defines(right, reflected) {
-            return Ok(Some(
-                self.call_dunder(right, reflected, vec![left.clone()])
-                    .await?,
-            ));
+            let answer = self
+                .call_dunder(right, reflected, vec![left.clone()])
+                .await?;
+            if answered(&answer) {
+                return Ok(Some(answer));
+            }
         }
         Ok(None)
     }
@@ -209,6 +214,56 @@ impl Interpreter {
         }
         Ok(runs.pop().unwrap_or_default())
     }
+}
+
+impl Interpreter {
+    /// `a == b` where learners' objects sit inside tuples, lists or dicts: each pair of items
+    /// compares as `==` would (their `__eq__`), not by identity.
+    pub(crate) async fn deep_equal(&mut self, a: &Value, b: &Value) -> Result<bool, Flow> {
+        if let (Value::Instance(_), _) | (_, Value::Instance(_)) = (a, b) {
+            let answer = match self.compare_dunder(CmpOp::Eq, a, b).await? {
+                Some(answer) => answer,
+                None => operators::compare(CmpOp::Eq, a, b)?,
+            };
+            return self.truth(&answer).await;
+        }
+        let pairs: Vec<(Value, Value)> = match (a, b) {
+            (Value::Tuple(x), Value::Tuple(y)) if x.len() == y.len() => {
+                x.iter().cloned().zip(y.iter().cloned()).collect()
+            }
+            (Value::List(x), Value::List(y)) if x.borrow().len() == y.borrow().len() => x
+                .borrow()
+                .iter()
+                .cloned()
+                .zip(y.borrow().iter().cloned())
+                .collect(),
+            (Value::Tuple(_), Value::Tuple(_)) | (Value::List(_), Value::List(_)) => {
+                return Ok(false);
+            }
+            _ => return Ok(super::value::try_equal(a, b)?),
+        };
+        for (x, y) in pairs {
+            if !Box::pin(self.deep_equal(&x, &y)).await? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Whether a tuple or list holds learners' objects, so that `==` on it needs their `__eq__`.
+/// Looked for a few levels deep only: a list may hold itself, and deeper objects are rare.
+pub(crate) fn holds_learner_objects(v: &Value) -> bool {
+    fn within(v: &Value, depth: usize) -> bool {
+        match v {
+            Value::Instance(_) => true,
+            _ if depth == 0 => false,
+            Value::Tuple(items) => items.iter().any(|i| within(i, depth - 1)),
+            Value::List(items) => items.borrow().iter().any(|i| within(i, depth - 1)),
+            _ => false,
+        }
+    }
+    within(v, 4)
 }
 
 /// Whether an operation on these values may need a learner's methods.

@@ -3,11 +3,11 @@
 
 use std::rc::Rc;
 
-use ruff_python_ast::{BoolOp, Comprehension, Expr, ExprGenerator, Number, Parameters};
+use ruff_python_ast::{BoolOp, CmpOp, Comprehension, Expr, ExprGenerator, Number, Parameters};
 use ruff_text_size::Ranged;
 
 use super::args::{Args, Eval, Flow};
-use super::dunders::has_learner_objects;
+use super::dunders::{has_learner_objects, holds_learner_objects};
 use super::exception::PyException;
 use super::interpreter::{Activation, Interpreter};
 use super::iteration::Iter;
@@ -65,6 +65,13 @@ impl Interpreter {
                 (Some(op), Some(right)) => {
                     let left = operand!(&c.left);
                     let right = operand!(right);
+                    // `==` of containers holding learners' objects needs their `__eq__`.
+                    if matches!(op, CmpOp::Eq | CmpOp::NotEq)
+                        && holds_learner_objects(&left)
+                        && holds_learner_objects(&right)
+                    {
+                        return Ok(None);
+                    }
                     operators::compare(*op, &left, &right)?
                 }
                 _ => return Err(PyException::unsupported("this comparison").into()),
@@ -125,6 +132,12 @@ impl Interpreter {
                         let right = self.expr(right).await?;
                         let learned = if has_learner_objects([&left, &right]) {
                             Box::pin(self.compare_dunder(*op, &left, &right)).await?
+                        } else if matches!(op, CmpOp::Eq | CmpOp::NotEq)
+                            && holds_learner_objects(&left)
+                            && holds_learner_objects(&right)
+                        {
+                            let equal = Box::pin(self.deep_equal(&left, &right)).await?;
+                            Some(Value::Bool(equal == (*op == CmpOp::Eq)))
                         } else {
                             None
                         };
@@ -171,7 +184,7 @@ impl Interpreter {
                     let found = self.get_attribute(&owner, a.attr.id.as_str())?;
                     match &found {
                         Value::Wrapped(w) if matches!(owner, Value::Instance(_)) => match &**w {
-                            super::value::Wrapped::Property(getter) => {
+                            super::value::Wrapped::Property(getter, _) => {
                                 self.call(getter, Args::positional(vec![owner])).await?
                             }
                             _ => Value::Wrapped(w.clone()),

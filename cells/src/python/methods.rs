@@ -153,6 +153,12 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             _ => Err(no_attribute(owner, name)),
         },
         Value::Type("object") if name == "__setattr__" => Ok(Value::Builtin("__object_setattr__")),
+        Value::Wrapped(w)
+            if matches!(&**w, super::value::Wrapped::Property(..))
+                && matches!(name, "setter" | "getter") =>
+        {
+            method()
+        }
         Value::Type(type_name) | Value::NnClass(type_name) if name == "__name__" => Ok(Value::str(
             type_name.rsplit('.').next().unwrap_or(type_name),
         )),

@@ -254,6 +254,16 @@ impl Interpreter {
             }
             Value::Super(object, class) => {
                 let found = class.base.as_ref().and_then(|b| b.lookup(name));
+                let owner_class = match &**object {
+                    Value::Class(c) => Some(c.clone()),
+                    Value::Instance(i) => Some(i.class.clone()),
+                    _ => None,
+                };
+                if let Some(owner_class) = owner_class
+                    && let Some(method) = class_method(found.as_ref(), &owner_class)
+                {
+                    return Ok(method);
+                }
                 match &found {
                     Some(Value::Function(f)) => Ok(Value::BoundMethod(object.clone(), f.clone())),
                     Some(_) => Ok(found.unwrap_or(Value::None)),
@@ -328,6 +338,24 @@ impl Interpreter {
         name: &str,
         value: Value,
     ) -> std::result::Result<(), Flow> {
+        if let Value::Instance(i) = owner
+            && let Some(Value::Wrapped(w)) = &i.class.lookup(name)
+            && let super::value::Wrapped::Property(_, setter) = &**w
+        {
+            let Some(setter) = setter else {
+                return Err(PyException::new(
+                    ExcType::AttributeError,
+                    format!(
+                        "property '{name}' of '{}' object has no setter",
+                        i.class.name
+                    ),
+                )
+                .into());
+            };
+            self.call(setter, Args::positional(vec![owner.clone(), value]))
+                .await?;
+            return Ok(());
+        }
         if let Value::Instance(i) = owner
             && i.class.lookup("__setattr__").is_some()
         {

@@ -260,6 +260,7 @@ impl Interpreter {
                         let value = self.expr(value).await?;
                         self.assign(&a.target, value).await?;
                     }
+                    self.note_annotation(a);
                 }
                 Stmt::Delete(d) => {
                     for target in &d.targets {
@@ -375,6 +376,42 @@ impl Interpreter {
         }
         self.set_name(def.name.id.as_str(), function);
         Ok(())
+    }
+
+    /// In a class body, `name: annotation` is recorded in the class's `__annotations__` (in
+    /// order, as the text written: annotations are not evaluated, as under
+    /// `from __future__ import annotations`), which `dataclasses` reads.
+    fn note_annotation(&mut self, a: &ruff_python_ast::StmtAnnAssign) {
+        let Expr::Name(name) = &*a.target else {
+            return;
+        };
+        let Some(activation) = self.stack.last() else {
+            return;
+        };
+        let (Some(locals), false) = (&activation.locals, activation.encloses) else {
+            return;
+        };
+        let text = activation
+            .cell
+            .text
+            .get(a.annotation.range().start().to_usize()..a.annotation.range().end().to_usize())
+            .unwrap_or("")
+            .to_owned();
+        let mut locals = locals.borrow_mut();
+        let annotations = locals
+            .entry("__annotations__".to_owned())
+            .or_insert_with(|| Value::Dict(Rc::default()));
+        if let Value::Dict(entries) = annotations {
+            let key = Value::str(name.id.as_str());
+            let mut entries = entries.borrow_mut();
+            match entries
+                .iter_mut()
+                .find(|(k, _)| super::value::equal(k, &key))
+            {
+                Some(entry) => entry.1 = Value::str(&text),
+                None => entries.push((key, Value::str(&text))),
+            }
+        }
     }
 
     /// A function value: its defaults evaluated now, as Python does at definition time.

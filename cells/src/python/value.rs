@@ -159,7 +159,8 @@ pub enum Wrapped {
     /// `@torch.no_grad()` / `@torch.enable_grad()`: runs with grad mode set, then restores it.
     GradMode(bool, Value),
     /// `@property`: read as an attribute, the getter runs.
-    Property(Value),
+    /// `property(getter)`, and the setter `@name.setter` gave it.
+    Property(Value, Option<Value>),
     /// `@staticmethod`: not bound to the object it is looked up on.
     StaticMethod(Value),
     /// `@classmethod`: bound to the class it is looked up on (or the class of the object).
@@ -352,7 +353,7 @@ impl Value {
             Value::CudaEvent(_) => "Event",
             Value::Wrapped(w) => match &**w {
                 Wrapped::GradMode(..) => "function",
-                Wrapped::Property(_) => "property",
+                Wrapped::Property(..) => "property",
                 Wrapped::StaticMethod(_) => "staticmethod",
                 Wrapped::ClassMethod(_) => "classmethod",
             },
@@ -464,6 +465,7 @@ impl Value {
             Value::Range { start, stop, step } if *step == 1 => format!("range({start}, {stop})"),
             Value::Range { start, stop, step } => format!("range({start}, {stop}, {step})"),
             Value::Function(f) => format!("<function {} at {:#x}>", f.name, address(f)),
+            Value::Builtin("NotImplemented") => "NotImplemented".into(),
             Value::Builtin(name) => format!("<built-in function {name}>"),
             Value::Module(name) => format!("<module '{name}'>"),
             Value::ModuleFn(_, name) => format!("<built-in method {name} of type object>"),
@@ -594,7 +596,7 @@ impl Value {
                 Wrapped::GradMode(_, f) | Wrapped::StaticMethod(f) | Wrapped::ClassMethod(f) => {
                     f.repr()
                 }
-                Wrapped::Property(_) => format!("<property object at {:#x}>", address(w)),
+                Wrapped::Property(..) => format!("<property object at {:#x}>", address(w)),
             },
             Value::ParamGroup(optimizer, index) => {
                 let groups = optimizer.param_groups();

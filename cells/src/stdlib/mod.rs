@@ -33,6 +33,7 @@ pub const MODULES: &[&str] = &[
     "operator",
     "json",
     "collections",
+    "dataclasses",
 ];
 
 /// The modules written in Python (in `stdlib/py/`), by name: each runs at its first import.
@@ -46,6 +47,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("operator", include_str!("py/operator.py")),
     ("json", include_str!("py/json.py")),
     ("collections", include_str!("py/collections.py")),
+    ("dataclasses", include_str!("py/dataclasses.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.

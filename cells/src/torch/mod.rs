@@ -265,6 +265,22 @@ impl Interpreter {
                 ),
             )
         })?;
+        // An iterable object of the learner's (`itertools.chain(a.parameters(), …)`) is read
+        // whole, as PyTorch's `list(params)` reads it.
+        let mut args = args;
+        for arg in args
+            .positional
+            .iter_mut()
+            .chain(args.keywords.iter_mut().map(|(_, v)| v))
+        {
+            if let Value::Instance(i) = &*arg
+                && i.module.is_none()
+                && i.class.lookup("__iter__").is_some()
+            {
+                let items = self.collect(arg).await?;
+                *arg = Value::list(items);
+            }
+        }
         let call = parse::parse(binding, receiver.as_ref(), &args)?.with_receiver(receiver);
         match handler {
             Handler::Engine(run) => {
