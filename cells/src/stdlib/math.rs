@@ -42,6 +42,13 @@ pub const FUNCTIONS: &[&str] = &[
     "isclose",
     "copysign",
     "fmod",
+    "dist",
+    "frexp",
+    "ldexp",
+    "modf",
+    "exp2",
+    "cbrt",
+    "remainder",
     "erf",
     "erfc",
     "gamma",
@@ -81,6 +88,22 @@ fn type_error(message: String) -> PyException {
 }
 
 /// A real number argument.
+/// `math.frexp`: `x == m * 2**e` with `0.5 <= |m| < 1` (zero, infinities and NaN as they are).
+fn frexp(x: f64) -> (f64, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i32;
+    if exponent == 0 {
+        // Subnormal: scale into the normal range first.
+        let (m, e) = frexp(x * 2f64.powi(64));
+        return (m, e - 64);
+    }
+    let mantissa = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (mantissa, exponent - 1022)
+}
+
 fn real(v: &Value) -> Result<f64> {
     match v {
         Value::Bool(b) => Ok(f64::from(u8::from(*b))),
@@ -297,6 +320,71 @@ pub fn call(name: &str, args: &Args) -> Result<Value> {
         "copysign" => {
             let (x, y) = two()?;
             Value::Float(x.copysign(y))
+        }
+        "dist" => {
+            let (Some(p), Some(q)) = (positional.first(), positional.get(1)) else {
+                return Err(type_error("dist expected 2 arguments".into()));
+            };
+            let (p, q) = (
+                super::super::python::operators::iterate(p)?,
+                super::super::python::operators::iterate(q)?,
+            );
+            if p.len() != q.len() {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    "both points must have the same number of dimensions",
+                ));
+            }
+            let mut differences = Vec::with_capacity(p.len());
+            for (a, b) in p.iter().zip(&q) {
+                differences.push(real(a)? - real(b)?);
+            }
+            if differences.iter().any(|d| d.is_infinite()) {
+                return Ok(Value::Float(f64::INFINITY));
+            }
+            Value::Float(differences.iter().map(|d| d * d).sum::<f64>().sqrt())
+        }
+        "frexp" => {
+            let x = one()?;
+            let (mantissa, exponent) = frexp(x);
+            Value::Tuple(std::rc::Rc::from(vec![
+                Value::Float(mantissa),
+                Value::Int(i64::from(exponent)),
+            ]))
+        }
+        "ldexp" => {
+            let x = real(positional.first().unwrap_or(&Value::None))?;
+            let Some(Value::Int(exponent)) = positional.get(1) else {
+                return Err(type_error(
+                    "Expected an int as second argument to ldexp.".into(),
+                ));
+            };
+            let exponent = (*exponent).clamp(-1_100, 1_100) as i32;
+            finite(x * 2f64.powi(exponent), &[x])?
+        }
+        "modf" => {
+            let x = one()?;
+            let whole = if x.is_infinite() { x } else { x.trunc() };
+            let fraction = if x.is_infinite() {
+                0f64.copysign(x)
+            } else {
+                x - whole
+            };
+            Value::Tuple(std::rc::Rc::from(vec![
+                Value::Float(fraction),
+                Value::Float(whole),
+            ]))
+        }
+        "exp2" => finite(one()?.exp2(), &[])?,
+        "cbrt" => Value::Float(one()?.cbrt()),
+        "remainder" => {
+            let (x, y) = two()?;
+            if y == 0.0 || x.is_infinite() {
+                return Err(domain_error());
+            }
+            // IEEE 754 remainder: x - n*y with n the integer nearest x/y, ties to even.
+            let n = (x / y).round_ties_even();
+            Value::Float(x - n * y)
         }
         "fmod" => {
             let (x, y) = two()?;

@@ -34,6 +34,8 @@ pub const MODULES: &[&str] = &[
     "json",
     "collections",
     "dataclasses",
+    "__future__",
+    "textwrap",
 ];
 
 /// The modules written in Python (in `stdlib/py/`), by name: each runs at its first import.
@@ -48,6 +50,8 @@ const SOURCES: &[(&str, &str)] = &[
     ("json", include_str!("py/json.py")),
     ("collections", include_str!("py/collections.py")),
     ("dataclasses", include_str!("py/dataclasses.py")),
+    ("__future__", include_str!("py/__future__.py")),
+    ("textwrap", include_str!("py/textwrap.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
