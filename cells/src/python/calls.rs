@@ -164,6 +164,11 @@ impl Interpreter {
                 Box::pin(self.call_builtin(name, args)).await
             }
             Value::ModuleFn(module, name) => Box::pin(self.call_stdlib(module, name, args)).await,
+            Value::NpType(dtype) => Ok(crate::stdlib::numpy::call_type(
+                &self.session,
+                *dtype,
+                &args,
+            )?),
             Value::Method(owner, name) => {
                 // A str, list, dict or set method consumes an iterable argument whole
                 // (`", ".join(map(str, xs))`, `xs.extend(x for …)`): lazy ones are drained here.

@@ -96,11 +96,16 @@ impl Interpreter {
                 Expr::Compare(c) => {
                     let mut left = self.expr(&c.left).await?;
                     let mut result = Value::Bool(true);
-                    for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                    let last = c.ops.len().saturating_sub(1);
+                    for (i, (op, right)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
                         let right = self.expr(right).await?;
                         result =
                             sync_first!(self, |_me| Ok(operators::compare(*op, &left, &right)?))?;
-                        if !matches!(result, Value::Tensor(_)) && !self.truth(&result).await? {
+                        // Only a chain (`a < b < c`) asks an intermediate result its truth.
+                        if i < last
+                            && !matches!(result, Value::Tensor(_))
+                            && !self.truth(&result).await?
+                        {
                             break;
                         }
                         left = right;

@@ -54,6 +54,8 @@ pub struct Interpreter {
     pub(crate) files: Rc<dyn tolab_engine::serialization::Files>,
     /// Python's `random` module's generator.
     pub(crate) python_random: crate::stdlib::random::PythonRandom,
+    /// `numpy`'s state: `np.random`'s generator (and, through it, the print options reset).
+    pub(crate) numpy: crate::stdlib::numpy::State,
     pub(crate) limits: super::Limits,
     /// When the running cell's wall-clock budget runs out (seconds on [`super::clock::seconds`]).
     pub(crate) deadline: f64,
@@ -107,6 +109,7 @@ impl Interpreter {
             steps_left: u64::MAX,
             files: Rc::new(tolab_engine::serialization::MemoryFiles::default()),
             python_random: crate::stdlib::random::PythonRandom::default(),
+            numpy: crate::stdlib::numpy::State::default(),
             limits: super::Limits::default(),
             deadline: f64::INFINITY,
             stop: super::StopHandle::default(),

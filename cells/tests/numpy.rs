@@ -1,0 +1,193 @@
+//! The lab's `numpy`: arrays print as NumPy 2.4 prints them (`tests/golden/numpy_format.json`,
+//! from `tests/golden/numpy_generate.py`: `repr` and `str` of every dtype, scientific and fixed
+//! notation, wrapped rows, summaries, empty and 0-d arrays, NumPy scalars), and the behaviours
+//! learners lean on: memory shared with torch, NumPy's seeded random numbers, NumPy's errors,
+//! and no panic on integer overflow.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use tolab_cells::python::Interpreter;
+use tolab_engine::Session;
+
+#[derive(serde::Deserialize)]
+struct Golden {
+    cases: Vec<Case>,
+}
+
+#[derive(serde::Deserialize)]
+struct Case {
+    expr: String,
+    repr: String,
+    str: String,
+}
+
+/// Runs `code` in a fresh notebook that imported numpy (and torch) as `np` (and `torch`):
+/// what it printed, or its error's last line.
+fn run(code: &str) -> String {
+    let mut notebook = Interpreter::notebook(Session::default());
+    let setup =
+        pollster::block_on(notebook.run_cell("<setup>", "import numpy as np\nimport torch"));
+    assert_eq!(setup.error, None);
+    let record = pollster::block_on(notebook.run_cell("<cell>", code));
+    match record.error {
+        Some(error) => format!(
+            "{}{}",
+            record.stdout,
+            error
+                .trim_end_matches('\n')
+                .lines()
+                .last()
+                .unwrap_or_default()
+        ),
+        None => record.stdout,
+    }
+}
+
+#[test]
+fn arrays_and_scalars_print_as_numpy_prints_them() {
+    let golden: Golden =
+        serde_json::from_str(include_str!("../../tests/golden/numpy_format.json")).unwrap();
+    assert!(golden.cases.len() >= 100, "{} cases", golden.cases.len());
+    let mut notebook = Interpreter::notebook(Session::default());
+    let setup = pollster::block_on(notebook.run_cell("<setup>", "import numpy as np"));
+    assert_eq!(setup.error, None);
+    let mut failures = Vec::new();
+    for case in &golden.cases {
+        let code = format!(
+            "x = {}\nprint(repr(x))\nprint('@@')\nprint(str(x))",
+            case.expr
+        );
+        let record = pollster::block_on(notebook.run_cell("<cell>", &code));
+        let expected = format!("{}\n@@\n{}\n", case.repr, case.str);
+        let got = match record.error {
+            Some(e) => e,
+            None => record.stdout,
+        };
+        if got != expected {
+            failures.push(format!(
+                "{}\n--- expected\n{expected}--- got\n{got}",
+                case.expr
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases print differently from NumPy:\n{}",
+        failures.len(),
+        golden.cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn from_numpy_and_tensor_numpy_share_memory_both_ways() {
+    let out = run("a = np.zeros(3)\n\
+         t = torch.from_numpy(a)\n\
+         a[1] = 5.0\n\
+         t[2] = 7.0\n\
+         print(t)\n\
+         print(a)\n\
+         u = torch.ones(2)\n\
+         n = u.numpy()\n\
+         u.add_(1)\n\
+         n += 1\n\
+         print(u, n)\n\
+         c = torch.tensor(a)\n\
+         a[0] = -1\n\
+         print(c)");
+    assert_eq!(
+        out,
+        "tensor([0., 5., 7.], dtype=torch.float64)\n[0. 5. 7.]\n\
+         tensor([3., 3.]) [3. 3.]\n\
+         tensor([0., 5., 7.], dtype=torch.float64)\n"
+    );
+}
+
+#[test]
+fn seeded_random_draws_numpys_numbers() {
+    let out = run("np.random.seed(0)\n\
+         print(np.random.rand(3))\n\
+         print(np.random.randn(2, 3))\n\
+         print(np.random.randint(0, 10, size=5))\n\
+         np.random.seed(0)\n\
+         print(np.random.permutation(5), np.random.choice(10, 3), np.random.normal(1, 2, 3))");
+    assert_eq!(
+        out,
+        "[0.5488135  0.71518937 0.60276338]\n\
+         [[-2.2683282   1.33354538 -0.84272405]\n [ 1.96992445  1.26611853 -0.50587654]]\n\
+         [7 8 1 5 9]\n\
+         [2 0 1 3 4] [3 3 7] [ 4.73511598 -0.95455576  2.90017684]\n"
+    );
+}
+
+#[test]
+fn shapes_that_do_not_broadcast_raise_numpys_value_error() {
+    assert_eq!(
+        run("np.ones((2, 3)) + np.ones(4)"),
+        "ValueError: operands could not be broadcast together with shapes (2,3) (4,) "
+    );
+}
+
+#[test]
+fn integer_overflow_wraps_and_division_by_zero_gives_zero_without_panic() {
+    let out = run("a = np.array([9223372036854775807, 5])\n\
+         print(a + 1, a * a, a // 0, a % 0)\n\
+         print(np.array([250], dtype=np.uint8) + np.array([10], dtype=np.uint8))");
+    assert_eq!(
+        out,
+        "[-9223372036854775808                    6] [ 1 25] [0 0] [0 0]\n[4]\n"
+    );
+}
+
+#[test]
+fn python_integers_out_of_an_arrays_range_raise_overflow_error() {
+    assert_eq!(
+        run("np.array([1, 2], dtype=np.uint8) + 300"),
+        "OverflowError: Python integer 300 out of bounds for uint8"
+    );
+}
+
+#[test]
+fn indexing_views_share_memory_and_advanced_indexing_copies() {
+    let out = run("a = np.arange(12).reshape(3, 4)\n\
+         v = a[1:, ::2]\n\
+         v[0, 0] = 100\n\
+         c = a[[0, 2]]\n\
+         c[0, 0] = -5\n\
+         a[a > 9] = 0\n\
+         print(a)\n\
+         print(a[::-1, -1], a[[0, 1, 2], [3, 2, 1]], a[:, None].shape)");
+    assert_eq!(
+        out,
+        "[[0 1 2 3]\n [0 5 6 7]\n [8 9 0 0]]\n[0 7 3] [3 6 9] (3, 1, 4)\n"
+    );
+}
+
+#[test]
+fn reductions_sum_pairwise_as_numpy_does() {
+    // NumPy's pairwise sum of 0.1 a thousand times is 100.00000000000001 (a running sum
+    // gives 99.9999999999986); down a column, NumPy adds row by row.
+    let out =
+        run("x = np.full(1000, 0.1)\nprint(repr(x.sum()), x.reshape(10, 100).sum(axis=0)[0])");
+    assert_eq!(out, "np.float64(100.00000000000001) 0.9999999999999999\n");
+}
+
+#[test]
+fn missing_names_say_whether_numpy_has_them() {
+    assert_eq!(
+        run("np.fft"),
+        "AttributeError: module 'numpy' has no attribute 'fft' in the lab yet (numpy.fft is in NumPy 2.4; the lab has the part of NumPy that PyTorch tutorials use)"
+    );
+    assert_eq!(
+        run("np.no_such_thing"),
+        "AttributeError: module 'numpy' has no attribute 'no_such_thing'"
+    );
+}
+
+#[test]
+fn a_tensor_that_requires_grad_has_no_numpy_view() {
+    assert_eq!(
+        run("torch.ones(2, requires_grad=True).numpy()"),
+        "RuntimeError: Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+    );
+}
