@@ -191,3 +191,121 @@ fn a_tensor_that_requires_grad_has_no_numpy_view() {
         "RuntimeError: Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
     );
 }
+
+/// Awkward arguments for the numpy soup: extreme and odd numbers, empty and ragged data,
+/// arrays of every kind, dtypes, negative strides.
+const AWKWARD: &[&str] = &[
+    "0",
+    "-1",
+    "2**62",
+    "-2**63",
+    "1e308",
+    "float('nan')",
+    "None",
+    "[]",
+    "[[1, 2], [3]]",
+    "np.zeros((0, 3))",
+    "np.arange(6).reshape(2, 3)",
+    "np.array([True, False])",
+    "np.float32(2.5)",
+    "np.int64(-9223372036854775808)",
+    "(2, -1)",
+    "(3, 0)",
+    "'float32'",
+    "np.int16",
+    "np.arange(3.0)[::-1]",
+    "np.array([250], dtype=np.uint8)",
+    "torch.ones(2)",
+    "'x'",
+];
+
+/// A deterministic stream of choices (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// The names a `pub const NAME: &[&str] = &[...]` list of the lab's source holds.
+fn listed<'a>(source: &'a str, name: &str) -> Vec<&'a str> {
+    let start = source
+        .find(&format!("pub const {name}: &[&str] = &["))
+        .expect("the list is in the source");
+    let body = &source[start..];
+    let body = &body[body.find("= &[").unwrap_or(0) + 4..body.find("];").unwrap_or(0)];
+    body.split(',')
+        .map(|n| n.trim().trim_matches('"'))
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
+#[test]
+fn numpy_calls_with_awkward_arguments_end_with_output_or_a_python_error() {
+    let functions: Vec<&str> = listed(
+        include_str!("../src/stdlib/numpy/functions.rs"),
+        "FUNCTIONS",
+    )
+    .into_iter()
+    .filter(|f| *f != "set_printoptions")
+    .collect();
+    let methods = listed(
+        include_str!("../src/stdlib/numpy/methods.rs"),
+        "ARRAY_METHODS",
+    );
+    let operators = [
+        "+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "<", "==",
+    ];
+    let mut rng = Rng(0x4E_0D);
+    let mut notebook = Interpreter::notebook(Session::default());
+    let setup = pollster::block_on(notebook.run_cell(
+        "<setup>",
+        "import numpy as np\nimport torch\na = np.arange(12).reshape(3, 4)",
+    ));
+    assert_eq!(setup.error, None);
+    for i in 0..2000 {
+        let args: Vec<&str> = (0..rng.below(4)).map(|_| rng.pick(AWKWARD)).collect();
+        let mut args = args.join(", ");
+        if rng.below(3) == 0 {
+            let keyword = ["axis", "keepdims", "dtype", "out", "size", "bogus"][rng.below(6)];
+            args = format!(
+                "{args}{}{keyword}={}",
+                if args.is_empty() { "" } else { ", " },
+                rng.pick(AWKWARD)
+            );
+        }
+        let code = match i % 5 {
+            0 | 1 => format!("print(np.{}({args}))", rng.pick(&functions)),
+            2 => format!("print(a.{}({args}))", rng.pick(&methods)),
+            3 => format!(
+                "print({} {} {})",
+                rng.pick(AWKWARD),
+                operators[rng.below(operators.len())],
+                rng.pick(AWKWARD)
+            ),
+            _ => format!(
+                "b = a.copy()\nb[{}] = {}\nprint(b[{}])",
+                rng.pick(AWKWARD),
+                rng.pick(AWKWARD),
+                rng.pick(AWKWARD)
+            ),
+        };
+        let record = pollster::block_on(notebook.run_cell("<cell>", &code));
+        if let Some(error) = record.error {
+            // A message may span lines: the exception's line is one that starts with a class.
+            let names_an_exception = error.lines().any(|line| {
+                let kind = line.split(':').next().unwrap_or_default();
+                !kind.contains(' ') && (kind.ends_with("Error") || kind.ends_with("Exception"))
+            });
+            assert!(names_an_exception, "{code:?} ended with {error:?}");
+        }
+    }
+}

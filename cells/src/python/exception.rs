@@ -114,6 +114,14 @@ impl ExcType {
                     || matches!(self, ExcType::Other(name) if name.starts_with("torch."))
             }
             ExcType::LookupError => matches!(self, ExcType::IndexError | ExcType::KeyError),
+            // NumPy's AxisError derives from ValueError and IndexError; its casting errors
+            // from TypeError.
+            ExcType::ValueError | ExcType::IndexError => {
+                matches!(self, ExcType::Other(name) if name == "numpy.exceptions.AxisError")
+            }
+            ExcType::TypeError => {
+                matches!(self, ExcType::Other(name) if name.starts_with("numpy._core._exceptions."))
+            }
             ExcType::ArithmeticError => {
                 matches!(self, ExcType::ZeroDivisionError | ExcType::OverflowError)
             }

@@ -379,6 +379,8 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::NnClass(x), Value::NnClass(y)) => x == y,
         (Value::ExcClass(x), Value::ExcClass(y)) => x == y,
         (Value::Module(x), Value::Module(y)) => x == y,
+        (Value::NdArray(x), Value::NdArray(y)) => Rc::ptr_eq(x, y),
+        (Value::NpType(x), Value::NpType(y)) => x == y,
         _ => false,
     }
 }
@@ -433,6 +435,10 @@ fn param_group_item(optimizer: &Optimizer, group: usize, key: &Value) -> Result<
 /// How many copies `sequence * n` makes, refused when the result would not fit in the lab.
 fn repetitions(len: usize, n: i64) -> Result<usize> {
     let n = n.max(0) as usize;
+    // Nothing repeated any number of times is nothing (`[] * 2**62` is `[]` at once).
+    if len == 0 {
+        return Ok(0);
+    }
     if len.saturating_mul(n) > MAX_SEQUENCE {
         return Err(PyException::new(
             ExcType::MemoryError,
@@ -850,9 +856,9 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
     {
         return format(&Value::from(t.item()?), spec);
     }
-    if let Value::NpScalar(x) = value
-        && !spec.is_empty()
-    {
+    // A NumPy scalar formats as the Python number it stands for (`f"{np.float32(0.1)}"` shows
+    // the float32's exact double, as NumPy's `__format__` does).
+    if let Value::NpScalar(x) = value {
         return format(&crate::stdlib::numpy::python_number(x), spec);
     }
     if spec.is_empty() {

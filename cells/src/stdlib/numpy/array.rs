@@ -216,12 +216,14 @@ pub fn c_strides(shape: &[usize]) -> Vec<isize> {
 /// The lab's limit on one array's elements (as the engine limits a tensor's memory).
 const MAX_ELEMENTS: usize = 1 << 28;
 
-/// Checks a shape's element count before anything is allocated.
+/// Checks a shape's element count before anything is allocated. Empty dimensions count as
+/// one: an array of shape `(2**62, 0)` has no elements, but loops over its rows would not end.
 pub fn checked_size(shape: &[usize]) -> Result<usize> {
     shape
         .iter()
-        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .try_fold(1usize, |n, &d| n.checked_mul(d.max(1)))
         .filter(|&n| n <= MAX_ELEMENTS)
+        .map(|_| shape.iter().product())
         .ok_or_else(|| {
             PyException::new(
                 ExcType::MemoryError,
@@ -254,6 +256,7 @@ impl NdArray {
 
     /// The array over a CPU tensor's memory (`t.numpy()`, `np.asarray(t)`).
     pub fn over_tensor(t: &Tensor) -> Result<NdArray> {
+        checked_size(t.shape())?;
         let dtype = NpDType::from_torch(t.dtype()).ok_or_else(|| {
             PyException::new(
                 ExcType::TypeError,

@@ -1,9 +1,21 @@
-//! `np.random`: NumPy's legacy global `RandomState` on the engine's MT19937, seeded and drawn
+//! `np.random`: NumPy's legacy global `RandomState` on the engine's MT19937, and its functions
+//! (`seed`, `rand`, `randn`, `randint`, `random`, `normal`, `uniform`, `shuffle`,
+//! `permutation`, `choice`), seeded and drawn
 //! as NumPy draws (`seed` by `init_genrand`; 53-bit doubles; the polar Box–Muller `randn` that
 //! keeps its second value; masked rejection for `randint`, `shuffle`, `permutation` and
 //! `choice`), so a seeded cell draws NumPy's very numbers.
 
+use std::rc::Rc;
+
+use tolab_engine::Session;
 use tolab_engine::random::Mt19937;
+
+use super::array::{NdArray, Num, Result};
+use super::dtype::NpDType;
+use super::params::{self, Params};
+use crate::python::args::Args;
+use crate::python::exception::{ExcType, PyException};
+use crate::python::value::Value;
 
 /// The global `RandomState`.
 pub struct RandomState {
@@ -103,6 +115,277 @@ impl RandomState {
             order.swap(i, j);
         }
         order
+    }
+}
+
+/// A shape argument of `np.random` functions: `rand(2, 3)` or `size=(2, 3)`.
+fn size_of(v: Option<&Value>) -> Result<Option<Vec<usize>>> {
+    v.filter(|v| !matches!(v, Value::None))
+        .map(params::shape)
+        .transpose()
+}
+
+/// `n` numbers drawn by `draw`, as a Python float (no size) or an array of `shape`.
+fn drawn(
+    session: &Session,
+    shape: Option<Vec<usize>>,
+    mut draw: impl FnMut() -> f64,
+) -> Result<Value> {
+    match shape {
+        None => Ok(Value::Float(draw())),
+        Some(shape) => {
+            let n = super::array::checked_size(&shape)?;
+            let values = (0..n).map(|_| draw()).collect();
+            Ok(super::functions::array_value(NdArray::from_data(
+                session,
+                super::array::Data::Float(values),
+                NpDType::Float64,
+                &shape,
+            )?))
+        }
+    }
+}
+
+pub fn call(session: &Session, rng: &mut RandomState, name: &str, args: &Args) -> Result<Value> {
+    let bind = |names: &'static [&'static str]| Params::bind(name, names, args);
+    let dims = || -> Result<Option<Vec<usize>>> {
+        if !args.keywords.is_empty() {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("{name}() takes no keyword arguments"),
+            ));
+        }
+        if args.positional.is_empty() {
+            return Ok(None);
+        }
+        args.positional
+            .iter()
+            .map(|v| params::shape(v).map(|s| s.first().copied().unwrap_or(0)))
+            .collect::<Result<Vec<_>>>()
+            .map(Some)
+    };
+    match name {
+        "seed" => {
+            let p = bind(&["seed"])?;
+            let seed = match p.get("seed") {
+                None => RandomState::default(),
+                Some(v) => {
+                    let s = params::int(v)?;
+                    let s = u32::try_from(s).map_err(|_| {
+                        PyException::new(
+                            ExcType::ValueError,
+                            "Seed must be between 0 and 2**32 - 1",
+                        )
+                    })?;
+                    RandomState::seeded(s)
+                }
+            };
+            *rng = seed;
+            Ok(Value::None)
+        }
+        "rand" => drawn(session, dims()?, || rng.double()),
+        "randn" => drawn(session, dims()?, || rng.gauss()),
+        "random" | "random_sample" => {
+            let p = bind(&["size"])?;
+            drawn(session, size_of(p.get("size"))?, || rng.double())
+        }
+        "normal" | "uniform" => {
+            let names: &'static [&'static str] = if name == "normal" {
+                &["loc", "scale", "size"]
+            } else {
+                &["low", "high", "size"]
+            };
+            let p = bind(names)?;
+            let a = p.float(names[0], 0.0)?;
+            let b = p.float(names[1], 1.0)?;
+            let size = size_of(p.get("size"))?;
+            if name == "normal" {
+                if b < 0.0 {
+                    return Err(PyException::new(ExcType::ValueError, "scale < 0"));
+                }
+                drawn(session, size, || a + b * rng.gauss())
+            } else {
+                drawn(session, size, || a + (b - a) * rng.double())
+            }
+        }
+        "randint" => {
+            let p = bind(&["low", "high", "size", "dtype"])?;
+            let first = params::int(p.required("low")?)?;
+            let (low, high) = match p.int("high")? {
+                Some(h) => (first, h),
+                None => (0, first),
+            };
+            if low >= high {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    if p.get("high").is_some() {
+                        "low >= high"
+                    } else {
+                        "high <= 0"
+                    },
+                ));
+            }
+            let dtype = p.dtype("dtype")?.unwrap_or(NpDType::Int64);
+            match size_of(p.get("size"))? {
+                None => Ok(Value::Int(rng.integer(low, high))),
+                Some(shape) => {
+                    let n = super::array::checked_size(&shape)?;
+                    let values = (0..n).map(|_| rng.integer(low, high)).collect();
+                    Ok(super::functions::array_value(NdArray::from_data(
+                        session,
+                        super::array::Data::Int(values),
+                        dtype,
+                        &shape,
+                    )?))
+                }
+            }
+        }
+        "shuffle" => {
+            let p = bind(&["x"])?;
+            match p.required("x")? {
+                Value::NdArray(a) => {
+                    if a.ndim() == 0 {
+                        return Err(PyException::new(
+                            ExcType::TypeError,
+                            "object of type 'numpy.ndarray' has no len()",
+                        ));
+                    }
+                    let order = rng.shuffle_order(a.shape[0]);
+                    let rows = super::functions::as_array(session, &Value::NdArray(a.clone()))?;
+                    let data = rows.data()?;
+                    let width = a.size() / a.shape[0].max(1);
+                    let values: Vec<Num> = order
+                        .iter()
+                        .flat_map(|&r| {
+                            (r * width..(r + 1) * width)
+                                .map(|i| data.get(i))
+                                .collect::<Vec<_>>()
+                        })
+                        .collect();
+                    a.write_all(collect_nums(a.dtype, &values))?;
+                    Ok(Value::None)
+                }
+                Value::List(items) => {
+                    let n = items.borrow().len();
+                    let order = rng.shuffle_order(n);
+                    let old = items.borrow().clone();
+                    *items.borrow_mut() = order.iter().map(|&i| old[i].clone()).collect();
+                    Ok(Value::None)
+                }
+                other => Err(PyException::new(
+                    ExcType::TypeError,
+                    format!("object of type '{}' cannot be shuffled", other.type_name()),
+                )),
+            }
+        }
+        "permutation" => {
+            let p = bind(&["x"])?;
+            let x = p.required("x")?;
+            let a = match x {
+                Value::Int(n) => {
+                    let n = usize::try_from(*n).map_err(|_| {
+                        PyException::new(ExcType::ValueError, "negative dimensions are not allowed")
+                    })?;
+                    super::array::checked_size(&[n])?;
+                    NdArray::from_data(
+                        session,
+                        super::array::Data::Int((0..n as i64).collect()),
+                        NpDType::Int64,
+                        &[n],
+                    )?
+                }
+                other => super::functions::as_array(session, other)?.copy()?,
+            };
+            let a = Rc::new(a);
+            call(
+                session,
+                rng,
+                "shuffle",
+                &Args::positional(vec![Value::NdArray(a.clone())]),
+            )?;
+            Ok(Value::NdArray(a))
+        }
+        "choice" => {
+            let p = bind(&["a", "size", "replace", "p"])?;
+            if p.get("p").is_some() {
+                return Err(PyException::unsupported("np.random.choice(p=...)"));
+            }
+            let population = match p.required("a")? {
+                Value::Int(n) => *n,
+                other => super::functions::as_array(session, other)?.size() as i64,
+            };
+            if population <= 0 {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    "a must be greater than 0 unless no samples are taken",
+                ));
+            }
+            let size = size_of(p.get("size"))?;
+            let replace = p.get("replace").is_none_or(Value::truthy);
+            let n = size.as_ref().map_or(1, |s| s.iter().product());
+            let picks: Vec<i64> = if replace {
+                (0..n).map(|_| rng.integer(0, population)).collect()
+            } else {
+                if n as i64 > population {
+                    return Err(PyException::new(
+                        ExcType::ValueError,
+                        "Cannot take a larger sample than population when 'replace=False'",
+                    ));
+                }
+                super::array::checked_size(&[population as usize])?;
+                let order = rng.shuffle_order(population as usize);
+                order.into_iter().take(n).map(|i| i as i64).collect()
+            };
+            let source = match p.required("a")? {
+                Value::Int(_) => None,
+                other => Some(super::functions::as_array(session, other)?),
+            };
+            let pick = |i: i64| -> Result<Value> {
+                Ok(match &source {
+                    None => Value::Int(i),
+                    Some(a) => Value::NpScalar(a.scalar_at(i as usize)?),
+                })
+            };
+            match size {
+                None => pick(picks[0]),
+                Some(shape) => {
+                    let (dtype, data) = match &source {
+                        None => (NpDType::Int64, super::array::Data::Int(picks)),
+                        Some(a) => {
+                            let data = a.data()?;
+                            (
+                                a.dtype,
+                                collect_nums(
+                                    a.dtype,
+                                    &picks
+                                        .iter()
+                                        .map(|&i| data.get(i as usize))
+                                        .collect::<Vec<_>>(),
+                                ),
+                            )
+                        }
+                    };
+                    Ok(super::functions::array_value(NdArray::from_data(
+                        session, data, dtype, &shape,
+                    )?))
+                }
+            }
+        }
+        _ => Err(super::no_attribute("numpy.random", name)),
+    }
+}
+
+fn collect_nums(dtype: NpDType, values: &[Num]) -> super::array::Data {
+    match dtype.kind() {
+        super::dtype::Kind::Float => {
+            super::array::Data::Float(values.iter().map(|v| v.as_f64()).collect())
+        }
+        super::dtype::Kind::Int => {
+            super::array::Data::Int(values.iter().map(|v| v.as_i64()).collect())
+        }
+        super::dtype::Kind::Bool => {
+            super::array::Data::Bool(values.iter().map(|v| v.truthy()).collect())
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use tolab_engine::Session;
 use super::array::{Data, NdArray, Num, Result, c_strides};
 use super::convert::{arg_of, wrap};
 use super::dtype::{Kind, NpDType};
-use super::format::{shape_text, shape_tuple};
+use super::format::shape_text;
 use super::functions::{array_value, as_array};
 use super::params::{self, Params};
 use super::reduce::normalize_axis;
@@ -29,14 +29,33 @@ pub fn reshape(a: &NdArray, spec: &[i64]) -> Result<NdArray> {
         .filter(|&&d| d != -1)
         .map(|&d| usize::try_from(d.max(0)).unwrap_or(usize::MAX))
         .fold(1usize, usize::saturating_mul);
+    // NumPy's `convert_shape_to_string`: leading -1s dropped, later ones "newaxis".
     let invalid = || {
+        let first = spec.iter().position(|&d| d >= 0);
+        let text = match first {
+            None => "()".to_owned(),
+            Some(at) => {
+                let parts: Vec<String> = spec[at..]
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &d)| {
+                        if d < 0 && k > 0 {
+                            "newaxis".into()
+                        } else {
+                            d.to_string()
+                        }
+                    })
+                    .collect();
+                if spec.len() == 1 {
+                    format!("({},)", parts.join(","))
+                } else {
+                    format!("({})", parts.join(","))
+                }
+            }
+        };
         PyException::new(
             ExcType::ValueError,
-            format!(
-                "cannot reshape array of size {size} into shape {}",
-                shape_tuple(&spec.iter().map(|&d| d.max(0) as usize).collect::<Vec<_>>())
-                    .replace("18446744073709551615", "-1")
-            ),
+            format!("cannot reshape array of size {size} into shape {text}"),
         )
     };
     if unknown > 1 {
@@ -64,6 +83,7 @@ pub fn reshape(a: &NdArray, spec: &[i64]) -> Result<NdArray> {
         }
         spec.iter().map(|&d| d as usize).collect()
     };
+    super::array::checked_size(&shape)?;
     let source = if a.is_c_contiguous() {
         a.clone()
     } else {
@@ -342,10 +362,7 @@ fn sorted(session: &Session, v: &Value, axis: Option<i64>, indices: bool) -> Res
     let arg = arg_of(v)?;
     let (shape, axis) = match axis {
         None => (vec![arg.size()], 0),
-        Some(x) => (
-            arg.shape.clone(),
-            normalize_axis(x, arg.shape.len().max(1))?,
-        ),
+        Some(x) => (arg.shape.clone(), normalize_axis(x, arg.shape.len())?),
     };
     let n = shape.get(axis).copied().unwrap_or(1);
     let inner: usize = shape[axis + 1..].iter().product();
