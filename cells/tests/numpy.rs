@@ -264,7 +264,7 @@ fn numpy_calls_with_awkward_arguments_end_with_output_or_a_python_error() {
     let operators = [
         "+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "<", "==",
     ];
-    let mut rng = Rng(0x4E_0D);
+    let mut rng = Rng(0xABCDEF1);
     let mut notebook = Interpreter::notebook(Session::default());
     let setup = pollster::block_on(notebook.run_cell(
         "<setup>",

@@ -51,6 +51,15 @@ pub fn scalar(v: &Value) -> Option<Scalar> {
 /// `left op right`; `in_place` for `+=` and friends (tensors update in place, as PyTorch does).
 pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Result<Value> {
     let (left, right) = (&*left.resolved(), &*right.resolved());
+    // A tensor with a NumPy array: torch gives way, NumPy computes (its promotion) and the
+    // tensor's `__array_wrap__` makes the result a tensor again.
+    if let (Value::Tensor(_), Value::NdArray(_)) = (left, right) {
+        let result = crate::stdlib::numpy::binary(op, left, right, false)?;
+        return match &result {
+            Value::NdArray(a) => Ok(Value::Tensor(crate::stdlib::numpy::bridge::from_numpy(a)?)),
+            _ => Ok(result),
+        };
+    }
     if let (Value::Tensor(_), _) | (_, Value::Tensor(_)) = (left, right) {
         return tensor_binary(op, left, right, in_place);
     }

@@ -343,7 +343,13 @@ impl NdArray {
         let n = self.size();
         if self.is_c_contiguous() {
             let range = self.offset..self.offset + n;
-            return Ok(self.base.read_storage(|cpu| gather(cpu, range))?);
+            // A slice copies at once where the storage holds the lane's own type.
+            return Ok(self.base.read_storage(|cpu| match cpu {
+                CpuStorage::F64(v) => Data::Float(v[range].to_vec()),
+                CpuStorage::I64(v) => Data::Int(v[range].to_vec()),
+                CpuStorage::Bool(v) => Data::Bool(v[range].to_vec()),
+                other => gather(other, range),
+            })?);
         }
         let positions = self.positions();
         Ok(self

@@ -43,7 +43,7 @@ pub fn normalize_axis(axis: i64, ndim: usize) -> Result<usize> {
 }
 
 /// NumPy's pairwise summation of `values`, adding with `add` (which rounds to the type).
-pub fn pairwise(values: &[f64], add: &dyn Fn(f64, f64) -> f64) -> f64 {
+pub fn pairwise(values: &[f64], add: impl Fn(f64, f64) -> f64 + Copy) -> f64 {
     let n = values.len();
     if n < 8 {
         let mut res = 0.0;
@@ -132,12 +132,19 @@ fn reduced_shape(shape: &[usize], axis: Option<usize>, keepdims: bool) -> Vec<us
 
 /// Sums of floats of `dtype` along each line.
 fn float_sums(values: &[f64], lines: &Lines, dtype: NpDType) -> Vec<f64> {
-    let add = move |a: f64, b: f64| dtype.round_float(a + b);
+    if dtype == NpDType::Float64 {
+        return sums_with(values, lines, |a, b| a + b);
+    }
+    sums_with(values, lines, move |a, b| dtype.round_float(a + b))
+}
+
+/// Sums along each line, adding with `add`.
+fn sums_with(values: &[f64], lines: &Lines, add: impl Fn(f64, f64) -> f64 + Copy) -> Vec<f64> {
     let mut out = Vec::with_capacity(lines.outer * lines.inner);
     if lines.inner == 1 {
         for o in 0..lines.outer {
             let row = &values[o * lines.n..(o + 1) * lines.n];
-            out.push(add(0.0, pairwise(row, &add)));
+            out.push(add(0.0, pairwise(row, add)));
         }
         return out;
     }

@@ -404,9 +404,16 @@ pub fn binary(op: Binary, a: &Arg, b: &Arg) -> Result<Out> {
     let data = match dtype.kind() {
         Kind::Float => {
             let (x, y) = (floats_of(a, dtype), floats_of(b, dtype));
-            Data::Float(apply((&x, &a.shape), (&y, &b.shape), &shape, |p, q| {
-                dtype.round_float(float_op(op, p, q))
-            }))
+            let (x, y) = ((&*x, a.shape.as_slice()), (&*y, b.shape.as_slice()));
+            // The common float64 arithmetic gets a loop of its own (no rounding, no dispatch
+            // per element); the rest goes through `float_op`.
+            Data::Float(match (op, dtype) {
+                (Binary::Add, NpDType::Float64) => apply(x, y, &shape, |p, q| p + q),
+                (Binary::Sub, NpDType::Float64) => apply(x, y, &shape, |p, q| p - q),
+                (Binary::Mul, NpDType::Float64) => apply(x, y, &shape, |p, q| p * q),
+                (Binary::TrueDiv, NpDType::Float64) => apply(x, y, &shape, |p, q| p / q),
+                _ => apply(x, y, &shape, |p, q| dtype.round_float(float_op(op, p, q))),
+            })
         }
         Kind::Int => {
             let (x, y) = (ints_of(a, dtype), ints_of(b, dtype));
