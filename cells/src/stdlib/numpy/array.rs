@@ -56,11 +56,23 @@ impl Num {
         }
     }
 
-    /// This value as an element of `dtype`.
+    /// This value as an element of `dtype`. Floats become the narrower integers through a
+    /// 32-bit conversion, as NumPy's C casts do on x86 (NaN and values out of range give
+    /// `i32::MIN`, whose low bits are zero).
     pub fn cast(self, dtype: NpDType) -> Num {
         match dtype.kind() {
             Kind::Bool => Num::Bool(self.truthy()),
-            Kind::Int => Num::Int(dtype.wrap_int(self.as_i64())),
+            Kind::Int => match self {
+                Num::Float(x) if dtype != NpDType::Int64 => {
+                    let wide = if x.is_finite() && x > -2_147_483_649.0 && x < 2_147_483_648.0 {
+                        x.trunc() as i64
+                    } else {
+                        i64::from(i32::MIN)
+                    };
+                    Num::Int(dtype.wrap_int(wide))
+                }
+                _ => Num::Int(dtype.wrap_int(self.as_i64())),
+            },
             Kind::Float => Num::Float(dtype.round_float(self.as_f64())),
         }
     }
@@ -128,7 +140,7 @@ impl Data {
             }
             (data, Kind::Int) => Data::Int(
                 (0..data.len())
-                    .map(|i| dtype.wrap_int(data.get(i).as_i64()))
+                    .map(|i| data.get(i).cast(dtype).as_i64())
                     .collect(),
             ),
             (data, Kind::Float) => Data::Float(
@@ -394,5 +406,27 @@ impl NdArray {
             .base
             .read_storage(|cpu| gather(cpu, std::iter::once(at as usize)).get(0))?;
         Ok(NpScalar::new(self.dtype, value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_cast_to_narrow_integers_as_numpy_does_on_x86() {
+        let values = Data::Float(vec![f64::NAN, 1e10, 300.7, -5.5, 70000.0]);
+        assert_eq!(
+            values.clone().cast(NpDType::Int32),
+            Data::Int(vec![-2147483648, -2147483648, 300, -5, 70000])
+        );
+        assert_eq!(
+            values.clone().cast(NpDType::Int16),
+            Data::Int(vec![0, 0, 300, -5, 4464])
+        );
+        assert_eq!(
+            values.cast(NpDType::UInt8),
+            Data::Int(vec![0, 0, 44, 251, 112])
+        );
     }
 }
