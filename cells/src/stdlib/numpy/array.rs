@@ -163,7 +163,7 @@ impl Data {
                 CpuStorage::F32(v.iter().map(|&x| x as f32).collect())
             }
             (Data::Float(v), NpDType::Float16) => {
-                CpuStorage::F16(v.iter().map(|&x| half::f16::from_f64(x)).collect())
+                CpuStorage::F16(v.iter().map(|&x| super::dtype::f16_of(x)).collect())
             }
             (Data::Float(v), _) => CpuStorage::F64(v),
         }
@@ -192,7 +192,7 @@ fn scatter(storage: &mut CpuStorage, positions: &[usize], values: &Data) {
         match storage {
             CpuStorage::F64(s) => s[at] = v.as_f64(),
             CpuStorage::F32(s) => s[at] = v.as_f64() as f32,
-            CpuStorage::F16(s) => s[at] = half::f16::from_f64(v.as_f64()),
+            CpuStorage::F16(s) => s[at] = super::dtype::f16_of(v.as_f64()),
             CpuStorage::BF16(s) => s[at] = half::bf16::from_f64(v.as_f64()),
             CpuStorage::I64(s) => s[at] = v.as_i64(),
             CpuStorage::I32(s) => s[at] = v.as_i64() as i32,

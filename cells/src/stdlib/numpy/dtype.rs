@@ -180,7 +180,7 @@ impl NpDType {
     pub fn round_float(self, x: f64) -> f64 {
         match self {
             NpDType::Float32 => f64::from(x as f32),
-            NpDType::Float16 => half::f16::from_f64(x).to_f64(),
+            NpDType::Float16 => f16_of(x).to_f64(),
             _ => x,
         }
     }
@@ -221,6 +221,28 @@ impl NpDType {
     }
 }
 
+/// `x` rounded once to the nearest float16, ties to even (as NumPy's `npy_double_to_half`;
+/// going through float32 would round twice and can land one step off).
+pub fn f16_of(x: f64) -> half::f16 {
+    let h = half::f16::from_f64(x);
+    if !x.is_finite() || !h.is_finite() || h.to_f64() == x {
+        return h;
+    }
+    let bits = h.to_bits();
+    let mut best = h;
+    for candidate in [bits.wrapping_sub(1), bits.wrapping_add(1)] {
+        let c = half::f16::from_bits(candidate);
+        if !c.is_finite() || c.is_sign_negative() != h.is_sign_negative() {
+            continue;
+        }
+        let (dc, db) = ((c.to_f64() - x).abs(), (best.to_f64() - x).abs());
+        if dc < db || (dc == db && candidate & 1 == 0) {
+            best = c;
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::NpDType::*;
@@ -237,5 +259,12 @@ mod tests {
         assert_eq!(Bool.with_weak(Kind::Int), Int64);
         assert_eq!(Int32.with_weak(Kind::Float), Float64);
         assert_eq!(Float32.with_weak(Kind::Float), Float32);
+    }
+
+    #[test]
+    fn float16_rounds_once_from_float64() {
+        // Through float32 this lands on the tie 12.88671875 and rounds to even: -12.890625.
+        assert_eq!(f16_of(-12.886718375739282).to_f64(), -12.8828125);
+        assert_eq!(f16_of(0.1).to_f64(), 0.0999755859375);
     }
 }

@@ -74,7 +74,7 @@ fn shortest(x: f64, dtype: NpDType) -> (String, i32) {
             .map(|k| format!("{x:.k$e}"))
             .find(|t| {
                 t.parse::<f64>()
-                    .is_ok_and(|back| half::f16::from_f64(back).to_f64() == x)
+                    .is_ok_and(|back| super::dtype::f16_of(back).to_f64() == x)
             })
             .unwrap_or_else(|| format!("{x:e}")),
         _ => format!("{x:e}"),
@@ -168,7 +168,14 @@ impl FloatFormat {
         if !non_zero.is_empty() {
             let max = non_zero.iter().copied().fold(f64::MIN, f64::max);
             let min = non_zero.iter().copied().fold(f64::MAX, f64::min);
-            exp_format = max >= 1e8 || (!options.suppress && (min < 0.0001 || max / min > 1000.0));
+            // NumPy 2.3+: the cutoff follows the type's precision (10**min(8, precision)).
+            let cutoff = match dtype {
+                NpDType::Float16 => 1e3,
+                NpDType::Float32 => 1e6,
+                _ => 1e8,
+            };
+            exp_format =
+                max >= cutoff || (!options.suppress && (min < 0.0001 || max / min > 1000.0));
         }
         let mut format = FloatFormat {
             dtype,
@@ -503,7 +510,9 @@ fn float_str(x: f64, dtype: NpDType) -> String {
     }
     let (digits, exponent) = shortest(x.abs(), dtype);
     let sign = if x < 0.0 { "-" } else { "" };
-    if (-4..16).contains(&exponent) {
+    // Positional from 1e-4 up to 10**precision of the type (float16: 1e3, float32: 1e6).
+    let upper = if dtype == NpDType::Float16 { 3 } else { 6 };
+    if (-4..upper).contains(&exponent) {
         let point = exponent + 1;
         let body = if point <= 0 {
             format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
