@@ -87,6 +87,8 @@ CASES = [
     "np.array([999999.0, 1.0], dtype=np.float32)",
     "np.array([999.0, 1000.0], dtype=np.float16)",
     "np.array(22050718.0, dtype=np.float32)",
+    "np.array([162994.56, 78823.414, 32995.3125, 62717.47], dtype=np.float32)",
+    "np.array([-12.886718375739282, 8.01]).astype(np.float16)",
     # bools
     "np.array([True, False, True])",
     "np.array([[True, False], [False, True]])",
@@ -131,6 +133,7 @@ CASES = [
     "np.float16(1000.0)",
     "np.float32(999999.0)",
     "np.float32(1e6)",
+    "np.float32(32995.3125)",
     "np.float64(1e15)",
     "np.int64(7)",
     "np.int32(-3)",

@@ -79,7 +79,11 @@ fn shortest(x: f64, dtype: NpDType) -> (String, i32) {
             .unwrap_or_else(|| format!("{x:e}")),
         _ => format!("{x:e}"),
     };
-    split_scientific(&text)
+    // Where two shortest candidates are equally near (the value lies halfway), Dragon4 takes
+    // the even digit: the value rounded exactly to that many digits (half to even) is it.
+    let (digits, _) = split_scientific(&text);
+    let exact = format!("{x:.p$e}", p = digits.len().saturating_sub(1));
+    split_scientific(&exact)
 }
 
 /// `-1.25e3` as (`125`, 3), the sign dropped.
