@@ -192,6 +192,14 @@ fn a_tensor_that_requires_grad_has_no_numpy_view() {
     );
 }
 
+#[test]
+fn numpy_scalars_have_the_arrays_methods_and_zero_d_arrays_follow_numpys_rules() {
+    let out = run("x = np.arange(3).sum()\n\
+         print(x.reshape(-1), x[None], np.float64(2).mean(), (np.array(5.0) > 1).astype(int), np.where(np.array(True), 1.5, 2.0).shape)\n\
+         print(np.array([200], dtype=np.uint8) == 300, np.sum(np.array(4), axis=0), np.argsort(np.array(3)))");
+    assert_eq!(out, "[3] [3] 2.0 1 ()\n[False] 4 [0]\n");
+}
+
 /// Awkward arguments for the numpy soup: extreme and odd numbers, empty and ragged data,
 /// arrays of every kind, dtypes, negative strides.
 const AWKWARD: &[&str] = &[

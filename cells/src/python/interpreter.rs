@@ -98,6 +98,7 @@ const THROTTLE_SECONDS: f64 = 1.0;
 const CLOCK_EVERY: u64 = 256;
 impl Interpreter {
     pub fn new(session: Session) -> Interpreter {
+        let numpy = crate::stdlib::numpy::State::new(&session);
         Interpreter {
             session,
             // A notebook runs as the main module (`if __name__ == "__main__":` blocks run).
@@ -109,7 +110,7 @@ impl Interpreter {
             steps_left: u64::MAX,
             files: Rc::new(tolab_engine::serialization::MemoryFiles::default()),
             python_random: crate::stdlib::random::PythonRandom::default(),
-            numpy: crate::stdlib::numpy::State::default(),
+            numpy,
             limits: super::Limits::default(),
             deadline: f64::INFINITY,
             stop: super::StopHandle::default(),

@@ -595,6 +595,10 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
     if let Value::NdArray(a) = container {
         return crate::stdlib::numpy::get_item(a, index);
     }
+    if let Value::NpScalar(x) = container {
+        let array = crate::stdlib::numpy::scalar_array(x)?;
+        return crate::stdlib::numpy::get_item(&array, index);
+    }
     // A NumPy integer indexes as the int it stands for (`classes[labels[i]]`).
     if let Value::NpScalar(x) = index
         && !x.dtype.is_float()

@@ -209,7 +209,21 @@ pub fn reduction(
     keepdims: bool,
     dtype: Option<NpDType>,
 ) -> Result<Value> {
-    let arg = arg_of(v)?;
+    let mut arg = arg_of(v)?;
+    // A 0-d array: `argmax` sees it as one element along axis 0; the ufunc reductions take
+    // axis 0 or -1 as that element; `mean`, `var` and `std` take no axis (NumPy's rules).
+    if arg.shape.is_empty()
+        && let Some(x) = axis
+    {
+        let as_row = match op {
+            Reduce::ArgMax | Reduce::ArgMin => true,
+            Reduce::Mean | Reduce::Var(_) | Reduce::Std(_) => false,
+            _ => x == 0 || x == -1,
+        };
+        if as_row {
+            arg.shape = vec![1];
+        }
+    }
     let axis = axis
         .map(|a| normalize_axis(a, arg.shape.len()))
         .transpose()?;
@@ -231,6 +245,17 @@ pub fn round(session: &Session, v: &Value, decimals: i64) -> Result<Value> {
     } else {
         arg.dtype
     };
+    // Bools round as float16 (NumPy's `rint` of a bool), and refuse decimals.
+    if dtype == NpDType::Bool {
+        if decimals != 0 {
+            return Err(PyException::new(
+                ExcType::Other("numpy._core._exceptions._UFuncOutputCastingError".into()),
+                "Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool') with casting rule 'same_kind'",
+            ));
+        }
+        let out = ufunc::unary(Unary::Rint, &arg)?;
+        return wrap(session, out);
+    }
     let out = match (dtype.kind(), &arg.data) {
         (Kind::Float, data) => {
             let values = data.floats();
@@ -559,8 +584,12 @@ pub fn call(session: &Session, name: &str, args: &Args) -> Result<Value> {
         }
         "cumsum" => {
             let p = bind(&["a", "axis", "dtype", "out"])?;
-            let arg = arg_of(p.required("a")?)?;
-            let axis = params::axis(p.get("axis"))?
+            let mut arg = arg_of(p.required("a")?)?;
+            let axis = params::axis(p.get("axis"))?;
+            if arg.shape.is_empty() && axis.is_some() {
+                arg.shape = vec![1];
+            }
+            let axis = axis
                 .map(|a| normalize_axis(a, arg.shape.len()))
                 .transpose()?;
             let out = super::reduce::cumsum(arg.dtype, &arg.shape, &arg.data, axis);

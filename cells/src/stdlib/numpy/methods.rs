@@ -9,7 +9,7 @@ use super::convert::{python, tolist};
 use super::dtype::{Kind, NpDType};
 use super::functions::{array_value, reduction, round};
 use super::params::{self, Params};
-use super::reduce::{Reduce, normalize_axis};
+use super::reduce::Reduce;
 use super::shapes::{matmul, reshape, shape_spec, squeeze, transpose};
 use crate::python::args::Args;
 use crate::python::exception::{ExcType, PyException};
@@ -86,7 +86,11 @@ pub fn scalar_attribute(s: &NpScalar, name: &str) -> Result<Value> {
         "size" => Value::Int(1),
         "itemsize" => Value::Int(s.dtype.itemsize() as i64),
         "real" => Value::NpScalar(*s),
+        "T" => Value::NpScalar(*s),
         "item" | "tolist" | "astype" | "round" | "is_integer" => {
+            Value::Method(Box::new(Value::NpScalar(*s)), Rc::from(name))
+        }
+        _ if ARRAY_METHODS.contains(&name) => {
             Value::Method(Box::new(Value::NpScalar(*s)), Rc::from(name))
         }
         _ => return Err(no_attribute(s.dtype.name(), name)),
@@ -122,6 +126,10 @@ pub fn call_scalar(s: &NpScalar, name: &str, args: &Args) -> Result<Value> {
             Ok(Value::NpScalar(NpScalar::new(d, s.value)))
         }
         "is_integer" => Ok(Value::Bool(s.value.as_f64().fract() == 0.0)),
+        // The arrays' methods, on the scalar as a 0-d array (`x.mean()`, `x.reshape(-1)`).
+        _ if ARRAY_METHODS.contains(&name) && name != "round" => {
+            call(&super::scalar_array(s)?, name, args)
+        }
         "round" => {
             let p = Params::bind(name, &["ndigits"], args)?;
             if p.get("ndigits").is_none() && s.dtype.is_float() {
@@ -257,15 +265,7 @@ pub fn call(a: &Rc<NdArray>, name: &str, args: &Args) -> Result<Value> {
             let p = bind(&["axis"])?;
             Ok(array_value(squeeze(a, params::axis(p.get("axis"))?)?))
         }
-        "cumsum" => {
-            let p = bind(&["axis", "dtype", "out"])?;
-            let axis = params::axis(p.get("axis"))?
-                .map(|x| normalize_axis(x, a.ndim()))
-                .transpose()?;
-            let out = super::reduce::cumsum(a.dtype, &a.shape, &a.data()?, axis);
-            super::convert::wrap_array(&session, out)
-        }
-        "clip" | "argsort" => {
+        "clip" | "argsort" | "cumsum" => {
             let mut forwarded = args.clone();
             forwarded.positional.insert(0, this);
             super::functions::call(&session, name, &forwarded)

@@ -84,13 +84,48 @@ pub struct State {
     pub random: random::RandomState,
 }
 
-impl Default for State {
-    fn default() -> Self {
+impl State {
+    /// A new notebook's numpy: default print options, an unseeded generator, and `session`
+    /// as where arrays made from NumPy scalars live.
+    pub fn new(session: &Session) -> State {
         format::set_options(format::PrintOptions::default());
+        enter(session);
         State {
             random: random::RandomState::default(),
         }
     }
+}
+
+/// A notebook's numpy goes with it: the session it named is let go (a session must not
+/// outlive its thread's other state, as one kept in a thread-local would).
+impl Drop for State {
+    fn drop(&mut self) {
+        let _ = SESSION.try_with(|s| s.borrow_mut().take());
+    }
+}
+
+/// Names `session` as the one a running notebook's NumPy scalars make arrays in.
+pub fn enter(session: &Session) {
+    SESSION.with(|s| *s.borrow_mut() = Some(session.clone()));
+}
+
+thread_local! {
+    /// The notebook's session, for arrays a NumPy scalar's array methods make (a scalar holds
+    /// no memory, so it has no session of its own).
+    static SESSION: std::cell::RefCell<Option<Session>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A NumPy scalar as a 0-d array (NumPy scalars have the arrays' methods and indexing).
+pub fn scalar_array(s: &NpScalar) -> Result<Rc<NdArray>> {
+    let session = SESSION
+        .with(|cell| cell.borrow().clone())
+        .ok_or_else(|| PyException::new(ExcType::RuntimeError, "no notebook to hold an array"))?;
+    let data = match s.value {
+        Num::Bool(b) => array::Data::Bool(vec![b]),
+        Num::Int(i) => array::Data::Int(vec![i]),
+        Num::Float(x) => array::Data::Float(vec![x]),
+    };
+    Ok(Rc::new(NdArray::from_data(&session, data, s.dtype, &[])?))
 }
 
 /// The names of a numpy module.
@@ -209,6 +244,22 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
         Operator::BitAnd => Binary::And,
         Operator::BitOr => Binary::Or,
         Operator::BitXor => Binary::Xor,
+        Operator::MatMult
+            if !matches!(left, Value::NdArray(_)) && !matches!(right, Value::NdArray(_)) =>
+        {
+            let name = |v: &Value| match v {
+                Value::NpScalar(x) => format!("numpy.{}", x.dtype.name()),
+                other => other.type_name(),
+            };
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "unsupported operand type(s) for @: '{}' and '{}'",
+                    name(left),
+                    name(right)
+                ),
+            ));
+        }
         Operator::MatMult => {
             let session = session_of(&[left, right]).ok_or_else(|| {
                 PyException::new(

@@ -166,9 +166,13 @@ pub fn matmul(session: &Session, a: &Value, b: &Value, dot: bool) -> Result<Valu
     let (x, y) = (arg_of(a)?, arg_of(b)?);
     if x.shape.is_empty() || y.shape.is_empty() {
         if !dot {
+            result_type(&[&x, &y])?;
+            let operand = usize::from(!x.shape.is_empty());
             return Err(PyException::new(
                 ExcType::ValueError,
-                "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)",
+                format!(
+                    "matmul: Input operand {operand} does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
+                ),
             ));
         }
         return wrap(session, ufunc::binary(Binary::Mul, &x, &y)?);
@@ -359,7 +363,11 @@ fn order_of(values: &[Num]) -> Vec<usize> {
 
 /// `argsort` (`indices`) or `sort` along `axis`.
 fn sorted(session: &Session, v: &Value, axis: Option<i64>, indices: bool) -> Result<Value> {
-    let arg = arg_of(v)?;
+    let mut arg = arg_of(v)?;
+    // `argsort` sees a 0-d array as one element; `sort` refuses it.
+    if arg.shape.is_empty() && indices {
+        arg.shape = vec![1];
+    }
     let (shape, axis) = match axis {
         None => (vec![arg.size()], 0),
         Some(x) => (arg.shape.clone(), normalize_axis(x, arg.shape.len())?),
@@ -572,7 +580,7 @@ pub fn call(session: &Session, name: &str, args: &Args) -> Result<Value> {
                             }
                         })
                         .collect();
-                    wrap(
+                    super::convert::wrap_array(
                         session,
                         Out {
                             dtype,

@@ -351,8 +351,11 @@ fn int_op(op: Binary, a: i64, b: i64) -> Result<i64> {
 
 /// `op(a, b)`, broadcast.
 pub fn binary(op: Binary, a: &Arg, b: &Arg) -> Result<Out> {
-    let shape = broadcast_shapes(&[&a.shape, &b.shape])?;
-    let common = result_type(&[a, b])?;
+    // A comparison with a Python integer out of the array type's range compares values.
+    let common = match result_type(&[a, b]) {
+        Err(e) if op.compares() && e.kind == ExcType::OverflowError => NpDType::Int64,
+        other => other?,
+    };
     let unsupported = |what: &str| {
         PyException::new(
             ExcType::TypeError,
@@ -367,6 +370,10 @@ pub fn binary(op: Binary, a: &Arg, b: &Arg) -> Result<Out> {
             "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.",
         ));
     }
+    if matches!(op, Binary::And | Binary::Or | Binary::Xor) && common.is_float() {
+        return Err(unsupported(op.name()));
+    }
+    let shape = broadcast_shapes(&[&a.shape, &b.shape])?;
     if op.compares() {
         let result: Vec<bool> = match common.kind() {
             Kind::Float => {
