@@ -8,6 +8,7 @@
 //! - [`convert`]: values to arrays and back; [`bridge`]: the bridge with torch;
 //! - [`ufunc`]: elementwise work; [`reduce`]: reductions; [`index`]: indexing;
 //! - [`functions`], [`shapes`]: the `numpy` functions; [`methods`]: arrays' methods;
+//! - [`views`]: reshaping and transposing without copying;
 //! - [`format`]: printing; [`random`]: `np.random`; [`params`]: reading arguments;
 //! - this file: the module's names and the operators Python applies to arrays.
 
@@ -24,6 +25,7 @@ pub mod random;
 pub mod reduce;
 pub mod shapes;
 pub mod ufunc;
+pub mod views;
 
 use std::rc::Rc;
 
