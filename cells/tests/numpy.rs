@@ -200,6 +200,18 @@ fn numpy_scalars_have_the_arrays_methods_and_zero_d_arrays_follow_numpys_rules()
     assert_eq!(out, "[3] [3] 2.0 1 ()\n[False] 4 [0]\n");
 }
 
+#[test]
+fn torch_tensor_of_a_list_of_arrays_takes_their_values_and_dtype() {
+    let out = run(
+        "print(torch.tensor([np.array([1.0, 2.0]), np.array([3.0, 4.0])]))\n\
+         print(torch.tensor([np.arange(2), np.arange(2)]).dtype, torch.tensor([np.zeros(2, dtype=np.float32)]).dtype)",
+    );
+    assert_eq!(
+        out,
+        "tensor([[1., 2.],\n        [3., 4.]], dtype=torch.float64)\ntorch.int64 torch.float32\n"
+    );
+}
+
 /// Awkward arguments for the numpy soup: extreme and odd numbers, empty and ragged data,
 /// arrays of every kind, dtypes, negative strides.
 const AWKWARD: &[&str] = &[

@@ -91,6 +91,11 @@ fn nested(
         Value::NpScalar(_) => {
             out.extend(crate::python::operators::scalar(v));
         }
+        // An array inside a list counts as the nested lists of its elements.
+        Value::NdArray(a) => {
+            let items = crate::stdlib::numpy::convert::tolist(a)?;
+            nested(&items, shape, depth, out, typed)?;
+        }
         Value::Tensor(t) if t.numel() == 1 && t.dim() == 0 => out.push(t.item()?),
         seq @ (Value::List(_) | Value::Tuple(_) | Value::Size(_)) => {
             let items = iterate(seq)?;
@@ -168,6 +173,10 @@ fn numpy_dtype(data: &Value) -> Option<DType> {
             Value::NpScalar(x) => {
                 *numpy = true;
                 x.dtype.torch()
+            }
+            Value::NdArray(a) => {
+                *numpy = true;
+                a.dtype.torch()
             }
             Value::Bool(_) => Some(DType::Bool),
             Value::Int(_) => Some(DType::Int64),
