@@ -212,6 +212,19 @@ fn torch_tensor_of_a_list_of_arrays_takes_their_values_and_dtype() {
     );
 }
 
+#[test]
+fn numpy_scalars_work_where_python_numbers_do() {
+    let out = run("import math\n\
+         x = np.float64(1.23456)\n\
+         print('%.3f' % x, '{:.2f}'.format(np.float32(1.5)), int(np.float32(2.7)), math.sqrt(np.float64(4)))\n\
+         print(max(np.float64(1), 2), round(np.float64(2.5)), round(np.float64(2.567), 2), [1, 2][np.int64(0)], range(np.int64(3)))\n\
+         print(sorted([np.float64(3), np.float64(1)]), sum([np.float64(0.1)] * 3), isinstance(np.float64(1), float))");
+    assert_eq!(
+        out,
+        "1.235 1.50 2 2.0\n2 2 2.57 1 range(0, 3)\n[np.float64(1.0), np.float64(3.0)] 0.30000000000000004 True\n"
+    );
+}
+
 /// Awkward arguments for the numpy soup: extreme and odd numbers, empty and ragged data,
 /// arrays of every kind, dtypes, negative strides.
 const AWKWARD: &[&str] = &[
