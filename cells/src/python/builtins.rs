@@ -29,7 +29,9 @@ const NAMES: &[&str] = &[
     "repr",
     "type",
     "isinstance",
+    "issubclass",
     "enumerate",
+    "reversed",
     "zip",
     "map",
     "filter",
@@ -50,6 +52,13 @@ const NAMES: &[&str] = &[
     "super",
     "chr",
     "ord",
+    "pow",
+    "divmod",
+    "hash",
+    "bin",
+    "hex",
+    "oct",
+    "format",
 ];
 
 /// The builtins that take an iterable first and consume it whole.
@@ -87,8 +96,26 @@ impl Interpreter {
                 self.fetch_values(arg).await?;
             }
         }
+        // `dict(counter)`, `len(ordered)`, `sum(my_list)`: a container subclass's object is its
+        // container, unless its class defines how it iterates or counts.
+        if CONSUMERS.contains(&name) || name == "len" {
+            for arg in args.positional.iter_mut() {
+                let container = match &*arg {
+                    Value::Instance(i)
+                        if i.class.lookup("__iter__").is_none()
+                            && i.class.lookup("__len__").is_none() =>
+                    {
+                        i.builtin.borrow().clone()
+                    }
+                    _ => None,
+                };
+                if let Some(container) = container {
+                    *arg = container;
+                }
+            }
+        }
         match name {
-            "iter" | "next" | "enumerate" | "zip" | "map" | "filter" => {
+            "iter" | "next" | "enumerate" | "zip" | "map" | "filter" | "reversed" => {
                 return self.iterator_builtin(name, args).await;
             }
             "len" => {
@@ -143,6 +170,19 @@ impl Interpreter {
                     .into());
                 };
                 let (object, attribute, value) = (object.clone(), attribute.clone(), value.clone());
+                self.assign_attribute(&object, &attribute, value).await?;
+                return Ok(Value::None);
+            }
+            // `object.__setattr__(self, name, value)`: past the class's own `__setattr__`.
+            "__object_setattr__" => {
+                let [object, Value::Str(attribute), value] = args.positional.as_slice() else {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "expected 3 arguments: object, name (a string), value",
+                    )
+                    .into());
+                };
+                let (object, attribute, value) = (object.clone(), attribute.clone(), value.clone());
                 self.set_attribute(&object, &attribute, value)?;
                 return Ok(Value::None);
             }
@@ -168,10 +208,17 @@ impl Interpreter {
             let items = self.collect(&first.clone()).await?;
             *first = Value::list(items);
         }
-        if matches!(name, "sorted" | "min" | "max")
-            && let Some(key) = args.keyword("key").filter(|k| !matches!(k, Value::None))
-        {
-            return self.by_key(name, key.clone(), &args).await;
+        if matches!(name, "sorted" | "min" | "max") {
+            if let Some(key) = args.keyword("key").filter(|k| !matches!(k, Value::None)) {
+                return self.by_key(name, Some(key.clone()), &args).await;
+            }
+            let learned = match args.positional.as_slice() {
+                [Value::List(items)] => super::dunders::has_learner_objects(&*items.borrow()),
+                many => super::dunders::has_learner_objects(many),
+            };
+            if learned {
+                return self.by_key(name, None, &args).await;
+            }
         }
         call(self, name, args).map_err(Flow::from)
     }
@@ -186,9 +233,21 @@ impl Interpreter {
         );
         if let Value::Instance(i) = v
             && as_str
-            && i.class.lookup("__str__").is_some()
         {
-            return Ok(self.call_dunder(v, "__str__", Vec::new()).await?.str_text());
+            if i.class.lookup("__str__").is_some() {
+                return Ok(self.call_dunder(v, "__str__", Vec::new()).await?.str_text());
+            }
+            if i.class.exception.is_some() {
+                let error = PyException {
+                    args: super::exception::ExceptionArgs::Object(Rc::new(v.clone())),
+                    ..PyException::new(ExcType::Exception, "")
+                };
+                return Ok(match error.args().as_slice() {
+                    [] => String::new(),
+                    [one] => Box::pin(self.text_of(one, true)).await?,
+                    many => Box::pin(self.text_of(&Value::Tuple(many.into()), true)).await?,
+                });
+            }
         }
         if as_str && !container && !matches!(v, Value::Instance(_)) {
             return Ok(v.str_text());
@@ -218,18 +277,35 @@ impl Interpreter {
         }
     }
 
-    /// `sorted`, `min` and `max` with `key=`: the key of each item decides, ties keep their order.
-    async fn by_key(&mut self, name: &str, key: Value, args: &Args) -> Result<Value, Flow> {
+    /// `sorted`, `min` and `max` with `key=` (or of learners' objects, ordered by their
+    /// `__lt__`): the key of each item decides, ties keep their order.
+    async fn by_key(&mut self, name: &str, key: Option<Value>, args: &Args) -> Result<Value, Flow> {
         let items = match args.positional.as_slice() {
             [one] => iterate(one)?,
             many => many.to_vec(),
         };
         let mut keyed = Vec::with_capacity(items.len());
         for item in items {
-            let k = self
-                .call(&key, Args::positional(vec![item.clone()]))
-                .await?;
+            let k = match &key {
+                Some(key) => self.call(key, Args::positional(vec![item.clone()])).await?,
+                None => item.clone(),
+            };
             keyed.push((k, item));
+        }
+        if super::dunders::has_learner_objects(keyed.iter().map(|(k, _)| k)) {
+            let empty = keyed.is_empty();
+            let reverse = name == "max" || (name == "sorted" && reversed(args));
+            let sorted = self.sort_by_learned_order(keyed, reverse).await?;
+            let mut items = sorted.into_iter().map(|(_, v)| v);
+            return match name {
+                "sorted" => Ok(Value::list(items.collect())),
+                _ if empty => Err(PyException::new(
+                    ExcType::ValueError,
+                    format!("{name}() arg is an empty sequence"),
+                )
+                .into()),
+                _ => Ok(items.next().unwrap_or(Value::None)),
+            };
         }
         let mut failure = None;
         let result = match name {
@@ -268,7 +344,8 @@ impl Interpreter {
 }
 
 fn arity(name: &str, args: &Args, min: usize, max: usize) -> Result<(), PyException> {
-    let n = args.positional.len();
+    // Keywords count too (`pow(7, exp=2)`); each builtin reads them by name.
+    let n = args.positional.len() + args.keywords.len();
     if n < min || n > max {
         let expected = if min == max {
             format!("exactly {min} argument{}", if min == 1 { "" } else { "s" })
@@ -393,22 +470,29 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             args.positional[0] = crate::stdlib::numpy::python_number(&a.scalar_at(0)?);
             return call(interp, name, args);
         }
-        "int" => match &first() {
-            Value::Float(x) if x.is_finite() => Value::Int(x.trunc() as i64),
-            Value::Int(i) => Value::Int(*i),
-            Value::Bool(b) => Value::Int(i64::from(*b)),
-            Value::Str(s) => Value::Int(s.trim().parse().map_err(|_| {
-                PyException::new(
-                    ExcType::ValueError,
-                    format!(
-                        "invalid literal for int() with base 10: {}",
-                        Value::Str(s.clone()).repr()
-                    ),
-                )
-            })?),
-            Value::Tensor(t) => Value::Int(one_element(t)?.as_f64() as i64),
-            Value::None if args.positional.is_empty() => Value::Int(0),
-            other => return Err(conversion_error("int", other)),
+        "int" => match (&first(), args.get(1, "base")) {
+            (Value::Str(s), base) => Value::Int(parse_int(s, base)?),
+            (_, Some(_)) => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    "int() can't convert non-string with explicit base",
+                ));
+            }
+            (Value::Float(x), _) if x.is_finite() => {
+                let truncated = x.trunc();
+                if truncated.abs() >= 2f64.powi(63) {
+                    return Err(PyException::new(
+                        ExcType::OverflowError,
+                        format!("int({x}) does not fit the lab's 64-bit ints"),
+                    ));
+                }
+                Value::Int(truncated as i64)
+            }
+            (Value::Int(i), _) => Value::Int(*i),
+            (Value::Bool(b), _) => Value::Int(i64::from(*b)),
+            (Value::Tensor(t), _) => Value::Int(one_element(t)?.as_f64() as i64),
+            (Value::None, _) if args.positional.is_empty() => Value::Int(0),
+            (other, _) => return Err(conversion_error("int", other)),
         },
         "float" => match &first() {
             Value::Int(_) | Value::Bool(_) | Value::Float(_) => Value::Float(as_f64(&first())),
@@ -469,8 +553,66 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                 ));
             }
         },
+        "pow" => {
+            arity(name, &args, 2, 3)?;
+            let base = first();
+            let exponent = args.get(1, "exp").cloned().unwrap_or(Value::None);
+            match args.get(2, "mod") {
+                None | Some(Value::None) => super::operators::binary(
+                    ruff_python_ast::Operator::Pow,
+                    &base,
+                    &exponent,
+                    false,
+                )?,
+                Some(modulus) => modular_pow(&base, &exponent, modulus)?,
+            }
+        }
+        "divmod" => {
+            arity(name, &args, 2, 2)?;
+            let (a, b) = (first(), args.positional[1].clone());
+            let quotient =
+                super::operators::binary(ruff_python_ast::Operator::FloorDiv, &a, &b, false)?;
+            let remainder =
+                super::operators::binary(ruff_python_ast::Operator::Mod, &a, &b, false)?;
+            Value::Tuple(Rc::from(vec![quotient, remainder]))
+        }
+        "hash" => {
+            arity(name, &args, 1, 1)?;
+            Value::Int(hash_of(&first())?)
+        }
+        "bin" | "hex" | "oct" => {
+            arity(name, &args, 1, 1)?;
+            let Value::Int(i) = first() else {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        first().type_name()
+                    ),
+                ));
+            };
+            let (prefix, digits) = match name {
+                "bin" => ("0b", format!("{:b}", i.unsigned_abs())),
+                "hex" => ("0x", format!("{:x}", i.unsigned_abs())),
+                _ => ("0o", format!("{:o}", i.unsigned_abs())),
+            };
+            Value::str(&format!("{}{prefix}{digits}", if i < 0 { "-" } else { "" }))
+        }
+        "format" => {
+            arity(name, &args, 1, 2)?;
+            let spec = args
+                .get(1, "format_spec")
+                .map(Value::str_text)
+                .unwrap_or_default();
+            Value::str(&super::operators::format(&first(), &spec)?)
+        }
         "abs" => match &first() {
-            Value::Int(i) => Value::Int(i.abs()),
+            Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| {
+                PyException::new(
+                    ExcType::OverflowError,
+                    "the lab's ints are 64-bit: abs() of the smallest one does not fit",
+                )
+            })?),
             Value::Float(x) => Value::Float(x.abs()),
             Value::Tensor(t) => Value::Tensor(t.abs()?),
             other => {
@@ -541,6 +683,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             Some(v) => iterate(v)?.into(),
             None => Rc::from(Vec::new()),
         }),
+        "type" if args.positional.len() == 3 => new_class(interp, &args.positional)?,
         "type" => {
             arity(name, &args, 1, 1)?;
             type_of(&first())
@@ -556,6 +699,37 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             let mut verdict = false;
             for class in &classes {
                 verdict |= is_instance(&object, class)?;
+            }
+            Value::Bool(verdict)
+        }
+        "object" => {
+            arity(name, &args, 0, 0)?;
+            Value::Instance(Rc::new(super::value::Instance {
+                class: Rc::new(super::value::Class {
+                    name: "object".into(),
+                    base: None,
+                    is_module: false,
+                    builtin_base: Some("object"),
+                    exception: None,
+                    module: Rc::from("builtins"),
+                    namespace: Default::default(),
+                }),
+                attributes: Default::default(),
+                module: None,
+                builtin: Default::default(),
+            }))
+        }
+        "issubclass" => {
+            arity(name, &args, 2, 2)?;
+            let classes = match args.positional.get(1) {
+                Some(Value::Tuple(classes)) => classes.to_vec(),
+                Some(one) => vec![one.clone()],
+                None => Vec::new(),
+            };
+            let class = first();
+            let mut verdict = false;
+            for parent in &classes {
+                verdict |= is_subclass(&class, parent)?;
             }
             Value::Bool(verdict)
         }
@@ -666,6 +840,9 @@ pub fn is_callable(v: &Value) -> bool {
         | Value::NnClass(_)
         | Value::ExcClass(_)
         | Value::NnModule(_)
+        | Value::TorchFn(_)
+        | Value::TorchMethod(..)
+        | Value::Typing(_)
         | Value::GradMode(_) => true,
         Value::Wrapped(w) => !matches!(&**w, super::value::Wrapped::Property(_)),
         Value::Instance(i) => i.module.is_some() || i.class.lookup("__call__").is_some(),
@@ -714,13 +891,19 @@ fn leak_free_name(v: &Value) -> &'static str {
         Value::TensorDataset(_) => "torch.utils.data.dataset.TensorDataset",
         Value::DataLoader(_) => "torch.utils.data.dataloader.DataLoader",
         Value::Generator(_) => "torch.Generator",
+        Value::Iterator(it) => it.try_borrow().map_or("iterator", |it| it.type_name()),
         _ => "object",
     }
 }
 
 /// `isinstance(object, class)`.
 fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
-    let object = &*object.resolved();
+    // A container subclass's object stays itself here (it is an instance of its class).
+    let resolved = match object {
+        Value::Instance(_) => std::borrow::Cow::Borrowed(object),
+        other => other.resolved(),
+    };
+    let object = &*resolved;
     Ok(match class {
         Value::Type("object") => true,
         Value::Type("int") => matches!(object, Value::Int(_) | Value::Bool(_)),
@@ -738,8 +921,9 @@ fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
             Value::Instance(i) => i.class.derives_from_builtin("torch.utils.data.Dataset"),
             _ => false,
         },
-        Value::Type(name) => match type_of(object) {
-            Value::Type(t) => t == *name,
+        Value::Type(name) => match (type_of(object), object) {
+            (Value::Type(t), _) => t == *name,
+            (_, Value::Instance(i)) => i.class.derives_from_builtin(name),
             _ => false,
         },
         Value::Class(c) => match object {
@@ -757,6 +941,13 @@ fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
         },
         Value::ExcClass(kind) => match object {
             Value::Exception(e) => e.kind.caught_by(kind),
+            Value::Instance(i) => {
+                *kind == ExcType::Exception
+                    || i.class
+                        .exception
+                        .as_ref()
+                        .is_some_and(|root| root.caught_by(kind))
+            }
             _ => false,
         },
         other => {
@@ -766,6 +957,260 @@ fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
                     "isinstance() arg 2 must be a type, a tuple of types, or a union, not {}",
                     other.type_name()
                 ),
+            ));
+        }
+    })
+}
+
+/// `int(text, base)`: Python's literal rules (sign, underscores between digits, a `0x`/`0o`/`0b`
+/// prefix matching the base, or any prefix with base 0).
+fn parse_int(text: &str, base: Option<&Value>) -> Result<i64, PyException> {
+    let base = match base {
+        None => 10,
+        Some(Value::Int(b)) if *b == 0 || (2..=36).contains(b) => *b as u32,
+        Some(Value::Int(_)) => {
+            return Err(PyException::new(
+                ExcType::ValueError,
+                "int() base must be >= 2 and <= 36, or 0",
+            ));
+        }
+        Some(other) => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    other.type_name()
+                ),
+            ));
+        }
+    };
+    let invalid = || {
+        PyException::new(
+            ExcType::ValueError,
+            format!(
+                "invalid literal for int() with base {base}: {}",
+                Value::str(text).repr()
+            ),
+        )
+    };
+    let trimmed = text.trim();
+    let (negative, digits) = match trimmed.as_bytes().first() {
+        Some(b'-') => (true, &trimmed[1..]),
+        Some(b'+') => (false, &trimmed[1..]),
+        _ => (false, trimmed),
+    };
+    let lower = digits.to_ascii_lowercase();
+    let prefixed = |p: &str, b: u32| (base == b || base == 0) && lower.starts_with(p);
+    let (radix, body) = if prefixed("0x", 16) {
+        (16, &digits[2..])
+    } else if prefixed("0o", 8) {
+        (8, &digits[2..])
+    } else if prefixed("0b", 2) {
+        (2, &digits[2..])
+    } else {
+        (if base == 0 { 10 } else { base }, digits)
+    };
+    // After a prefix, one underscore may come first (`0x_ff`).
+    let body = match body.len() < digits.len() {
+        true => body.strip_prefix('_').unwrap_or(body),
+        false => body,
+    };
+    if body.is_empty() || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
+        return Err(invalid());
+    }
+    let clean: String = body.chars().filter(|c| *c != '_').collect();
+    let magnitude = u64::from_str_radix(&clean, radix).map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => PyException::new(
+            ExcType::OverflowError,
+            format!(
+                "int({}) does not fit the lab's 64-bit ints",
+                Value::str(text).repr()
+            ),
+        ),
+        _ => invalid(),
+    })?;
+    let value = if negative {
+        0i64.checked_sub_unsigned(magnitude)
+    } else {
+        i64::try_from(magnitude).ok()
+    };
+    value.ok_or_else(|| {
+        PyException::new(
+            ExcType::OverflowError,
+            format!(
+                "int({}) does not fit the lab's 64-bit ints",
+                Value::str(text).repr()
+            ),
+        )
+    })
+}
+
+/// `type(name, bases, namespace)`: a class made at run time (`collections.namedtuple` makes
+/// its classes so). Its module is the namespace's `__module__`, else the running one's.
+fn new_class(interp: &Interpreter, args: &[Value]) -> Result<Value, PyException> {
+    let [Value::Str(name), Value::Tuple(bases), Value::Dict(entries)] = args else {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            "type() takes 1 or 3 arguments: type(name, bases, dict)",
+        ));
+    };
+    let mut namespace = super::value::Names::default();
+    for (key, value) in entries.borrow().iter() {
+        let Value::Str(key) = key else {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "type.__new__() argument 3 must be a dict of str keys",
+            ));
+        };
+        namespace.insert(key.to_string(), value.clone());
+    }
+    let module = match namespace
+        .get("__module__")
+        .or(interp.lookup("__name__").ok().as_ref())
+    {
+        Some(Value::Str(m)) => m.clone(),
+        _ => Rc::from("__main__"),
+    };
+    let mut class = super::value::Class {
+        name: name.to_string(),
+        base: None,
+        is_module: false,
+        builtin_base: None,
+        exception: None,
+        module,
+        namespace: Default::default(),
+    };
+    for base in bases.iter() {
+        match base {
+            Value::Class(c) => {
+                class.is_module |= c.is_module;
+                class.exception = class.exception.or_else(|| c.exception.clone());
+                class.base = Some(c.clone());
+            }
+            Value::Type(t @ ("object" | "dict" | "list" | "set" | "tuple")) => {
+                class.builtin_base = Some(*t);
+            }
+            Value::ExcClass(kind) => class.exception = Some(kind.clone()),
+            other => {
+                return Err(PyException::unsupported(&format!(
+                    "deriving from {}",
+                    other.repr()
+                )));
+            }
+        }
+    }
+    *class.namespace.borrow_mut() = namespace;
+    Ok(Value::Class(Rc::new(class)))
+}
+
+/// `pow(base, exp, mod)` of ints.
+fn modular_pow(base: &Value, exponent: &Value, modulus: &Value) -> Result<Value, PyException> {
+    let (Value::Int(base), Value::Int(exponent), Value::Int(modulus)) = (base, exponent, modulus)
+    else {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            "pow() 3rd argument not allowed unless all arguments are integers",
+        ));
+    };
+    if *modulus == 0 {
+        return Err(PyException::new(
+            ExcType::ValueError,
+            "pow() 3rd argument cannot be 0",
+        ));
+    }
+    if *exponent < 0 {
+        return Err(PyException::new(
+            ExcType::ValueError,
+            "base is not invertible for the given modulus",
+        ));
+    }
+    let m = i128::from(*modulus);
+    let mut result: i128 = 1;
+    let mut b = i128::from(*base).rem_euclid(m);
+    let mut e = *exponent;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = (result * b).rem_euclid(m);
+        }
+        b = (b * b).rem_euclid(m);
+        e >>= 1;
+    }
+    // Python's result takes the modulus's sign.
+    if result != 0 && m < 0 {
+        result += m;
+    }
+    Ok(Value::Int(result as i64))
+}
+
+/// `hash(x)`: CPython's for numbers (an int is its own hash, but -1 is -2); a stable one for
+/// strings and tuples (CPython salts those per process, so no program can rely on them).
+fn hash_of(v: &Value) -> Result<i64, PyException> {
+    const MODULUS: i64 = (1 << 61) - 1;
+    Ok(match v {
+        Value::Int(i) => {
+            let (i, m) = (i128::from(*i), i128::from(MODULUS));
+            let h = if i >= 0 { i % m } else { -((-i) % m) } as i64;
+            if h == -1 { -2 } else { h }
+        }
+        Value::Bool(b) => i64::from(*b),
+        Value::None => 0x7000 >> 4,
+        Value::Float(x) if x.fract() == 0.0 && x.abs() < 9.2e18 => hash_of(&Value::Int(*x as i64))?,
+        Value::Float(x) => (x.to_bits() >> 1) as i64,
+        Value::Str(s) => {
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for b in s.bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+            (h >> 1) as i64
+        }
+        Value::Tuple(items) => {
+            let mut h: i64 = 0x345678;
+            for item in items.iter() {
+                h = h.wrapping_mul(1_000_003) ^ hash_of(item)?;
+            }
+            h
+        }
+        Value::List(_) | Value::Dict(_) | Value::Set(_) => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("unhashable type: '{}'", v.type_name()),
+            ));
+        }
+        other => identity(other) as i64 >> 4,
+    })
+}
+
+/// `issubclass(class, parent)`.
+fn is_subclass(class: &Value, parent: &Value) -> Result<bool, PyException> {
+    Ok(match (class, parent) {
+        (_, Value::Type("object")) => true,
+        (Value::Class(c), Value::Class(p)) => c.is_or_derives(p),
+        (Value::Class(c), Value::ExcClass(kind)) => c
+            .exception
+            .as_ref()
+            .is_some_and(|root| root.caught_by(kind)),
+        (Value::ExcClass(c), Value::ExcClass(p)) => c.caught_by(p),
+        (Value::Class(c), Value::NnClass("Module")) => c.is_module,
+        (Value::Type(c), Value::Type(p)) => c == p || (*c == "bool" && *p == "int"),
+        (Value::Class(c), Value::Type(p)) => c.derives_from_builtin(p),
+        (Value::NnClass(c), Value::NnClass(p)) => c == p || *p == "Module",
+        (
+            Value::Class(_) | Value::ExcClass(_) | Value::Type(_) | Value::NnClass(_),
+            Value::Class(_) | Value::ExcClass(_) | Value::Type(_) | Value::NnClass(_),
+        ) => false,
+        (Value::Class(_) | Value::ExcClass(_) | Value::Type(_) | Value::NnClass(_), other) => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "issubclass() arg 2 must be a class, a tuple of classes, or a union, not {}",
+                    other.type_name()
+                ),
+            ));
+        }
+        _ => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "issubclass() arg 1 must be a class",
             ));
         }
     })

@@ -169,6 +169,21 @@ impl Interpreter {
                 *dtype,
                 &args,
             )?),
+            Value::Method(owner, name) if generator_of(owner).is_some() => {
+                let generator = generator_of(owner).expect("checked above");
+                Box::pin(self.generator_method(&generator, name, args.positional)).await
+            }
+            Value::Method(owner, name) if &**name == "__container_init__" => {
+                Box::pin(self.fill_container(owner, args)).await?;
+                Ok(Value::None)
+            }
+            Value::Method(owner, name) if &**name == "__exception_init__" => {
+                if let Value::Instance(i) = &**owner {
+                    let given = Value::Tuple(args.positional.into());
+                    i.attributes.borrow_mut().insert("args".into(), given);
+                }
+                Ok(Value::None)
+            }
             Value::Method(owner, name) => {
                 // A str, list, dict or set method consumes an iterable argument whole
                 // (`", ".join(map(str, xs))`, `xs.extend(x for …)`): lazy ones are drained here.
@@ -188,16 +203,10 @@ impl Interpreter {
                 })
                 .await
             }
-            Value::ExcClass(kind) => {
-                let message = args
-                    .positional
-                    .first()
-                    .map_or(String::new(), Value::str_text);
-                Ok(Value::Exception(Rc::new(PyException::new(
-                    kind.clone(),
-                    message,
-                ))))
-            }
+            Value::ExcClass(kind) => Ok(Value::Exception(Rc::new(PyException::with_args(
+                kind.clone(),
+                args.positional,
+            )))),
             other => Err(PyException::new(
                 ExcType::TypeError,
                 format!("'{}' object is not callable", other.type_name()),
@@ -232,7 +241,7 @@ impl Interpreter {
             .into());
         }
         let locals = bind_arguments(f, args)?;
-        self.stack.push(Activation {
+        let activation = Activation {
             function: f.name.clone(),
             cell: f.cell.clone(),
             line: f.line,
@@ -242,7 +251,16 @@ impl Interpreter {
             globals: Vec::new(),
             nonlocals: Vec::new(),
             this,
-        });
+            generator: None,
+        };
+        if f.generator {
+            let body = match &f.body {
+                FunctionBody::Statements(body) => super::generator::Body::Statements(body.clone()),
+                FunctionBody::Expression(e) => super::generator::Body::Expression(e.clone()),
+            };
+            return Ok(self.generator(activation, body));
+        }
+        self.stack.push(activation);
         let outcome = match &f.body {
             FunctionBody::Statements(body) => match self.block(body).await {
                 Ok(()) => Ok(Value::None),
@@ -371,6 +389,17 @@ fn bind_arguments(f: &Function, args: Args) -> Result<Names, PyException> {
         ));
     }
     Ok(locals)
+}
+
+/// The generator a value is, if it is one.
+fn generator_of(value: &Value) -> Option<Rc<super::generator::Generator>> {
+    match value {
+        Value::Iterator(it) => match &*it.try_borrow().ok()? {
+            super::iteration::Iter::Generator(g) => Some(g.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The class in `class`'s ancestry whose body defined `f`.

@@ -309,7 +309,7 @@ fn attribute_names(owner: &Value) -> Vec<(String, &'static str)> {
         Value::List(_) => owned(super::methods::LIST_METHODS, "method"),
         Value::Dict(_) => owned(super::methods::DICT_METHODS, "method"),
         Value::Set(_) => owned(super::methods::SET_METHODS, "method"),
-        Value::Str(_) => owned(super::methods::STR_METHODS, "method"),
+        Value::Str(_) => owned(super::strings::METHODS, "method"),
         Value::NnModule(_) => owned(&crate::torch::names_in("torch.nn.Module"), "method"),
         Value::Instance(instance) => {
             let mut names: Vec<(String, &'static str)> = instance

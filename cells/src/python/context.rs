@@ -124,11 +124,7 @@ impl Interpreter {
                     _ => None,
                 };
                 let arguments = match &error {
-                    Some(e) => vec![
-                        Value::ExcClass(e.kind.clone()),
-                        Value::Exception(std::rc::Rc::new(e.clone())),
-                        Value::None,
-                    ],
+                    Some(e) => vec![e.class(), e.value(), Value::None],
                     None => vec![Value::None, Value::None, Value::None],
                 };
                 let suppress = self.call_dunder(&manager, "__exit__", arguments).await?;
@@ -159,7 +155,9 @@ impl Interpreter {
             .into());
         };
         let method = self.bind(object, method);
-        self.call(&method, Args::positional(arguments)).await
+        // Boxed: dunders are called from hot, deeply nested paths (operators, truth tests),
+        // whose futures must stay small for deep recursion to fit the stack.
+        Box::pin(self.call(&method, Args::positional(arguments))).await
     }
 
     /// A class attribute looked up through an object: functions become bound methods.

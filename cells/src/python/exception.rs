@@ -4,6 +4,10 @@
 
 use tolab_engine::{Error, PythonType};
 
+use std::rc::Rc;
+
+use crate::python::value::{Instance, Value};
+
 /// The exception classes the lab's Python raises.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExcType {
@@ -98,6 +102,15 @@ impl ExcType {
             "SystemError" => ExcType::SystemError,
             "LookupError" => ExcType::LookupError,
             "ArithmeticError" => ExcType::ArithmeticError,
+            "KeyboardInterrupt" => ExcType::KeyboardInterrupt,
+            "BaseException" | "OSError" | "FileNotFoundError" | "FileExistsError"
+            | "IsADirectoryError" | "NotADirectoryError" | "PermissionError" | "TimeoutError"
+            | "EOFError" | "UnboundLocalError" | "UnicodeError" | "UnicodeDecodeError"
+            | "UnicodeEncodeError" | "FloatingPointError" | "GeneratorExit" | "SystemExit"
+            | "BufferError" | "ConnectionError" | "Warning" | "UserWarning"
+            | "DeprecationWarning" | "FutureWarning" | "RuntimeWarning" => {
+                ExcType::Other(name.to_owned())
+            }
             _ => return None,
         })
     }
@@ -105,23 +118,47 @@ impl ExcType {
     /// `except handler:` catches an exception of this type (Python's class hierarchy, as far as
     /// the lab's exceptions go).
     pub fn caught_by(&self, handler: &ExcType) -> bool {
-        if self == handler || *handler == ExcType::Exception {
+        let name = self.name();
+        // Outside `Exception`, as in Python: what ends a program rather than fails in it.
+        let exits = matches!(name, "GeneratorExit" | "SystemExit" | "KeyboardInterrupt");
+        if self == handler
+            || (*handler == ExcType::Exception && !exits)
+            || handler.name() == "BaseException"
+        {
             return true;
         }
         match handler {
+            ExcType::Other(parent) => {
+                let parents: &[&str] = match name {
+                    "FileNotFoundError" | "FileExistsError" | "IsADirectoryError"
+                    | "NotADirectoryError" | "PermissionError" | "TimeoutError"
+                    | "ConnectionError" => &["OSError"],
+                    "UnicodeDecodeError" | "UnicodeEncodeError" => &["UnicodeError", "ValueError"],
+                    "UserWarning" | "DeprecationWarning" | "FutureWarning" | "RuntimeWarning" => {
+                        &["Warning"]
+                    }
+                    _ => &[],
+                };
+                parents.contains(&parent.as_str())
+            }
+            // NumPy's AxisError derives from ValueError and IndexError.
+            ExcType::ValueError => matches!(
+                name,
+                "UnicodeError"
+                    | "UnicodeDecodeError"
+                    | "UnicodeEncodeError"
+                    | "numpy.exceptions.AxisError"
+            ),
+            ExcType::IndexError => name == "numpy.exceptions.AxisError",
+            ExcType::NameError => name == "UnboundLocalError",
+            ExcType::ArithmeticError if name == "FloatingPointError" => true,
             ExcType::RuntimeError => {
                 matches!(self, ExcType::NotImplementedError | ExcType::RecursionError)
                     || matches!(self, ExcType::Other(name) if name.starts_with("torch."))
             }
             ExcType::LookupError => matches!(self, ExcType::IndexError | ExcType::KeyError),
-            // NumPy's AxisError derives from ValueError and IndexError; its casting errors
-            // from TypeError.
-            ExcType::ValueError | ExcType::IndexError => {
-                matches!(self, ExcType::Other(name) if name == "numpy.exceptions.AxisError")
-            }
-            ExcType::TypeError => {
-                matches!(self, ExcType::Other(name) if name.starts_with("numpy._core._exceptions."))
-            }
+            // NumPy's casting errors derive from TypeError.
+            ExcType::TypeError => name.starts_with("numpy._core._exceptions."),
             ExcType::ArithmeticError => {
                 matches!(self, ExcType::ZeroDivisionError | ExcType::OverflowError)
             }
@@ -167,6 +204,37 @@ pub struct PyException {
     /// A limit of the lab ended the cell (step or time budget, Stop): no `except` catches it
     /// and no `__exit__` swallows it, so a loop wrapped in `try` still ends.
     pub ends_cell: bool,
+    /// What a cell raised it with (`ValueError("bad", 3).args`), when a cell made it.
+    pub args: ExceptionArgs,
+}
+
+/// An exception's `args` as the cell gave them (a `StopIteration`'s first is its `value`), or
+/// the object of a learner's exception class that was raised (`class MyError(Exception)`).
+#[derive(Clone, Default)]
+pub enum ExceptionArgs {
+    #[default]
+    None,
+    Args(Rc<Vec<Value>>),
+    Object(Rc<Value>),
+}
+
+impl std::fmt::Debug for ExceptionArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExceptionArgs::None => f.write_str("None"),
+            ExceptionArgs::Args(args) => f
+                .debug_list()
+                .entries(args.iter().map(Value::repr))
+                .finish(),
+            ExceptionArgs::Object(object) => f.write_str(&object.repr()),
+        }
+    }
+}
+
+impl PartialEq for ExceptionArgs {
+    fn eq(&self, other: &Self) -> bool {
+        format!("{self:?}") == format!("{other:?}")
+    }
 }
 
 impl PyException {
@@ -178,6 +246,83 @@ impl PyException {
             syntax_at: None,
             engine: None,
             ends_cell: false,
+            args: ExceptionArgs::default(),
+        }
+    }
+
+    /// An exception made by a cell's call (`ValueError("bad")`): its message is what `str()`
+    /// of it shows (its one argument, or the tuple of several).
+    pub fn with_args(kind: ExcType, args: Vec<Value>) -> PyException {
+        let message = match args.as_slice() {
+            [] => String::new(),
+            // A KeyError shows its key as a repr (`KeyError: 'lr'`).
+            [one] if kind == ExcType::KeyError => one.repr(),
+            [one] => one.str_text(),
+            many => Value::Tuple(many.into()).str_text(),
+        };
+        PyException {
+            args: ExceptionArgs::Args(Rc::new(args)),
+            ..PyException::new(kind, message)
+        }
+    }
+
+    /// `e.args`: what a cell raised it with, or its message.
+    pub fn args(&self) -> Vec<Value> {
+        match &self.args {
+            ExceptionArgs::Args(args) => args.to_vec(),
+            ExceptionArgs::Object(object) => match &**object {
+                Value::Instance(i) => match i.attributes.borrow().get("args") {
+                    Some(Value::Tuple(args)) => args.to_vec(),
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            },
+            ExceptionArgs::None if self.message.is_empty() => Vec::new(),
+            ExceptionArgs::None => vec![Value::str(&self.message)],
+        }
+    }
+
+    /// The object of a learner's exception class that was raised, if it was one.
+    pub fn object(&self) -> Option<&Rc<Instance>> {
+        match &self.args {
+            ExceptionArgs::Object(object) => match &**object {
+                Value::Instance(i) => Some(i),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// What `except … as e` binds: the learner's object that was raised, or the exception.
+    pub fn value(&self) -> Value {
+        match &self.args {
+            ExceptionArgs::Object(object) => (**object).clone(),
+            _ => Value::Exception(Rc::new(self.clone())),
+        }
+    }
+
+    /// `type(e)`.
+    pub fn class(&self) -> Value {
+        match self.object() {
+            Some(i) => Value::Class(i.class.clone()),
+            None => Value::ExcClass(self.kind.clone()),
+        }
+    }
+
+    /// Whether `except handler:` catches it (`handler` a class, not a tuple).
+    pub fn caught_by(&self, handler: &Value) -> bool {
+        let learner_class = self.object().map(|i| &i.class);
+        match (handler, learner_class) {
+            (Value::ExcClass(kind), None) => self.kind.caught_by(kind),
+            (Value::ExcClass(kind), Some(class)) => {
+                *kind == ExcType::Exception
+                    || class
+                        .exception
+                        .as_ref()
+                        .is_some_and(|root| root.caught_by(kind))
+            }
+            (Value::Class(handler), Some(class)) => class.is_or_derives(handler),
+            _ => false,
         }
     }
 

@@ -3,12 +3,14 @@
 
 use std::rc::Rc;
 
-use ruff_python_ast::{BoolOp, Comprehension, Expr, Number, Parameters};
+use ruff_python_ast::{BoolOp, Comprehension, Expr, ExprGenerator, Number, Parameters};
 use ruff_text_size::Ranged;
 
 use super::args::{Args, Eval, Flow};
+use super::dunders::has_learner_objects;
 use super::exception::PyException;
 use super::interpreter::{Activation, Interpreter};
+use super::iteration::Iter;
 use super::operators;
 use super::sync::sync_first;
 use super::value::{FunctionBody, Scope, Value};
@@ -18,16 +20,30 @@ impl Interpreter {
     pub(crate) async fn expr(&mut self, e: &Expr) -> Result<Value, Flow> {
         if is_simple(e) {
             // The fast path stays synchronous; only a read that could not wait (in the browser)
-            // takes the awaiting one.
-            return sync_first!(self, |me| me.simple_expr(e));
+            // takes the awaiting one, and so does a learner's object, whose operators are
+            // methods (what the fast path computed before meeting it is rolled back).
+            let mark = self.session.retry_mark();
+            if let Some(value) = sync_first!(self, |me| me.simple_expr(e))? {
+                return Ok(value);
+            }
+            self.session.rewind(mark);
         }
         self.expr_boxed(e).await
     }
 
     /// An [`is_simple`] expression's value: literals, names, and arithmetic and single
-    /// comparisons of those (all synchronous operations).
-    pub(crate) fn simple_expr(&mut self, e: &Expr) -> Result<Value, Flow> {
-        Ok(match e {
+    /// comparisons of those (all synchronous operations); `None` where a learner's object
+    /// takes part.
+    pub(crate) fn simple_expr(&mut self, e: &Expr) -> Result<Option<Value>, Flow> {
+        macro_rules! operand {
+            ($e:expr) => {
+                match self.simple_expr($e)? {
+                    Some(Value::Instance(_)) | None => return Ok(None),
+                    Some(v) => v,
+                }
+            };
+        }
+        Ok(Some(match e {
             Expr::NumberLiteral(n) => match &n.value {
                 Number::Int(i) => Value::Int(i.as_i64().ok_or_else(PyException::beyond_64_bits)?),
                 Number::Float(x) => Value::Float(*x),
@@ -40,21 +56,21 @@ impl Interpreter {
             Expr::NoneLiteral(_) => Value::None,
             Expr::Name(n) => self.lookup(n.id.as_str())?,
             Expr::BinOp(b) => {
-                let left = self.simple_expr(&b.left)?;
-                let right = self.simple_expr(&b.right)?;
+                let left = operand!(&b.left);
+                let right = operand!(&b.right);
                 operators::binary(b.op, &left, &right, false)?
             }
-            Expr::UnaryOp(u) => operators::unary(u.op, &self.simple_expr(&u.operand)?)?,
+            Expr::UnaryOp(u) => operators::unary(u.op, &operand!(&u.operand))?,
             Expr::Compare(c) => match (c.ops.first(), c.comparators.first()) {
                 (Some(op), Some(right)) => {
-                    let left = self.simple_expr(&c.left)?;
-                    let right = self.simple_expr(right)?;
+                    let left = operand!(&c.left);
+                    let right = operand!(right);
                     operators::compare(*op, &left, &right)?
                 }
                 _ => return Err(PyException::unsupported("this comparison").into()),
             },
             _ => return Err(PyException::unsupported("this expression").into()),
-        })
+        }))
     }
 
     fn expr_boxed<'a>(&'a mut self, e: &'a Expr) -> Eval<'a, Value> {
@@ -64,12 +80,18 @@ impl Interpreter {
                 | Expr::StringLiteral(_)
                 | Expr::BooleanLiteral(_)
                 | Expr::NoneLiteral(_)
-                | Expr::Name(_) => self.simple_expr(e)?,
+                | Expr::Name(_) => self.simple_expr(e)?.unwrap_or(Value::None),
                 Expr::BinOp(b) => {
                     let left = self.expr(&b.left).await?;
                     let right = self.expr(&b.right).await?;
                     if let (ruff_python_ast::Operator::Mod, Value::Str(template)) = (b.op, &left) {
                         return Ok(Value::str(&self.percent_format(template, &right).await?));
+                    }
+                    if has_learner_objects([&left, &right])
+                        && let Some(v) =
+                            Box::pin(self.binary_dunder(b.op, &left, &right, false)).await?
+                    {
+                        return Ok(v);
                     }
                     sync_first!(self, |_me| Ok(operators::binary(
                         b.op, &left, &right, false
@@ -77,6 +99,9 @@ impl Interpreter {
                 }
                 Expr::UnaryOp(u) => {
                     let operand = self.expr(&u.operand).await?;
+                    if let Value::Instance(_) = operand {
+                        return Box::pin(self.unary_dunder(u.op, &operand)).await;
+                    }
                     sync_first!(self, |_me| Ok(operators::unary(u.op, &operand)?))?
                 }
                 Expr::BoolOp(b) => {
@@ -99,8 +124,17 @@ impl Interpreter {
                     let last = c.ops.len().saturating_sub(1);
                     for (i, (op, right)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
                         let right = self.expr(right).await?;
-                        result =
-                            sync_first!(self, |_me| Ok(operators::compare(*op, &left, &right)?))?;
+                        let learned = if has_learner_objects([&left, &right]) {
+                            Box::pin(self.compare_dunder(*op, &left, &right)).await?
+                        } else {
+                            None
+                        };
+                        result = match learned {
+                            Some(answer) => answer,
+                            None => sync_first!(self, |_me| Ok(operators::compare(
+                                *op, &left, &right
+                            )?))?,
+                        };
                         // Only a chain (`a < b < c`) asks an intermediate result its truth.
                         if i < last
                             && !matches!(result, Value::Tensor(_))
@@ -158,6 +192,17 @@ impl Interpreter {
                             self.call_dunder(&container, "__getitem__", vec![index])
                                 .await?
                         }
+                        // A dict subclass with `__missing__` (defaultdict, Counter) answers
+                        // for keys it lacks.
+                        Value::Instance(i) if i.class.lookup("__missing__").is_some() => {
+                            match operators::get_item(&container, &index) {
+                                Err(e) if e.kind == super::exception::ExcType::KeyError => {
+                                    self.call_dunder(&container, "__missing__", vec![index])
+                                        .await?
+                                }
+                                other => other?,
+                            }
+                        }
                         Value::NnModule(m) if crate::torch::nn::module::holds_module_list(m) => {
                             let children: Vec<Value> =
                                 m.children().iter().map(|c| self.object_of(c)).collect();
@@ -171,9 +216,7 @@ impl Interpreter {
                 Expr::ListComp(c) => {
                     Value::list(self.comprehension(&c.generators, &c.elt, None).await?)
                 }
-                Expr::Generator(c) => {
-                    Value::list(self.comprehension(&c.generators, &c.elt, None).await?)
-                }
+                Expr::Generator(c) => self.generator_expression(c).await?,
                 Expr::DictComp(c) => {
                     let key = c
                         .key
@@ -225,8 +268,13 @@ impl Interpreter {
                     )
                     .await?
                 }
-                Expr::Yield(_) | Expr::YieldFrom(_) => {
-                    return Err(PyException::unsupported("'yield'").into());
+                Expr::Yield(y) => {
+                    let value = self.optional(&y.value).await?;
+                    self.yield_value(value).await?
+                }
+                Expr::YieldFrom(y) => {
+                    let iterable = self.expr(&y.value).await?;
+                    self.yield_from(&iterable).await?
                 }
                 _ => return Err(PyException::unsupported("this expression").into()),
             })
@@ -276,31 +324,59 @@ impl Interpreter {
             globals: Vec::new(),
             nonlocals: Vec::new(),
             this: None,
+            generator: None,
         });
         let mut out = Vec::new();
-        let result = self.generate(generators, element, key, &mut out).await;
+        let result = self
+            .generate(generators, element, key, Some(&mut out), None)
+            .await;
         self.stack.pop();
         result.map(|()| out)
     }
 
+    /// A generator expression's body, run in its generator's frame: each element is yielded.
+    pub(crate) async fn lazy_comprehension(
+        &mut self,
+        e: &ExprGenerator,
+        first: Option<Iter>,
+    ) -> Result<(), Flow> {
+        self.generate(&e.generators, &e.elt, None, None, first)
+            .await
+    }
+
+    /// Runs a comprehension's loops, from the outermost: each element goes to `out`, or is
+    /// yielded where there is none (a generator expression). `made` is the outermost loop's
+    /// iterator when it was made already.
     fn generate<'a>(
         &'a mut self,
         generators: &'a [Comprehension],
         element: &'a Expr,
         key: Option<&'a Expr>,
-        out: &'a mut Vec<Value>,
+        mut out: Option<&'a mut Vec<Value>>,
+        made: Option<Iter>,
     ) -> Eval<'a, ()> {
         Box::pin(async move {
             let Some((first, rest)) = generators.split_first() else {
                 let value = self.expr(element).await?;
-                out.push(match key {
+                let value = match key {
                     Some(k) => Value::Tuple(Rc::from(vec![self.expr(k).await?, value])),
                     None => value,
-                });
+                };
+                match out {
+                    Some(out) => out.push(value),
+                    None => {
+                        self.yield_value(value).await?;
+                    }
+                }
                 return Ok(());
             };
-            let iterable = self.expr(&first.iter).await?;
-            let mut items = self.iter_of(&iterable).await?;
+            let mut items = match made {
+                Some(items) => items,
+                None => {
+                    let iterable = self.expr(&first.iter).await?;
+                    self.iter_of(&iterable).await?
+                }
+            };
             'items: while let Some(item) = self.next_of(&mut items).await? {
                 self.assign(&first.target, item).await?;
                 for condition in &first.ifs {
@@ -308,7 +384,8 @@ impl Interpreter {
                         continue 'items;
                     }
                 }
-                self.generate(rest, element, key, out).await?;
+                self.generate(rest, element, key, out.as_deref_mut(), None)
+                    .await?;
             }
             Ok(())
         })

@@ -33,6 +33,9 @@ pub(crate) struct Activation {
     pub(crate) nonlocals: Vec<String>,
     /// In a method: the object it was called on and the class that defines it (for `super()`).
     pub(crate) this: Option<(Value, Rc<Class>)>,
+    /// In a generator's own frame: where its `yield`s hand values (and the interpreter's state)
+    /// back to whoever resumed it.
+    pub(crate) generator: Option<Rc<super::generator::Link>>,
 }
 
 /// How deep calls may nest before `RecursionError`.
@@ -52,8 +55,11 @@ pub struct Interpreter {
     pub(crate) steps_left: u64,
     /// Where `torch.save` writes and `torch.load` reads.
     pub(crate) files: Rc<dyn tolab_engine::serialization::Files>,
+    /// The namespaces of the standard-library modules written in Python that the notebook has
+    /// imported (each runs once, at its first import).
+    pub(crate) source_modules: HashMap<&'static str, Scope>,
     /// Python's `random` module's generator.
-    pub(crate) python_random: crate::stdlib::random::PythonRandom,
+    pub(crate) python_random: Rc<std::cell::RefCell<crate::stdlib::random::PythonRandom>>,
     /// `numpy`'s state: `np.random`'s generator (and, through it, the print options reset).
     pub(crate) numpy: crate::stdlib::numpy::State,
     pub(crate) limits: super::Limits,
@@ -109,7 +115,8 @@ impl Interpreter {
             instances: HashMap::new(),
             steps_left: u64::MAX,
             files: Rc::new(tolab_engine::serialization::MemoryFiles::default()),
-            python_random: crate::stdlib::random::PythonRandom::default(),
+            python_random: Rc::default(),
+            source_modules: HashMap::new(),
             numpy,
             limits: super::Limits::default(),
             deadline: f64::INFINITY,
@@ -123,6 +130,44 @@ impl Interpreter {
             backend_flags: Names::default(),
             progress: None,
         }
+    }
+
+    /// An interpreter with no frames and no state of its own, for a generator to hold between
+    /// resumptions (see [`super::generator`]); its shared handles are this one's.
+    pub(crate) fn hollow(&self) -> Interpreter {
+        Interpreter {
+            session: self.session.clone(),
+            globals: Names::default(),
+            stdout: self.stdout.clone(),
+            stack: Vec::new(),
+            handling: Vec::new(),
+            instances: HashMap::new(),
+            steps_left: 0,
+            files: self.files.clone(),
+            python_random: self.python_random.clone(),
+            numpy: self.numpy.share(),
+            source_modules: HashMap::new(),
+            limits: self.limits,
+            deadline: self.deadline,
+            stop: self.stop.clone(),
+            stack_base: self.stack_base,
+            gate: None,
+            last_pause: 0.0,
+            pause_due: false,
+            hold_pauses: false,
+            backend_flags: Names::default(),
+            rank: None,
+            progress: None,
+        }
+    }
+
+    /// Swaps everything but the frames (the activations and the exceptions being handled) with
+    /// `other`: how a generator takes its caller's state on resuming and gives it back at a
+    /// `yield`.
+    pub(crate) fn adopt(&mut self, other: &mut Interpreter) {
+        std::mem::swap(self, other);
+        std::mem::swap(&mut self.stack, &mut other.stack);
+        std::mem::swap(&mut self.handling, &mut other.handling);
     }
 
     pub fn session(&self) -> &Session {
@@ -145,6 +190,7 @@ impl Interpreter {
             globals: Vec::new(),
             nonlocals: Vec::new(),
             this: None,
+            generator: None,
         });
         let mut shown = None;
         let mut result = Ok(());
@@ -324,6 +370,7 @@ impl Interpreter {
             globals: Vec::new(),
             nonlocals: Vec::new(),
             this: None,
+            generator: None,
         });
         let outcome = self.block(body).await;
         let namespace = self
@@ -400,13 +447,20 @@ impl Interpreter {
                 Expr::Name(n) => self.set_name(n.id.as_str(), value),
                 Expr::Attribute(a) => {
                     let owner = self.expr(&a.value).await?;
-                    self.set_attribute(&owner, a.attr.id.as_str(), value)?;
+                    Box::pin(self.assign_attribute(&owner, a.attr.id.as_str(), value)).await?;
                 }
                 Expr::Tuple(t) => self.unpack(&t.elts, value).await?,
                 Expr::List(l) => self.unpack(&l.elts, value).await?,
                 Expr::Subscript(s) => {
                     let container = self.expr(&s.value).await?;
                     let index = self.subscript(&s.slice).await?;
+                    if let Value::Instance(i) = &container
+                        && i.class.lookup("__setitem__").is_some()
+                    {
+                        self.call_dunder(&container, "__setitem__", vec![index, value])
+                            .await?;
+                        return Ok(());
+                    }
                     self.engine_call(|_| {
                         Ok(operators::set_item(&container, &index, value.clone())?)
                     })

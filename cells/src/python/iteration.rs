@@ -48,6 +48,8 @@ pub enum Iter {
     User(Value),
     /// One epoch of a DataLoader.
     Loader(crate::torch::data::Epoch),
+    /// A generator (a function with `yield`, a generator expression).
+    Generator(Rc<super::generator::Generator>),
 }
 
 impl Iter {
@@ -68,6 +70,7 @@ impl Iter {
             Iter::Shared(shared) => shared.try_borrow().map_or("iterator", |i| i.type_name()),
             Iter::User(_) => "iterator",
             Iter::Loader(_) => "_SingleProcessDataLoaderIter",
+            Iter::Generator(_) => "generator",
         }
     }
 }
@@ -76,7 +79,14 @@ impl Interpreter {
     /// `iter(value)`.
     pub(crate) fn iter_of<'a>(&'a mut self, value: &'a Value) -> Eval<'a, Iter> {
         Box::pin(async move {
-            Ok(match &*value.resolved() {
+            // A container subclass iterates as its container unless its class says otherwise.
+            let resolved = match value {
+                Value::Instance(i) if i.class.lookup("__iter__").is_some() => {
+                    std::borrow::Cow::Borrowed(value)
+                }
+                other => other.resolved(),
+            };
+            Ok(match &*resolved {
                 Value::Range { start, stop, step } => Iter::Range {
                     next: *start,
                     stop: *stop,
@@ -221,6 +231,14 @@ impl Interpreter {
                     }
                 }
                 Iter::Loader(epoch) => self.next_batch(epoch).await?,
+                Iter::Generator(generator) => {
+                    let generator = generator.clone();
+                    let resume = super::generator::Resume::Send(Value::None);
+                    match self.resume(&generator, resume).await? {
+                        super::generator::Step::Yielded(v) => Some(v),
+                        super::generator::Step::Returned(_) => None,
+                    }
+                }
             })
         })
     }
@@ -255,6 +273,26 @@ impl Interpreter {
                 other => shared(self.iter_of(&other).await?),
             },
             "next" => {
+                let generator = match &first {
+                    Value::Iterator(shared) => match &*shared.borrow() {
+                        Iter::Generator(generator) => Some(generator.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if let Some(generator) = generator {
+                    let resume = super::generator::Resume::Send(Value::None);
+                    return match (
+                        self.resume(&generator, resume).await?,
+                        args.positional.get(1),
+                    ) {
+                        (super::generator::Step::Yielded(v), _) => Ok(v),
+                        (super::generator::Step::Returned(_), Some(default)) => Ok(default.clone()),
+                        (super::generator::Step::Returned(v), None) => {
+                            Err(super::generator::stop_iteration(v).into())
+                        }
+                    };
+                }
                 let mut it = match &first {
                     Value::Iterator(shared) => Iter::Shared(shared.clone()),
                     Value::Instance(i) if i.class.lookup("__next__").is_some() => {
@@ -275,6 +313,32 @@ impl Interpreter {
                         return Err(PyException::new(ExcType::StopIteration, "").into());
                     }
                 }
+            }
+            "reversed" => {
+                let first = match &first {
+                    Value::Instance(i) if i.class.lookup("__reversed__").is_some() => {
+                        return self.call_dunder(&first, "__reversed__", Vec::new()).await;
+                    }
+                    other => other.resolved().into_owned(),
+                };
+                let items = match &first {
+                    Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Range { .. } => {
+                        operators::iterate(&first)?
+                    }
+                    Value::Dict(entries) => {
+                        entries.borrow().iter().map(|(k, _)| k.clone()).collect()
+                    }
+                    other => {
+                        return Err(PyException::new(
+                            ExcType::TypeError,
+                            format!("'{}' object is not reversible", other.type_name()),
+                        )
+                        .into());
+                    }
+                };
+                shared(Iter::Items(
+                    items.into_iter().rev().collect::<Vec<_>>().into_iter(),
+                ))
             }
             "enumerate" => {
                 let count = match args.get(1, "start") {

@@ -53,24 +53,6 @@ pub(crate) const SET_METHODS: &[&str] = &[
     "clear",
     "pop",
 ];
-pub(crate) const STR_METHODS: &[&str] = &[
-    "upper",
-    "lower",
-    "strip",
-    "lstrip",
-    "rstrip",
-    "split",
-    "splitlines",
-    "join",
-    "replace",
-    "startswith",
-    "endswith",
-    "format",
-    "title",
-    "center",
-    "ljust",
-    "rjust",
-];
 
 /// `owner.name` for everything but learners' objects and modules (see
 /// [`super::interpreter::Interpreter::get_attribute`]): torch's objects through their bindings,
@@ -97,6 +79,19 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         Value::NpScalar(x) => crate::stdlib::numpy::methods::scalar_attribute(x, name),
         Value::NpDType(d) => crate::stdlib::numpy::methods::dtype_attribute(*d, name),
         Value::NpType(d) if name == "__name__" => Ok(Value::str(d.name())),
+        Value::Iterator(it)
+            if matches!(&*it.borrow(), super::iteration::Iter::Generator(_))
+                && super::generator::METHODS.contains(&name) =>
+        {
+            method()
+        }
+        Value::Exception(e) => match name {
+            "args" => Ok(Value::Tuple(e.args().into())),
+            "value" if e.kind == ExcType::StopIteration => {
+                Ok(e.args().into_iter().next().unwrap_or(Value::None))
+            }
+            _ => Err(no_attribute(owner, name)),
+        },
         Value::Device(d) => match name {
             "type" => Ok(Value::str(d.kind.name())),
             "index" => Ok(d.index.map_or(Value::None, |i| Value::Int(i64::from(i)))),
@@ -125,7 +120,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         Value::List(_) if LIST_METHODS.contains(&name) => method(),
         Value::Dict(_) if DICT_METHODS.contains(&name) => method(),
         Value::Set(_) if SET_METHODS.contains(&name) => method(),
-        Value::Str(_) if STR_METHODS.contains(&name) => method(),
+        Value::Str(_) if super::strings::METHODS.contains(&name) => method(),
         Value::Environ(_) if DICT_METHODS.contains(&name) => method(),
         Value::Generator(_) => torch_method("torch.Generator"),
         Value::GradScaler(_) => torch_method("torch.amp.GradScaler"),
@@ -161,6 +156,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             "category" => Ok(Value::Type("UserWarning")),
             _ => Err(no_attribute(owner, name)),
         },
+        Value::Type("object") if name == "__setattr__" => Ok(Value::Builtin("__object_setattr__")),
         Value::Type(type_name) | Value::NnClass(type_name) if name == "__name__" => Ok(Value::str(
             type_name.rsplit('.').next().unwrap_or(type_name),
         )),
@@ -225,7 +221,7 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
                 _ => return Err(no_attribute(owner, name)),
             })
         }
-        Value::Str(s) => str_method(s, name, &args),
+        Value::Str(s) => super::strings::call(s, name, &args),
         other => Err(no_attribute(other, name)),
     }
 }
@@ -463,69 +459,7 @@ fn set_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<Va
     })
 }
 
-fn str_method(s: &str, name: &str, args: &Args) -> Result<Value> {
-    let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
-    let text = |i: usize| arg(i).str_text();
-    let width = || as_f64(&arg(0)).max(0.0) as usize;
-    let pad = |s: &str, left: usize, right: usize| {
-        format!("{}{s}{}", " ".repeat(left), " ".repeat(right))
-    };
-    let missing = || width().saturating_sub(s.chars().count());
-    Ok(match name {
-        "upper" => Value::str(&s.to_uppercase()),
-        "lower" => Value::str(&s.to_lowercase()),
-        "strip" => Value::str(s.trim()),
-        "lstrip" => Value::str(s.trim_start()),
-        "rstrip" => Value::str(s.trim_end()),
-        "splitlines" => Value::list(s.lines().map(Value::str).collect()),
-        "title" => Value::str(
-            &s.split(' ')
-                .map(|w| {
-                    let mut c = w.chars();
-                    c.next().map_or(String::new(), |f| {
-                        f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase()
-                    })
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        "split" => match args.positional.first() {
-            Some(Value::Str(sep)) if !sep.is_empty() => {
-                Value::list(s.split(sep.as_ref()).map(Value::str).collect())
-            }
-            _ => Value::list(s.split_whitespace().map(Value::str).collect()),
-        },
-        "join" => {
-            let items = super::operators::iterate(&arg(0))?;
-            let mut parts = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                match item {
-                    Value::Str(part) => parts.push(part.to_string()),
-                    other => {
-                        return Err(PyException::new(
-                            ExcType::TypeError,
-                            format!(
-                                "sequence item {i}: expected str instance, {} found",
-                                other.type_name()
-                            ),
-                        ));
-                    }
-                }
-            }
-            Value::str(&parts.join(s))
-        }
-        "replace" => Value::str(&s.replace(&text(0), &text(1))),
-        "startswith" => Value::Bool(s.starts_with(&text(0))),
-        "endswith" => Value::Bool(s.ends_with(&text(0))),
-        "center" => Value::str(&pad(s, missing() / 2, missing() - missing() / 2)),
-        "ljust" => Value::str(&pad(s, 0, missing())),
-        "rjust" => Value::str(&pad(s, missing(), 0)),
-        _ => Value::str(&format_str(s, args)?),
-    })
-}
-
-/// `"...{}...{name:spec}...".format(*args, **kwargs)`.
-fn format_str(template: &str, args: &Args) -> Result<String> {
+pub(crate) fn format_str(template: &str, args: &Args) -> Result<String> {
     let mut out = String::new();
     let mut next = 0;
     let mut chars = template.chars().peekable();

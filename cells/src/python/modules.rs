@@ -2,8 +2,13 @@
 //! `import math`. A module's names come from the torch bindings ([`crate::torch`]) or the
 //! standard library ([`crate::stdlib`]); an import outside them says what the lab has.
 
+use std::rc::Rc;
+
+use super::args::Flow;
 use super::exception::{ExcType, PyException};
-use super::value::Value;
+use super::interpreter::{Activation, Interpreter};
+use super::source::CellSource;
+use super::value::{Scope, Value};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -45,6 +50,72 @@ pub fn import_from(module: &str, name: &str) -> Result<Value> {
             format!("cannot import name '{name}' from '{module}'"),
         )
     })
+}
+
+impl Interpreter {
+    /// `import name`: a standard-library module written in Python runs first, the first time.
+    pub(crate) async fn import(&mut self, name: &str) -> std::result::Result<Value, Flow> {
+        let module = import(name)?;
+        if let Value::Module(m) = module {
+            self.load_source_module(m).await?;
+        }
+        Ok(module)
+    }
+
+    /// `from module import name`.
+    pub(crate) async fn import_from(
+        &mut self,
+        module: &str,
+        name: &str,
+    ) -> std::result::Result<Value, Flow> {
+        let Value::Module(m) = self.import(module).await? else {
+            return Err(PyException::new(ExcType::ImportError, "not a module").into());
+        };
+        match self.source_modules.get(m) {
+            Some(scope) => scope.borrow().get(name).cloned().ok_or_else(|| {
+                PyException::new(
+                    ExcType::ImportError,
+                    format!("cannot import name '{name}' from '{module}'"),
+                )
+                .into()
+            }),
+            None => Ok(import_from(module, name)?),
+        }
+    }
+
+    /// Runs a module's Python source in a scope of its own, once per notebook. Its functions
+    /// and classes close over that scope, so they find the module's names wherever they run.
+    async fn load_source_module(&mut self, name: &'static str) -> std::result::Result<(), Flow> {
+        let Some(text) = crate::stdlib::source(name) else {
+            return Ok(());
+        };
+        if self.source_modules.contains_key(name) {
+            return Ok(());
+        }
+        let cell = Rc::new(CellSource::new(&format!("<lab>/{name}.py"), text));
+        let body = cell.parse()?.body;
+        let scope = Scope::default();
+        scope
+            .borrow_mut()
+            .insert("__name__".into(), Value::str(name));
+        self.stack.push(Activation {
+            function: "<module>".into(),
+            cell,
+            line: 0,
+            locals: Some(scope.clone()),
+            enclosing: Rc::from(Vec::new()),
+            encloses: true,
+            globals: Vec::new(),
+            nonlocals: Vec::new(),
+            this: None,
+            generator: None,
+        });
+        let outcome = self.block(&body).await;
+        self.stack.pop();
+        outcome?;
+        self.source_modules.insert(name, scope);
+        Ok(())
+    }
 }
 
 /// `module.name`, if the module has it.

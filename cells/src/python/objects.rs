@@ -17,23 +17,33 @@ use super::value::{Class, Instance, Names, Value};
 type Result<T> = std::result::Result<T, PyException>;
 
 impl Interpreter {
-    /// `class Name(Base): ...`: methods and class attributes from the body.
+    /// `class Name(Base): ...`: the class, its methods and class attributes from the body.
     pub(crate) async fn define_class(
         &mut self,
         def: &StmtClassDef,
-    ) -> std::result::Result<(), Flow> {
+    ) -> std::result::Result<Value, Flow> {
         let mut base = None;
         let mut is_module = false;
         let mut builtin_base = None;
+        let mut exception = None;
         if let Some(arguments) = &def.arguments {
             for expr in arguments.args.iter() {
                 match &self.expr(expr).await? {
                     Value::Class(c) => {
                         is_module |= c.is_module;
+                        exception = exception.or_else(|| c.exception.clone());
                         base = Some(c.clone());
                     }
+                    Value::ExcClass(kind) => exception = Some(kind.clone()),
                     Value::NnClass("Module") => is_module = true,
-                    Value::Type(name @ ("object" | "torch.utils.data.Dataset")) => {
+                    Value::Type(
+                        name @ ("object"
+                        | "torch.utils.data.Dataset"
+                        | "dict"
+                        | "list"
+                        | "set"
+                        | "tuple"),
+                    ) => {
                         builtin_base = Some(*name);
                     }
                     other => {
@@ -46,17 +56,22 @@ impl Interpreter {
                 }
             }
         }
+        let module = match &self.lookup("__name__") {
+            Ok(Value::Str(module)) => module.clone(),
+            _ => Rc::from("__main__"),
+        };
         let class = Rc::new(Class {
             name: def.name.id.to_string(),
             base,
             is_module,
             builtin_base,
+            exception,
+            module,
             namespace: RefCell::new(Names::default()),
         });
         let namespace = self.run_class_body(&def.body).await?;
         *class.namespace.borrow_mut() = namespace;
-        self.set_name(def.name.id.as_str(), Value::Class(class));
-        Ok(())
+        Ok(Value::Class(class))
     }
 
     /// Calling a cell class: a new instance, initialised by the nearest `__init__`.
@@ -65,13 +80,27 @@ impl Interpreter {
         class: &Rc<Class>,
         args: Args,
     ) -> std::result::Result<Value, Flow> {
+        check_not_abstract(class)?;
+        let container = CONTAINERS
+            .iter()
+            .find(|name| class.derives_from_builtin(name))
+            .copied();
         let instance = Rc::new(Instance {
             class: class.clone(),
-            attributes: RefCell::new(Names::default()),
+            attributes: RefCell::default(),
             module: class.is_module.then(|| Module::custom(&class.name)),
+            builtin: RefCell::new(container.map(empty_container)),
         });
         if let Some(module) = &instance.module {
             self.instances.insert(module.id(), instance.clone());
+        }
+        if class.exception.is_some() {
+            // As `BaseException.__new__` does, whatever `__init__` does after.
+            let given = Value::Tuple(args.positional.clone().into());
+            instance
+                .attributes
+                .borrow_mut()
+                .insert("args".into(), given);
         }
         let object = Value::Instance(instance);
         if let Some(Value::Function(ref init)) = class.lookup("__init__") {
@@ -86,13 +115,73 @@ impl Interpreter {
                 },
             )
             .await?;
+        } else if container.is_some() {
+            self.fill_container(&object, args).await?;
         }
         Ok(object)
+    }
+
+    /// Fills the built-in container an object of a container subclass is, as the built-in's
+    /// constructor would (`dict(*args, **kwargs)`, `list(iterable)`); a dict, list or set keeps
+    /// its identity.
+    pub(crate) async fn fill_container(
+        &mut self,
+        object: &Value,
+        args: Args,
+    ) -> std::result::Result<(), Flow> {
+        let Value::Instance(instance) = object else {
+            return Ok(());
+        };
+        let Some(kind) = CONTAINERS
+            .iter()
+            .find(|name| instance.class.derives_from_builtin(name))
+        else {
+            return Ok(());
+        };
+        let made = Box::pin(self.call_builtin(kind, args)).await?;
+        let mut slot = instance.builtin.borrow_mut();
+        match (slot.as_ref(), &made) {
+            (Some(Value::Dict(old)), Value::Dict(new)) => *old.borrow_mut() = new.borrow().clone(),
+            (Some(Value::List(old)), Value::List(new)) => *old.borrow_mut() = new.borrow().clone(),
+            (Some(Value::Set(old)), Value::Set(new)) => *old.borrow_mut() = new.borrow().clone(),
+            _ => *slot = Some(made),
+        }
+        Ok(())
+    }
+
+    /// What raising an object of a learner's exception class raises: named as CPython's
+    /// tracebacks name it (`MyError` from a cell, `statistics.StatisticsError` from a module),
+    /// with its `str()` for a message.
+    pub(crate) async fn exception_of(
+        &mut self,
+        object: Value,
+    ) -> std::result::Result<PyException, Flow> {
+        let message = self.text_of(&object, true).await?;
+        let name = match &object {
+            Value::Instance(i) if matches!(&*i.class.module, "__main__" | "builtins") => {
+                i.class.name.clone()
+            }
+            Value::Instance(i) => format!("{}.{}", i.class.module, i.class.name),
+            other => other.type_name().to_owned(),
+        };
+        Ok(PyException {
+            args: super::exception::ExceptionArgs::Object(Rc::new(object)),
+            ..PyException::new(ExcType::Other(name), message)
+        })
     }
 
     /// `obj.name` for objects with behaviour (learners' instances and classes, modules,
     /// `super()`); everything else through [`super::methods::get`].
     pub(crate) fn get_attribute(&mut self, owner: &Value, name: &str) -> Result<Value> {
+        if let Value::Module(module) = owner
+            && let Some(scope) = self.source_modules.get(module)
+        {
+            return scope
+                .borrow()
+                .get(name)
+                .cloned()
+                .ok_or_else(|| super::modules::no_attribute(module, name));
+        }
         if let Value::Module(module) = owner
             && let Some(default) = crate::torch::backend_flag(module, name)
         {
@@ -103,6 +192,15 @@ impl Interpreter {
             Value::Instance(instance) => {
                 if let Some(v) = instance.attributes.borrow().get(name) {
                     return Ok(v.clone());
+                }
+                // A snapshot of its attributes (writing into it does not change the object).
+                if name == "__dict__" {
+                    let attributes = instance.attributes.borrow();
+                    let entries: Vec<(Value, Value)> = attributes
+                        .iter()
+                        .map(|(k, v)| (Value::str(k), v.clone()))
+                        .collect();
+                    return Ok(Value::Dict(Rc::new(RefCell::new(entries))));
                 }
                 if let Some(module) = &instance.module
                     && let Some(member) = module.member(name)
@@ -118,6 +216,18 @@ impl Interpreter {
                         Ok(Value::BoundMethod(Box::new(owner.clone()), f.clone()))
                     }
                     Some(_) => Ok(found.unwrap_or(Value::None)),
+                    // A container subclass has its built-in's methods (`counter.items()`).
+                    None if let Some(container) = instance.builtin.borrow().clone() => {
+                        super::methods::get(&container, name).map_err(|_| {
+                            PyException::new(
+                                ExcType::AttributeError,
+                                format!(
+                                    "'{}' object has no attribute '{name}'",
+                                    instance.class.name
+                                ),
+                            )
+                        })
+                    }
                     None => instance
                         .module
                         .as_ref()
@@ -147,6 +257,20 @@ impl Interpreter {
                 match &found {
                     Some(Value::Function(f)) => Ok(Value::BoundMethod(object.clone(), f.clone())),
                     Some(_) => Ok(found.unwrap_or(Value::None)),
+                    // `super().__init__(...)` of a container subclass: its contents.
+                    None if name == "__init__"
+                        && CONTAINERS.iter().any(|c| class.derives_from_builtin(c)) =>
+                    {
+                        Ok(Value::Method(
+                            object.clone(),
+                            Rc::from("__container_init__"),
+                        ))
+                    }
+                    // `super().__init__(message)` of an exception: its `args`.
+                    None if name == "__init__" && class.exception.is_some() => Ok(Value::Method(
+                        object.clone(),
+                        Rc::from("__exception_init__"),
+                    )),
                     // `super().__init__()` of nn.Module: the module exists already.
                     None if name == "__init__" => Ok(Value::Builtin("__noop__")),
                     // A method of the built-in base (`super().to(device)`,
@@ -157,6 +281,30 @@ impl Interpreter {
                 }
             }
             Value::Module("os") if name == "environ" => Ok(Value::Environ(self.session.clone())),
+            Value::Function(f) if let Some(value) = f.attributes.borrow().get(name) => {
+                Ok(value.clone())
+            }
+            Value::Function(f) => match name {
+                "__name__" | "__qualname__" => Ok(Value::str(&f.name)),
+                "__module__" => Ok(Value::str("__main__")),
+                "__doc__" => Ok(match &f.body {
+                    super::value::FunctionBody::Statements(body) => docstring(body),
+                    super::value::FunctionBody::Expression(_) => Value::None,
+                }),
+                _ => Err(PyException::new(
+                    ExcType::AttributeError,
+                    format!("'function' object has no attribute '{name}'"),
+                )),
+            },
+            Value::Class(class) if name == "__dict__" => Ok(Value::Dict(Rc::new(RefCell::new(
+                class
+                    .namespace
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (Value::str(k), v.clone()))
+                    .collect(),
+            )))),
+            Value::Class(class) if name == "__module__" => Ok(Value::Str(class.module.clone())),
             Value::Class(class)
                 if let Some(method) = class_method(class.lookup(name).as_ref(), class) =>
             {
@@ -172,7 +320,25 @@ impl Interpreter {
         }
     }
 
-    /// `obj.name = value`.
+    /// `obj.name = value` and `setattr(obj, name, value)`: through the class's `__setattr__`
+    /// where it has one.
+    pub(crate) async fn assign_attribute(
+        &mut self,
+        owner: &Value,
+        name: &str,
+        value: Value,
+    ) -> std::result::Result<(), Flow> {
+        if let Value::Instance(i) = owner
+            && i.class.lookup("__setattr__").is_some()
+        {
+            self.call_dunder(owner, "__setattr__", vec![Value::str(name), value])
+                .await?;
+            return Ok(());
+        }
+        Ok(self.set_attribute(owner, name, value)?)
+    }
+
+    /// `obj.name = value`, as `object.__setattr__` does it.
     pub(crate) fn set_attribute(&mut self, owner: &Value, name: &str, value: Value) -> Result<()> {
         if let Value::Module(module) = owner
             && crate::torch::backend_flag(module, name).is_some()
@@ -185,6 +351,17 @@ impl Interpreter {
             && let Value::Tensor(tensor) = &*owner.resolved()
         {
             return crate::torch::tensor::set_attribute(tensor, name, value);
+        }
+        match owner {
+            Value::Class(class) => {
+                class.namespace.borrow_mut().insert(name.to_owned(), value);
+                return Ok(());
+            }
+            Value::Function(f) => {
+                f.attributes.borrow_mut().insert(name.to_owned(), value);
+                return Ok(());
+            }
+            _ => {}
         }
         let Value::Instance(instance) = owner else {
             return Err(PyException::new(
@@ -207,7 +384,7 @@ impl Interpreter {
                 other => Assign::Other(other.type_name()),
             };
             if module.assign(name, assign)? {
-                instance.attributes.borrow_mut().remove(name);
+                instance.attributes.borrow_mut().shift_remove(name);
                 return Ok(());
             }
         }
@@ -216,6 +393,66 @@ impl Interpreter {
             .borrow_mut()
             .insert(name.to_owned(), value);
         Ok(())
+    }
+}
+
+/// The built-in containers a cell's class may derive from.
+const CONTAINERS: &[&str] = &["dict", "list", "set", "tuple"];
+
+/// An empty built-in container.
+fn empty_container(name: &str) -> Value {
+    match name {
+        "dict" => Value::Dict(Rc::default()),
+        "list" => Value::list(Vec::new()),
+        "set" => Value::Set(Rc::default()),
+        _ => Value::Tuple(Rc::from(Vec::new())),
+    }
+}
+
+/// An `abc.ABC` subclass with abstract methods left cannot be instantiated.
+fn check_not_abstract(class: &Rc<Class>) -> Result<()> {
+    let mut ancestry = Some(class);
+    let mut is_abc = false;
+    let mut names = Vec::new();
+    while let Some(c) = ancestry {
+        is_abc |= c.name == "ABC" && &*c.module == "abc";
+        names.extend(c.namespace.borrow().keys().cloned());
+        ancestry = c.base.as_ref();
+    }
+    if !is_abc {
+        return Ok(());
+    }
+    let mut abstract_methods: Vec<String> = names
+        .into_iter()
+        .filter(|name| {
+            matches!(&class.lookup(name), Some(Value::Function(f))
+                if f.attributes.borrow().get("__isabstractmethod__").is_some_and(Value::truthy))
+        })
+        .collect();
+    abstract_methods.sort();
+    abstract_methods.dedup();
+    if abstract_methods.is_empty() {
+        return Ok(());
+    }
+    Err(PyException::new(
+        ExcType::TypeError,
+        format!(
+            "Can't instantiate abstract class {} with abstract method{} {}",
+            class.name,
+            if abstract_methods.len() == 1 { "" } else { "s" },
+            abstract_methods.join(", ")
+        ),
+    ))
+}
+
+/// A function's docstring: its body's leading string.
+fn docstring(body: &[ruff_python_ast::Stmt]) -> Value {
+    match body.first() {
+        Some(ruff_python_ast::Stmt::Expr(e)) => match &*e.value {
+            ruff_python_ast::Expr::StringLiteral(s) => Value::str(s.value.to_str()),
+            _ => Value::None,
+        },
+        _ => Value::None,
     }
 }
 

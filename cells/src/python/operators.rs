@@ -118,7 +118,12 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
             Ok(Value::Tuple(a.iter().chain(b.iter()).cloned().collect()))
         }
         (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
-            int_binary(op, as_f64(left) as i64, as_f64(right) as i64).ok_or_else(unsupported)?
+            // Exactly, never through f64 (which rounds past 2**53).
+            let int = |v: &Value| match v {
+                Value::Int(i) => *i,
+                _ => i64::from(v.truthy()),
+            };
+            int_binary(op, int(left), int(right)).ok_or_else(unsupported)?
         }
         (
             Value::Int(_) | Value::Bool(_) | Value::Float(_),
@@ -150,11 +155,33 @@ fn int_binary(op: Operator, a: i64, b: i64) -> Option<Result<Value>> {
         Operator::Div if b == 0 => Err(zero_division("division by zero")),
         Operator::Div => Ok(Value::Float(a as f64 / b as f64)),
         Operator::FloorDiv if b == 0 => Err(zero_division("integer division or modulo by zero")),
-        Operator::FloorDiv => Ok(Value::Int(
-            a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0),
-        )),
+        // Floor, not truncation: -7 // 2 == -4. Only i64::MIN // -1 leaves the 64-bit range.
+        Operator::FloorDiv => a
+            .checked_div(b)
+            .map(|q| q - i64::from(a.wrapping_rem(b) != 0 && (a < 0) != (b < 0)))
+            .map(Value::Int)
+            .ok_or_else(overflow),
         Operator::Mod if b == 0 => Err(zero_division("integer modulo by zero")),
-        Operator::Mod => Ok(Value::Int(((a % b) + b) % b)),
+        // The result takes the divisor's sign: -7 % 2 == 1.
+        Operator::Mod => {
+            let r = a.wrapping_rem(b);
+            Ok(Value::Int(if r != 0 && (r < 0) != (b < 0) {
+                r + b
+            } else {
+                r
+            }))
+        }
+        Operator::LShift | Operator::RShift if b < 0 => Err(PyException::new(
+            ExcType::ValueError,
+            "negative shift count",
+        )),
+        Operator::LShift if a == 0 => Ok(Value::Int(0)),
+        Operator::LShift => u32::try_from(b)
+            .ok()
+            .filter(|&shift| shift < 64 && (a << shift) >> shift == a)
+            .map(|shift| Value::Int(a << shift))
+            .ok_or_else(overflow),
+        Operator::RShift => Ok(Value::Int(if b >= 64 { a >> 63 } else { a >> b })),
         Operator::Pow if b < 0 => Ok(Value::Float((a as f64).powf(b as f64))),
         Operator::Pow => u32::try_from(b)
             .ok()
@@ -352,7 +379,7 @@ fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     };
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
-        (x, y) if number(x) && number(y) => as_f64(x).partial_cmp(&as_f64(y)),
+        (x, y) if number(x) && number(y) => super::value::number_order(x, y),
         (Value::Tuple(_), Value::Tuple(_)) | (Value::List(_), Value::List(_)) => {
             let (xs, ys) = (iterate(a).ok()?, iterate(b).ok()?);
             for (x, y) in xs.iter().zip(&ys) {
@@ -764,6 +791,39 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
             }
             _ => Err(type_error("str expected, not int".into())),
         },
+        Value::List(items) if let Some((lower, upper, step)) = as_slice(index) => {
+            let replacement = iterate(&value)?;
+            let len = items.borrow().len();
+            if step.unwrap_or(1) == 1 {
+                // `a[i:j] = values`: the run is replaced, whatever the lengths.
+                let positions = slice_positions(len, lower, upper, None)?;
+                let start = positions.first().copied().unwrap_or_else(|| {
+                    slice_positions(len, lower, None, None)
+                        .ok()
+                        .and_then(|p| p.first().copied())
+                        .unwrap_or(len)
+                });
+                let end = start + positions.len();
+                items.borrow_mut().splice(start..end, replacement);
+                return Ok(());
+            }
+            let positions = slice_positions(len, lower, upper, step)?;
+            if positions.len() != replacement.len() {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    format!(
+                        "attempt to assign sequence of size {} to extended slice of size {}",
+                        replacement.len(),
+                        positions.len()
+                    ),
+                ));
+            }
+            let mut items = items.borrow_mut();
+            for (at, value) in positions.into_iter().zip(replacement) {
+                items[at] = value;
+            }
+            Ok(())
+        }
         Value::List(items) => {
             let at = list_position(items, index)?;
             items.borrow_mut()[at] = value;

@@ -29,7 +29,7 @@ impl Interpreter {
                 Stmt::Assign(a) if a.targets.len() == 1 && is_simple(&a.value) => {
                     if let Some(name) = simple_name(&a.targets[0]) {
                         self.note_line(stmt)?;
-                        let value = sync_first!(self, |me| me.simple_expr(&a.value))?;
+                        let value = self.expr(&a.value).await?;
                         self.set_name(name, value);
                         return Ok(());
                     }
@@ -38,10 +38,18 @@ impl Interpreter {
                     if let Some(name) = simple_name(&a.target) {
                         self.note_line(stmt)?;
                         let current = self.lookup(name)?;
-                        let operand = sync_first!(self, |me| me.simple_expr(&a.value))?;
-                        let updated = sync_first!(self, |_me| Ok(operators::binary(
-                            a.op, &current, &operand, true
-                        )?))?;
+                        let operand = self.expr(&a.value).await?;
+                        let learned = if super::dunders::has_learner_objects([&current, &operand]) {
+                            Box::pin(self.binary_dunder(a.op, &current, &operand, true)).await?
+                        } else {
+                            None
+                        };
+                        let updated = match learned {
+                            Some(updated) => updated,
+                            None => sync_first!(self, |_me| Ok(operators::binary(
+                                a.op, &current, &operand, true
+                            )?))?,
+                        };
                         self.set_name(name, updated);
                         return Ok(());
                     }
@@ -90,9 +98,17 @@ impl Interpreter {
                 Stmt::AugAssign(a) => {
                     let current = self.expr(&a.target).await?;
                     let operand = self.expr(&a.value).await?;
-                    let updated = sync_first!(self, |_me| Ok(operators::binary(
-                        a.op, &current, &operand, true
-                    )?))?;
+                    let learned = if super::dunders::has_learner_objects([&current, &operand]) {
+                        Box::pin(self.binary_dunder(a.op, &current, &operand, true)).await?
+                    } else {
+                        None
+                    };
+                    let updated = match learned {
+                        Some(updated) => updated,
+                        None => sync_first!(self, |_me| Ok(operators::binary(
+                            a.op, &current, &operand, true
+                        )?))?,
+                    };
                     self.assign(&a.target, updated).await?;
                 }
                 Stmt::If(s) => self.if_stmt(s).await?,
@@ -132,15 +148,22 @@ impl Interpreter {
                 }
                 Stmt::FunctionDef(def) => self.define(def).await?,
                 Stmt::ClassDef(def) => {
-                    if !def.decorator_list.is_empty() {
-                        return Err(PyException::unsupported("a class decorator").into());
+                    // Decorators are evaluated first and applied innermost first, as for
+                    // functions; the name is bound to what the last one returns.
+                    let mut decorators = Vec::with_capacity(def.decorator_list.len());
+                    for decorator in &def.decorator_list {
+                        decorators.push(self.expr(&decorator.expression).await?);
                     }
-                    self.define_class(def).await?;
+                    let mut class = self.define_class(def).await?;
+                    for decorator in decorators.iter().rev() {
+                        class = self.call(decorator, Args::positional(vec![class])).await?;
+                    }
+                    self.set_name(def.name.id.as_str(), class);
                 }
                 Stmt::Import(import) => {
                     for alias in &import.names {
                         let name = alias.name.id.as_str();
-                        let module = super::modules::import(name)?;
+                        let module = self.import(name).await?;
                         match &alias.asname {
                             Some(asname) => self.set_name(asname.id.as_str(), module),
                             None => {
@@ -157,7 +180,7 @@ impl Interpreter {
                         let name = alias.name.id.as_str();
                         let value = match (module, name) {
                             ("os", "environ") => Value::Environ(self.session.clone()),
-                            _ => super::modules::import_from(module, name)?,
+                            _ => self.import_from(module, name).await?,
                         };
                         let bound = alias.asname.as_ref().map_or(name, |a| a.id.as_str());
                         self.set_name(bound, value);
@@ -179,6 +202,13 @@ impl Interpreter {
                         Some(e) => match &self.expr(e).await? {
                             Value::ExcClass(kind) => PyException::new(kind.clone(), ""),
                             Value::Exception(e) => (**e).clone(),
+                            Value::Class(c) if c.exception.is_some() => {
+                                let object = self.instantiate(c, Args::default()).await?;
+                                self.exception_of(object).await?
+                            }
+                            object @ Value::Instance(i) if i.class.exception.is_some() => {
+                                self.exception_of(object.clone()).await?
+                            }
                             other => PyException::new(
                                 ExcType::TypeError,
                                 format!(
@@ -258,15 +288,12 @@ impl Interpreter {
                             Value::Tuple(ref items) => items.to_vec(),
                             one => vec![one],
                         };
-                        classes.iter().any(|c| match c {
-                            Value::ExcClass(kind) => error.kind.caught_by(kind),
-                            _ => false,
-                        })
+                        classes.iter().any(|c| error.caught_by(c))
                     }
                 };
                 if matches {
                     if let Some(name) = &h.name {
-                        self.set_name(name.id.as_str(), Value::Exception(Rc::new(error.clone())));
+                        self.set_name(name.id.as_str(), error.value());
                     }
                     self.handling.push(error.clone());
                     outcome = self.block(&h.body).await;
@@ -301,6 +328,13 @@ impl Interpreter {
             Expr::Subscript(s) => {
                 let container = self.expr(&s.value).await?;
                 let index = self.subscript(&s.slice).await?;
+                if let Value::Instance(i) = &container
+                    && i.class.lookup("__delitem__").is_some()
+                {
+                    self.call_dunder(&container, "__delitem__", vec![index])
+                        .await?;
+                    return Ok(());
+                }
                 operators::delete_item(&container, &index)?;
                 Ok(())
             }
@@ -372,7 +406,13 @@ impl Interpreter {
             .map(|a| a.cell.clone())
             .ok_or_else(|| PyException::new(ExcType::RuntimeError, "no cell is running"))?;
         let line = cell.line_of(range);
+        let generator = match &body {
+            FunctionBody::Statements(body) => super::generator::has_yield(body),
+            FunctionBody::Expression(e) => super::generator::expression_has_yield(e),
+        };
         Ok(Value::Function(Rc::new(Function {
+            generator,
+            attributes: Default::default(),
             name,
             parameters: Rc::new(parameters.clone()),
             body,

@@ -61,6 +61,17 @@ impl Interpreter {
 
     /// Python's truth value of `value` (a one-element tensor's is read from the device).
     pub(crate) async fn truth(&mut self, value: &Value) -> Result<bool, Flow> {
+        if let Value::Instance(i) = value {
+            for method in ["__bool__", "__len__"] {
+                if i.class.lookup(method).is_some() {
+                    let answer = self.call_dunder(value, method, Vec::new()).await?;
+                    return Ok(answer.truthy());
+                }
+            }
+            if let Some(container) = i.builtin.borrow().clone() {
+                return Ok(container.truthy());
+            }
+        }
         self.fetch_values(value).await?;
         Ok(value.truth()?)
     }

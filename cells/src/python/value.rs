@@ -190,6 +190,11 @@ pub struct Class {
     pub is_module: bool,
     /// The built-in class at the root of its ancestry (`torch.utils.data.Dataset`, `object`).
     pub builtin_base: Option<&'static str>,
+    /// The built-in exception class it derives from, for an exception class
+    /// (`class StatisticsError(ValueError)`).
+    pub exception: Option<ExcType>,
+    /// The module it was defined in (`__main__` in a cell), as its reprs name it.
+    pub module: Rc<str>,
     /// Methods and class attributes.
     pub namespace: RefCell<Names>,
 }
@@ -221,9 +226,13 @@ impl Class {
 /// An object made by calling a cell's class.
 pub struct Instance {
     pub class: Rc<Class>,
-    pub attributes: RefCell<Names>,
+    /// Its attributes, in the order they were first set (as `vars(obj)` lists them).
+    pub attributes: RefCell<Attributes>,
     /// For an `nn.Module` subclass: the engine module holding its parameters, buffers, children.
     pub module: Option<tolab_engine::nn::Module>,
+    /// For a subclass of a built-in container (`class Counter(dict)`): the container it is,
+    /// which the language's own operations use where the class does not say otherwise.
+    pub builtin: RefCell<Option<Value>>,
 }
 
 /// A function defined in a cell, by `def` or `lambda`.
@@ -240,6 +249,10 @@ pub struct Function {
     pub line: usize,
     /// The scopes of the functions it is nested in, innermost first (its closure).
     pub enclosing: Rc<[Scope]>,
+    /// Whether its body has a `yield`: calling it makes a generator.
+    pub generator: bool,
+    /// Attributes set on it (`wrapper.__name__ = …`, `f.__isabstractmethod__ = True`).
+    pub attributes: RefCell<Names>,
 }
 
 /// A function call's local names; shared, so that nested functions see (and `nonlocal` changes)
@@ -249,6 +262,9 @@ pub type Scope = Rc<RefCell<Names>>;
 /// Names bound to values (a scope, a class's namespace, an object's attributes). Looked up at
 /// every use of a name, so hashed with Fx rather than SipHash: cells cannot choose hostile keys.
 pub type Names = rustc_hash::FxHashMap<String, Value>;
+
+/// An object's attributes: names in the order they were first set.
+pub type Attributes = indexmap::IndexMap<String, Value, rustc_hash::FxBuildHasher>;
 
 pub enum FunctionBody {
     Statements(Rc<[Stmt]>),
@@ -261,6 +277,9 @@ impl Value {
     pub fn resolved(&self) -> std::borrow::Cow<'_, Value> {
         match self {
             Value::Parameter(p) => std::borrow::Cow::Owned(Value::Tensor(p.tensor())),
+            Value::Instance(i) if i.builtin.borrow().is_some() => {
+                std::borrow::Cow::Owned(i.builtin.borrow().clone().unwrap_or(Value::None))
+            }
             other => std::borrow::Cow::Borrowed(other),
         }
     }
@@ -520,7 +539,23 @@ impl Value {
             Value::Instance(i) => match (cx.learned.get(&address(i)), &i.module) {
                 (Some(text), _) => text.clone(),
                 (None, Some(m)) => m.repr(),
-                (None, None) => format!("<__main__.{} object at {:#x}>", i.class.name, address(i)),
+                (None, None) if let Some(container) = i.builtin.borrow().as_ref() => {
+                    container.repr_in(cx)
+                }
+                (None, None) if i.class.exception.is_some() => {
+                    let args = match i.attributes.borrow().get("args") {
+                        Some(Value::Tuple(args)) => args.to_vec(),
+                        _ => Vec::new(),
+                    };
+                    let args: Vec<String> = args.iter().map(|a| a.repr_in(cx)).collect();
+                    format!("{}({})", i.class.name, args.join(", "))
+                }
+                (None, None) => format!(
+                    "<{}.{} object at {:#x}>",
+                    i.class.module,
+                    i.class.name,
+                    address(i)
+                ),
             },
             Value::BoundMethod(owner, f) => {
                 format!("<bound method {} of {}>", f.name, owner.repr())
@@ -543,7 +578,14 @@ impl Value {
             Value::NdArray(_) | Value::NpScalar(_) | Value::NpType(_) | Value::NpDType(_) => {
                 crate::stdlib::numpy::repr(self)
             }
-            Value::Iterator(it) => format!("<{} object>", it.borrow().type_name()),
+            Value::Iterator(it) => match &*it.borrow() {
+                super::iteration::Iter::Generator(g) => format!(
+                    "<generator object {} at {:#x}>",
+                    g.name,
+                    Rc::as_ptr(g) as usize
+                ),
+                other => format!("<{} object>", other.type_name()),
+            },
             Value::TensorDataset(d) => {
                 format!(
                     "<torch.utils.data.dataset.TensorDataset object at {:#x}>",
@@ -645,6 +687,42 @@ pub fn check_hashable(v: &Value) -> Result<(), PyException> {
 
 /// Python's `==` on plain values (engine objects compare by identity); containers nested past
 /// [`MAX_REPR_DEPTH`] or too large to compare are unequal (see [`try_equal`]).
+/// How two numbers (`int`, `bool`, `float`) compare, exactly as Python compares them: ints
+/// never pass through f64 (which rounds past 2**53), an int and a float compare by value.
+/// `None` when a NaN takes part.
+pub fn number_order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    let int = |v: &Value| match v {
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    };
+    // An int against a float: compare the float's floor, then its fraction.
+    let int_float = |i: i64, f: f64| -> Option<Ordering> {
+        if f.is_nan() {
+            return None;
+        }
+        if f >= 9_223_372_036_854_775_808.0 {
+            return Some(Ordering::Less);
+        }
+        if f < -9_223_372_036_854_775_808.0 {
+            return Some(Ordering::Greater);
+        }
+        let floor = f.floor();
+        Some(i.cmp(&(floor as i64)).then(if f > floor {
+            Ordering::Less
+        } else {
+            Ordering::Equal
+        }))
+    };
+    match (int(a), int(b)) {
+        (Some(x), Some(y)) => Some(x.cmp(&y)),
+        (Some(x), None) => int_float(x, as_f64(b)),
+        (None, Some(y)) => int_float(y, as_f64(a)).map(Ordering::reverse),
+        (None, None) => as_f64(a).partial_cmp(&as_f64(b)),
+    }
+}
+
 pub fn equal(a: &Value, b: &Value) -> bool {
     try_equal(a, b).unwrap_or(false)
 }
@@ -669,6 +747,16 @@ pub fn try_equal(a: &Value, b: &Value) -> Result<bool, PyException> {
 /// identical to its counterpart is equal without a look inside, as in CPython (so a list
 /// holding itself compares).
 fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result<bool, Cut> {
+    // A container subclass's object equals what its built-in container equals.
+    if let (Value::Instance(_), _) | (_, Value::Instance(_)) = (a, b)
+        && let (a, b) = (a.resolved(), b.resolved())
+        && !matches!(
+            (&*a, &*b),
+            (Value::Instance(_), _) | (_, Value::Instance(_))
+        )
+    {
+        return equal_within(&a, &b, depth, parts);
+    }
     let mut same = |p: &Value, q: &Value| -> Result<bool, Cut> {
         if depth == 0 {
             return Err(Cut::TooDeep);
@@ -693,7 +781,7 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
         (
             Value::Int(_) | Value::Bool(_) | Value::Float(_),
             Value::Int(_) | Value::Bool(_) | Value::Float(_),
-        ) => as_f64(a) == as_f64(b),
+        ) => number_order(a, b) == Some(std::cmp::Ordering::Equal),
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             x.len() == y.len() && all(&mut x.iter().zip(y.iter()))?

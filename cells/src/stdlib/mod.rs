@@ -26,9 +26,36 @@ pub const MODULES: &[&str] = &[
     "os",
     "typing",
     "copy",
+    "itertools",
+    "functools",
+    "contextlib",
+    "statistics",
+    "string",
+    "abc",
+    "operator",
+    "json",
+    "collections",
     "numpy",
     "numpy.random",
 ];
+
+/// The modules written in Python (in `stdlib/py/`), by name: each runs at its first import.
+const SOURCES: &[(&str, &str)] = &[
+    ("itertools", include_str!("py/itertools.py")),
+    ("functools", include_str!("py/functools.py")),
+    ("contextlib", include_str!("py/contextlib.py")),
+    ("statistics", include_str!("py/statistics.py")),
+    ("string", include_str!("py/string.py")),
+    ("abc", include_str!("py/abc.py")),
+    ("operator", include_str!("py/operator.py")),
+    ("json", include_str!("py/json.py")),
+    ("collections", include_str!("py/collections.py")),
+];
+
+/// The Python source of a standard-library module written in Python.
+pub fn source(module: &str) -> Option<&'static str> {
+    SOURCES.iter().find(|(m, _)| *m == module).map(|(_, s)| *s)
+}
 
 const WARNINGS: &[&str] = &["warn", "catch_warnings", "simplefilter", "filterwarnings"];
 const TIME: &[&str] = &["perf_counter", "time", "sleep", "monotonic"];
@@ -77,8 +104,14 @@ impl Interpreter {
         &mut self,
         module: &str,
         name: &str,
-        args: Args,
+        mut args: Args,
     ) -> Result<Value, Flow> {
+        // The functions here read an iterable whole (`math.fsum(x * x for x in xs)`).
+        for arg in &mut args.positional {
+            if let Value::Iterator(_) = arg {
+                *arg = Value::list(self.collect(arg).await?);
+            }
+        }
         let session = self.session.clone();
         let text = |i: usize, key: &str| args.get(i, key).map(Value::str_text);
         Ok(match (module, name) {
@@ -97,7 +130,7 @@ impl Interpreter {
                 self.sleep(length).await?;
                 Value::None
             }
-            ("random", _) => random::call(&mut self.python_random, name, &args)?,
+            ("random", _) => random::call(&mut self.python_random.borrow_mut(), name, &args)?,
             ("copy", _) => copy::call(name, &args)?,
             ("math", _) => math::call(name, &args)?,
             ("numpy" | "numpy.random", _) => {

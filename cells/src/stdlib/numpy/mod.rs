@@ -81,9 +81,13 @@ const CONSTANTS: &[&str] = &[
 /// has it, the lab does not yet" from a typo (`tests/golden/numpy_generate.py` writes it).
 const NUMPY_NAMES: &str = include_str!("names.txt");
 
-/// Per notebook: `np.random`'s state (the print options live with [`format`]).
+/// Per notebook: `np.random`'s state (shared with the interpreters a notebook's generators
+/// run in; the print options live with [`format`]).
 pub struct State {
-    pub random: random::RandomState,
+    pub random: Rc<std::cell::RefCell<random::RandomState>>,
+    /// Whether this is the notebook's own state (not a generator's share of it): the owner
+    /// lets go of the session it named when it goes.
+    owner: bool,
 }
 
 impl State {
@@ -93,28 +97,39 @@ impl State {
         format::set_options(format::PrintOptions::default());
         enter(session);
         State {
-            random: random::RandomState::default(),
+            random: Rc::default(),
+            owner: true,
         }
     }
-}
 
-/// A notebook's numpy goes with it: the session it named is let go (a session must not
-/// outlive its thread's other state, as one kept in a thread-local would).
-impl Drop for State {
-    fn drop(&mut self) {
-        let _ = SESSION.try_with(|s| s.borrow_mut().take());
+    /// The same state, for an interpreter a generator runs in.
+    pub fn share(&self) -> State {
+        State {
+            random: self.random.clone(),
+            owner: false,
+        }
     }
-}
-
-/// Names `session` as the one a running notebook's NumPy scalars make arrays in.
-pub fn enter(session: &Session) {
-    SESSION.with(|s| *s.borrow_mut() = Some(session.clone()));
 }
 
 thread_local! {
     /// The notebook's session, for arrays a NumPy scalar's array methods make (a scalar holds
     /// no memory, so it has no session of its own).
     static SESSION: std::cell::RefCell<Option<Session>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A notebook's numpy goes with it: the session it named is let go (a session must not
+/// outlive its thread's other state, as one kept in a thread-local would).
+impl Drop for State {
+    fn drop(&mut self) {
+        if self.owner {
+            let _ = SESSION.try_with(|s| s.borrow_mut().take());
+        }
+    }
+}
+
+/// Names `session` as the one a running notebook's NumPy scalars make arrays in.
+pub fn enter(session: &Session) {
+    SESSION.with(|s| *s.borrow_mut() = Some(session.clone()));
 }
 
 /// A NumPy scalar as a 0-d array (NumPy scalars have the arrays' methods and indexing).
@@ -204,7 +219,7 @@ pub fn call(
     args: &Args,
 ) -> Result<Value> {
     match module {
-        "numpy.random" => random::call(session, &mut state.random, name, args),
+        "numpy.random" => random::call(session, &mut state.random.borrow_mut(), name, args),
         _ => functions::call(session, name, args),
     }
 }

@@ -364,6 +364,7 @@ impl Interpreter {
                 class: instance.class.clone(),
                 attributes: RefCell::new(instance.attributes.borrow().clone()),
                 module: Some(module.clone()),
+                builtin: RefCell::new(None),
             }));
         }
         Value::NnModule(module.clone())

@@ -1,0 +1,217 @@
+//! Operators on learners' objects: `a + b` calls `__add__` (or `b.__radd__`), comparisons call
+//! `__eq__`, `__lt__`, … (reflected as Python reflects them), `x in obj` calls `__contains__`,
+//! `obj[k] = v` and `del obj[k]` call `__setitem__` and `__delitem__`, truth calls `__bool__` or
+//! `__len__`, unary operators call `__neg__`, `__pos__`, `__invert__`, and sorting, `min` and `max` order objects by their `__lt__`. Values without
+//! learner objects never come here: the operators module answers them synchronously.
+
+use ruff_python_ast::{CmpOp, Operator, UnaryOp};
+
+use super::args::Flow;
+use super::interpreter::Interpreter;
+use super::operators;
+use super::value::Value;
+
+/// The method `left op right` calls, and the one `right` answers with when `left` has none.
+fn binary_methods(op: Operator) -> (&'static str, &'static str) {
+    match op {
+        Operator::Add => ("__add__", "__radd__"),
+        Operator::Sub => ("__sub__", "__rsub__"),
+        Operator::Mult => ("__mul__", "__rmul__"),
+        Operator::MatMult => ("__matmul__", "__rmatmul__"),
+        Operator::Div => ("__truediv__", "__rtruediv__"),
+        Operator::Mod => ("__mod__", "__rmod__"),
+        Operator::Pow => ("__pow__", "__rpow__"),
+        Operator::LShift => ("__lshift__", "__rlshift__"),
+        Operator::RShift => ("__rshift__", "__rrshift__"),
+        Operator::BitOr => ("__or__", "__ror__"),
+        Operator::BitXor => ("__xor__", "__rxor__"),
+        Operator::BitAnd => ("__and__", "__rand__"),
+        Operator::FloorDiv => ("__floordiv__", "__rfloordiv__"),
+    }
+}
+
+/// The in-place method of `a op= b` (`__iadd__`).
+fn in_place_method(op: Operator) -> &'static str {
+    match op {
+        Operator::Add => "__iadd__",
+        Operator::Sub => "__isub__",
+        Operator::Mult => "__imul__",
+        Operator::MatMult => "__imatmul__",
+        Operator::Div => "__itruediv__",
+        Operator::Mod => "__imod__",
+        Operator::Pow => "__ipow__",
+        Operator::LShift => "__ilshift__",
+        Operator::RShift => "__irshift__",
+        Operator::BitOr => "__ior__",
+        Operator::BitXor => "__ixor__",
+        Operator::BitAnd => "__iand__",
+        Operator::FloorDiv => "__ifloordiv__",
+    }
+}
+
+/// The method a comparison calls on its left operand, and the reflected one on its right.
+fn comparison_methods(op: CmpOp) -> Option<(&'static str, &'static str)> {
+    Some(match op {
+        CmpOp::Eq => ("__eq__", "__eq__"),
+        CmpOp::NotEq => ("__ne__", "__ne__"),
+        CmpOp::Lt => ("__lt__", "__gt__"),
+        CmpOp::LtE => ("__le__", "__ge__"),
+        CmpOp::Gt => ("__gt__", "__lt__"),
+        CmpOp::GtE => ("__ge__", "__le__"),
+        CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => return None,
+    })
+}
+
+/// Whether `v` is a learner's object defining `method`.
+fn defines(v: &Value, method: &str) -> bool {
+    matches!(v, Value::Instance(i) if i.class.lookup(method).is_some())
+}
+
+impl Interpreter {
+    /// `left op right` answered by a learner's method, if either operand has one.
+    pub(crate) async fn binary_dunder(
+        &mut self,
+        op: Operator,
+        left: &Value,
+        right: &Value,
+        in_place: bool,
+    ) -> Result<Option<Value>, Flow> {
+        if in_place && defines(left, in_place_method(op)) {
+            let method = in_place_method(op);
+            return Ok(Some(
+                self.call_dunder(left, method, vec![right.clone()]).await?,
+            ));
+        }
+        self.forward_or_reflected(binary_methods(op), left, right)
+            .await
+    }
+
+    /// `left.method(right)` where `left` has it, else `right.reflected(left)`.
+    async fn forward_or_reflected(
+        &mut self,
+        (method, reflected): (&str, &str),
+        left: &Value,
+        right: &Value,
+    ) -> Result<Option<Value>, Flow> {
+        if defines(left, method) {
+            return Ok(Some(
+                self.call_dunder(left, method, vec![right.clone()]).await?,
+            ));
+        }
+        if defines(right, reflected) {
+            return Ok(Some(
+                self.call_dunder(right, reflected, vec![left.clone()])
+                    .await?,
+            ));
+        }
+        Ok(None)
+    }
+
+    /// `-x`, `+x`, `~x` and `not x` on a learner's object.
+    pub(crate) async fn unary_dunder(
+        &mut self,
+        op: UnaryOp,
+        operand: &Value,
+    ) -> Result<Value, Flow> {
+        let method = match op {
+            UnaryOp::Not => return Ok(Value::Bool(!self.truth(operand).await?)),
+            UnaryOp::USub => "__neg__",
+            UnaryOp::UAdd => "__pos__",
+            UnaryOp::Invert => "__invert__",
+        };
+        if defines(operand, method) {
+            return self.call_dunder(operand, method, Vec::new()).await;
+        }
+        Ok(operators::unary(op, operand)?)
+    }
+
+    /// `left op right` for a comparison a learner's method answers: `__eq__` and the ordering
+    /// methods (reflected on the right operand), `__ne__` as `not __eq__` where only that is
+    /// defined, and `in` through the container's `__contains__`.
+    pub(crate) async fn compare_dunder(
+        &mut self,
+        op: CmpOp,
+        left: &Value,
+        right: &Value,
+    ) -> Result<Option<Value>, Flow> {
+        if let CmpOp::In | CmpOp::NotIn = op {
+            if !defines(right, "__contains__") {
+                return Ok(None);
+            }
+            let found = self
+                .call_dunder(right, "__contains__", vec![left.clone()])
+                .await?;
+            let found = self.truth(&found).await?;
+            return Ok(Some(Value::Bool(found == (op == CmpOp::In))));
+        }
+        let Some(methods) = comparison_methods(op) else {
+            return Ok(None);
+        };
+        if let Some(answer) = self.forward_or_reflected(methods, left, right).await? {
+            return Ok(Some(answer));
+        }
+        if op == CmpOp::NotEq && (defines(left, "__eq__") || defines(right, "__eq__")) {
+            let equal = Box::pin(self.compare_dunder(CmpOp::Eq, left, right)).await?;
+            if let Some(equal) = equal {
+                return Ok(Some(Value::Bool(!self.truth(&equal).await?)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `left < right`, by a learner's `__lt__` (or `right.__gt__`) where there is one.
+    async fn less_than(&mut self, left: &Value, right: &Value) -> Result<bool, Flow> {
+        let answer = match self.compare_dunder(CmpOp::Lt, left, right).await? {
+            Some(answer) => answer,
+            None => operators::compare(CmpOp::Lt, left, right)?,
+        };
+        self.truth(&answer).await
+    }
+
+    /// Sorts `(key, item)` pairs by key, stably (a merge sort: each comparison may run a
+    /// learner's `__lt__`), as `sorted` and `list.sort` do for learners' objects.
+    pub(crate) async fn sort_by_learned_order(
+        &mut self,
+        pairs: Vec<(Value, Value)>,
+        reverse: bool,
+    ) -> Result<Vec<(Value, Value)>, Flow> {
+        let mut runs: Vec<Vec<(Value, Value)>> = pairs.into_iter().map(|p| vec![p]).collect();
+        while runs.len() > 1 {
+            let mut merged = Vec::with_capacity(runs.len().div_ceil(2));
+            let mut pending = runs.into_iter();
+            while let Some(left) = pending.next() {
+                let Some(right) = pending.next() else {
+                    merged.push(left);
+                    break;
+                };
+                let mut out = Vec::with_capacity(left.len() + right.len());
+                let (mut left, mut right) =
+                    (left.into_iter().peekable(), right.into_iter().peekable());
+                while let (Some(l), Some(r)) = (left.peek(), right.peek()) {
+                    // Stable either way: a later item goes first only when strictly before.
+                    let right_first = if reverse {
+                        self.less_than(&l.0, &r.0).await?
+                    } else {
+                        self.less_than(&r.0, &l.0).await?
+                    };
+                    let next = if right_first {
+                        right.next()
+                    } else {
+                        left.next()
+                    };
+                    out.extend(next);
+                }
+                out.extend(left);
+                out.extend(right);
+                merged.push(out);
+            }
+            runs = merged;
+        }
+        Ok(runs.pop().unwrap_or_default())
+    }
+}
+
+/// Whether an operation on these values may need a learner's methods.
+pub(crate) fn has_learner_objects<'a>(values: impl IntoIterator<Item = &'a Value>) -> bool {
+    values.into_iter().any(|v| matches!(v, Value::Instance(_)))
+}
