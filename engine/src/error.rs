@@ -439,9 +439,6 @@ pub enum Error {
         "can't convert {device} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
     )]
     NumpyNotCpu { device: crate::device::Device },
-    /// The lab's Python has no numpy module.
-    #[error("numpy is not available in the lab: use tolist() or item() to get Python values")]
-    NoNumpy,
     /// Integer `//` or `%` by zero (PyTorch's CPU kernels raise this exact text).
     #[error("ZeroDivisionError")]
     ZeroDivision,
@@ -921,7 +918,6 @@ impl Error {
             | Error::DerivativeNotImplemented { .. }
             | Error::NumpyRequiresGrad
             | Error::NumpyNotCpu { .. }
-            | Error::NoNumpy
             | Error::CatEmpty
             | Error::CatDims { .. }
             | Error::CatSizes { .. }

@@ -418,6 +418,19 @@ impl Tensor {
         )
     }
 
+    /// The same storage and version counter with another layout and no history (a detached
+    /// view; see [`Tensor::strided_view`]).
+    pub(crate) fn relaid(&self, layout: Layout) -> Tensor {
+        Tensor::from_parts(
+            self.0.storage.clone(),
+            layout,
+            AutogradMeta::default(),
+            self.0.version.clone(),
+            true,
+            None,
+        )
+    }
+
     /// `.data`: the same data with a version counter of its own (in-place changes through it are
     /// invisible to autograd's checks).
     pub fn data(&self) -> Tensor {
@@ -818,8 +831,8 @@ impl Tensor {
         Ok(())
     }
 
-    /// `numpy()`: the lab has no numpy, but PyTorch's own checks come first, as a learner would see
-    /// them.
+    /// `numpy()`'s checks, as PyTorch makes them: a tensor that requires grad or lives off the
+    /// CPU has no array view (the array itself is the lab's numpy's, over this storage).
     pub fn numpy(&self) -> Result<(), Error> {
         if self.requires_grad() {
             return Err(Error::NumpyRequiresGrad);
@@ -829,7 +842,7 @@ impl Tensor {
                 device: self.device(),
             });
         }
-        Err(Error::NoNumpy)
+        Ok(())
     }
 
     /// `tensor.backward(gradient=None, retain_graph=False)`.

@@ -288,9 +288,10 @@ fn retain_grad_keeps_a_non_leaf_gradient_without_the_warning() {
 }
 
 #[test]
-fn numpy_refuses_as_pytorch_does_before_saying_the_lab_has_none() {
+fn numpy_refuses_tensors_that_require_grad_or_live_off_the_cpu_as_pytorch_does() {
     let session = Session::default();
     let x = tensor(&session, &[1.0], &[1], true);
+    assert!(x.detach().numpy().is_ok());
     assert_eq!(
         x.numpy().unwrap_err().to_string(),
         "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
@@ -300,6 +301,34 @@ fn numpy_refuses_as_pytorch_does_before_saying_the_lab_has_none() {
         gpu.numpy().unwrap_err().to_string(),
         "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
     );
+}
+
+#[test]
+fn host_views_of_a_cpu_storage_see_each_others_writes() {
+    let session = Session::default();
+    let base = Tensor::from_host(
+        &session,
+        tolab_engine::storage::CpuStorage::F64(vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]),
+        &[2, 3],
+    )
+    .unwrap();
+    let column = base.strided_view(&[2], &[3], 1).unwrap();
+    assert!(column.shares_storage(&base));
+    assert_eq!(base.storage_len(), 6);
+    base.write_storage(|cpu| {
+        if let tolab_engine::storage::CpuStorage::F64(v) = cpu {
+            v[4] = 40.0;
+        }
+    })
+    .unwrap();
+    let seen: Vec<f64> = column
+        .scalars()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_f64())
+        .collect();
+    assert_eq!(seen, [1.0, 40.0]);
+    assert!(base.strided_view(&[3], &[3], 1).is_err());
 }
 
 #[test]

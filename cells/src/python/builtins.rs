@@ -466,6 +466,13 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     ));
                 }
                 Value::Tensor(t) => t.shape()[0],
+                Value::NdArray(a) if a.ndim() == 0 => {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "len() of unsized object",
+                    ));
+                }
+                Value::NdArray(a) => a.shape[0],
                 Value::Range { start, stop, step } => range_len(*start, *stop, *step) as usize,
                 other => iterate(other)
                     .map_err(|_| {
@@ -515,6 +522,35 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
         "repr" => {
             arity(name, &args, 1, 1)?;
             Value::str(&first().repr())
+        }
+        "int" | "float" | "abs" if matches!(first(), Value::NpScalar(_)) => {
+            let Value::NpScalar(x) = first() else {
+                return Ok(Value::None);
+            };
+            let mut args = args;
+            args.positional[0] = crate::stdlib::numpy::python_number(&x);
+            if name == "abs" {
+                return crate::stdlib::numpy::absolute(&Value::NpScalar(x));
+            }
+            return call(interp, name, args);
+        }
+        "abs" if matches!(first(), Value::NdArray(_)) => {
+            return crate::stdlib::numpy::absolute(&first());
+        }
+        "int" | "float" if matches!(first(), Value::NdArray(_)) => {
+            let Value::NdArray(a) = &first() else {
+                return Ok(Value::None);
+            };
+            let a = a.clone();
+            if a.size() != 1 {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    "only length-1 arrays can be converted to Python scalars",
+                ));
+            }
+            let mut args = args;
+            args.positional[0] = crate::stdlib::numpy::python_number(&a.scalar_at(0)?);
+            return call(interp, name, args);
         }
         "int" => match (&first(), args.get(1, "base")) {
             (Value::Str(s), base) => Value::Int(parse_int(s, base)?),
@@ -701,6 +737,11 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     super::operators::binary(ruff_python_ast::Operator::Add, &total, &item, false)?;
             }
             total
+        }
+        "round" if matches!(first(), Value::NpScalar(_)) && args.positional.len() > 1 => {
+            let digits = super::value::as_index(&args.positional[1])?;
+            let session = interp.session.clone();
+            crate::stdlib::numpy::functions::round(&session, &first(), digits)?
         }
         "round" => {
             let x = as_f64(&first());
@@ -913,6 +954,8 @@ fn type_of(v: &Value) -> Value {
         Value::Parameter(_) => Value::NnClass("Parameter"),
         Value::Exception(e) => Value::ExcClass(e.kind.clone()),
         Value::Tensor(_) => Value::Type("torch.Tensor"),
+        Value::NdArray(_) => Value::Type("numpy.ndarray"),
+        Value::NpScalar(x) => Value::NpType(x.dtype),
         Value::Device(_) => Value::Type("torch.device"),
         Value::DType(_) => Value::Type("torch.dtype"),
         Value::Size(_) => Value::Type("torch.Size"),
@@ -955,6 +998,12 @@ fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
             Value::Class(_) | Value::Type(_) | Value::ExcClass(_) | Value::NnClass(_)
         ),
         Value::Type("int") => matches!(object, Value::Int(_) | Value::Bool(_)),
+        // NumPy's float64 derives from Python's float.
+        Value::Type("float") => match object {
+            Value::Float(_) => true,
+            Value::NpScalar(x) => x.dtype == crate::stdlib::numpy::dtype::NpDType::Float64,
+            _ => false,
+        },
         Value::Type("torch.Tensor") => {
             matches!(object, Value::Tensor(_))
         }

@@ -166,6 +166,11 @@ impl Interpreter {
                 Box::pin(self.call_builtin(name, args)).await
             }
             Value::ModuleFn(module, name) => Box::pin(self.call_stdlib(module, name, args)).await,
+            Value::NpType(dtype) => Ok(crate::stdlib::numpy::call_type(
+                &self.session,
+                *dtype,
+                &args,
+            )?),
             Value::Method(owner, name) if generator_of(owner).is_some() => {
                 let generator = generator_of(owner).expect("checked above");
                 Box::pin(self.generator_method(&generator, name, args.positional)).await

@@ -297,6 +297,15 @@ fn attribute_names(owner: &Value) -> Vec<(String, &'static str)> {
             names.extend(owned(&crate::torch::names_in("Tensor"), "method"));
             names
         }
+        Value::NdArray(_) => {
+            let mut names: Vec<(String, &'static str)> =
+                owned(crate::stdlib::numpy::methods::ARRAY_ATTRIBUTES, "property");
+            names.extend(owned(
+                crate::stdlib::numpy::methods::ARRAY_METHODS,
+                "method",
+            ));
+            names
+        }
         Value::List(_) => owned(super::methods::LIST_METHODS, "method"),
         Value::Dict(_) => owned(super::methods::DICT_METHODS, "method"),
         Value::Set(_) => owned(super::methods::SET_METHODS, "method"),

@@ -141,10 +141,15 @@ impl ExcType {
                 };
                 parents.contains(&parent.as_str())
             }
+            // NumPy's AxisError derives from ValueError and IndexError.
             ExcType::ValueError => matches!(
                 name,
-                "UnicodeError" | "UnicodeDecodeError" | "UnicodeEncodeError"
+                "UnicodeError"
+                    | "UnicodeDecodeError"
+                    | "UnicodeEncodeError"
+                    | "numpy.exceptions.AxisError"
             ),
+            ExcType::IndexError => name == "numpy.exceptions.AxisError",
             ExcType::NameError => name == "UnboundLocalError",
             ExcType::ArithmeticError if name == "FloatingPointError" => true,
             ExcType::RuntimeError => {
@@ -152,6 +157,8 @@ impl ExcType {
                     || matches!(self, ExcType::Other(name) if name.starts_with("torch."))
             }
             ExcType::LookupError => matches!(self, ExcType::IndexError | ExcType::KeyError),
+            // NumPy's casting errors derive from TypeError.
+            ExcType::TypeError => name.starts_with("numpy._core._exceptions."),
             ExcType::ArithmeticError => {
                 matches!(self, ExcType::ZeroDivisionError | ExcType::OverflowError)
             }

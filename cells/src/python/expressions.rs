@@ -128,7 +128,8 @@ impl Interpreter {
                 Expr::Compare(c) => {
                     let mut left = self.expr(&c.left).await?;
                     let mut result = Value::Bool(true);
-                    for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                    let last = c.ops.len().saturating_sub(1);
+                    for (i, (op, right)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
                         let right = self.expr(right).await?;
                         let learned = if has_learner_objects([&left, &right]) {
                             Box::pin(self.compare_dunder(*op, &left, &right)).await?
@@ -147,7 +148,11 @@ impl Interpreter {
                                 *op, &left, &right
                             )?))?,
                         };
-                        if !matches!(result, Value::Tensor(_)) && !self.truth(&result).await? {
+                        // Only a chain (`a < b < c`) asks an intermediate result its truth.
+                        if i < last
+                            && !matches!(result, Value::Tensor(_))
+                            && !self.truth(&result).await?
+                        {
                             break;
                         }
                         left = right;

@@ -60,6 +60,8 @@ pub struct Interpreter {
     pub(crate) source_modules: HashMap<&'static str, Scope>,
     /// Python's `random` module's generator.
     pub(crate) python_random: Rc<std::cell::RefCell<crate::stdlib::random::PythonRandom>>,
+    /// `numpy`'s state: `np.random`'s generator (and, through it, the print options reset).
+    pub(crate) numpy: crate::stdlib::numpy::State,
     pub(crate) limits: super::Limits,
     /// When the running cell's wall-clock budget runs out (seconds on [`super::clock::seconds`]).
     pub(crate) deadline: f64,
@@ -102,6 +104,7 @@ const THROTTLE_SECONDS: f64 = 1.0;
 const CLOCK_EVERY: u64 = 256;
 impl Interpreter {
     pub fn new(session: Session) -> Interpreter {
+        let numpy = crate::stdlib::numpy::State::new(&session);
         Interpreter {
             session,
             // A notebook runs as the main module (`if __name__ == "__main__":` blocks run).
@@ -114,6 +117,7 @@ impl Interpreter {
             files: Rc::new(tolab_engine::serialization::MemoryFiles::default()),
             python_random: Rc::default(),
             source_modules: HashMap::new(),
+            numpy,
             limits: super::Limits::default(),
             deadline: f64::INFINITY,
             stop: super::StopHandle::default(),
@@ -141,6 +145,7 @@ impl Interpreter {
             steps_left: 0,
             files: self.files.clone(),
             python_random: self.python_random.clone(),
+            numpy: self.numpy.share(),
             source_modules: HashMap::new(),
             limits: self.limits,
             deadline: self.deadline,

@@ -75,6 +75,10 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             super::modules::attribute(m, name).ok_or_else(|| super::modules::no_attribute(m, name))
         }
         Value::Tensor(t) => crate::torch::tensor::attribute(t, owner, name),
+        Value::NdArray(a) => crate::stdlib::numpy::methods::attribute(a, name),
+        Value::NpScalar(x) => crate::stdlib::numpy::methods::scalar_attribute(x, name),
+        Value::NpDType(d) => crate::stdlib::numpy::methods::dtype_attribute(*d, name),
+        Value::NpType(d) if name == "__name__" => Ok(Value::str(d.name())),
         Value::Iterator(it)
             if matches!(&*it.borrow(), super::iteration::Iter::Generator(_))
                 && super::generator::METHODS.contains(&name) =>
@@ -180,6 +184,8 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
             "AccumulateGrad" => "torch::autograd::AccumulateGrad",
             other => other,
         })),
+        Value::NdArray(a) => crate::stdlib::numpy::methods::call(a, name, &args),
+        Value::NpScalar(x) => crate::stdlib::numpy::methods::call_scalar(x, name, &args),
         Value::List(items) => list_method(items, name, &args),
         Value::Dict(entries) => dict_method(entries, name, &args),
         Value::Set(items) => set_method(items, name, &args),

@@ -316,6 +316,8 @@ impl Interpreter {
 
     /// Fresh budgets for a run; the time it started.
     fn begin(&mut self) -> f64 {
+        // NumPy scalars make arrays in the notebook that runs.
+        crate::stdlib::numpy::enter(&self.session);
         self.steps_left = self.limits.steps;
         self.stack_base = interpreter::stack_position();
         self.deadline = clock::seconds() + self.limits.seconds;

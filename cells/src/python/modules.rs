@@ -151,6 +151,8 @@ pub fn members(module: &'static str) -> Vec<(String, Value)> {
 pub fn no_attribute(module: &str, name: &str) -> PyException {
     if module == "torch" || module.starts_with("torch.") {
         crate::torch::no_attribute(module, &format!("module '{module}'"), name)
+    } else if module == "numpy" || module.starts_with("numpy.") {
+        crate::stdlib::numpy::no_attribute(module, name)
     } else {
         PyException::new(
             ExcType::AttributeError,

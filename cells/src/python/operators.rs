@@ -43,6 +43,7 @@ pub fn scalar(v: &Value) -> Option<Scalar> {
         Value::Bool(b) => Some(Scalar::Bool(*b)),
         Value::Int(i) => Some(Scalar::Int(*i)),
         Value::Float(x) => Some(Scalar::Float(*x)),
+        Value::NpScalar(x) => scalar(&crate::stdlib::numpy::python_number(x)),
         _ => None,
     }
 }
@@ -50,8 +51,20 @@ pub fn scalar(v: &Value) -> Option<Scalar> {
 /// `left op right`; `in_place` for `+=` and friends (tensors update in place, as PyTorch does).
 pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Result<Value> {
     let (left, right) = (&*left.resolved(), &*right.resolved());
+    // A tensor with a NumPy array: torch gives way, NumPy computes (its promotion) and the
+    // tensor's `__array_wrap__` makes the result a tensor again.
+    if let (Value::Tensor(_), Value::NdArray(_)) = (left, right) {
+        let result = crate::stdlib::numpy::binary(op, left, right, false)?;
+        return match &result {
+            Value::NdArray(a) => Ok(Value::Tensor(crate::stdlib::numpy::bridge::from_numpy(a)?)),
+            _ => Ok(result),
+        };
+    }
     if let (Value::Tensor(_), _) | (_, Value::Tensor(_)) = (left, right) {
         return tensor_binary(op, left, right, in_place);
+    }
+    if crate::stdlib::numpy::is_numpy(left) || crate::stdlib::numpy::is_numpy(right) {
+        return crate::stdlib::numpy::binary(op, left, right, in_place);
     }
     let unsupported = || unsupported_operands(op, left, right);
     match (left, right) {
@@ -272,6 +285,7 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
     let v = &*v.resolved();
     match (op, v) {
         (UnaryOp::Not, v) => Ok(Value::Bool(!v.truth()?)),
+        (_, Value::NdArray(_) | Value::NpScalar(_)) => crate::stdlib::numpy::unary(op, v),
         (UnaryOp::USub, Value::Tensor(t)) => Ok(Value::Tensor(t.neg()?)),
         // Python's `~` checks the dtype itself, before `bitwise_not` would.
         (UnaryOp::Invert, Value::Tensor(t)) if t.dtype().is_floating_point() => Err(type_error(
@@ -322,6 +336,11 @@ pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
         };
         return Ok(Value::Tensor(result));
     }
+    if (crate::stdlib::numpy::is_numpy(left) || crate::stdlib::numpy::is_numpy(right))
+        && !matches!(op, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)
+    {
+        return crate::stdlib::numpy::compare(op, left, right);
+    }
     let ordered = |f: fn(std::cmp::Ordering) -> bool| -> Result<Value> {
         match order(left, right) {
             Some(o) => Ok(Value::Bool(f(o))),
@@ -352,7 +371,12 @@ pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
 
 /// Python's ordering of numbers, strings, and (lexicographically) tuples and lists.
 fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
-    let number = |v: &Value| matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_));
+    let number = |v: &Value| {
+        matches!(
+            v,
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::NpScalar(_)
+        )
+    };
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
         (x, y) if number(x) && number(y) => super::value::number_order(x, y),
@@ -391,6 +415,8 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::NnClass(x), Value::NnClass(y)) => x == y,
         (Value::ExcClass(x), Value::ExcClass(y)) => x == y,
         (Value::Module(x), Value::Module(y)) => x == y,
+        (Value::NdArray(x), Value::NdArray(y)) => Rc::ptr_eq(x, y),
+        (Value::NpType(x), Value::NpType(y)) => x == y,
         _ => false,
     }
 }
@@ -445,6 +471,10 @@ fn param_group_item(optimizer: &Optimizer, group: usize, key: &Value) -> Result<
 /// How many copies `sequence * n` makes, refused when the result would not fit in the lab.
 fn repetitions(len: usize, n: i64) -> Result<usize> {
     let n = n.max(0) as usize;
+    // Nothing repeated any number of times is nothing (`[] * 2**62` is `[]` at once).
+    if len == 0 {
+        return Ok(0);
+    }
     if len.saturating_mul(n) > MAX_SEQUENCE {
         return Err(PyException::new(
             ExcType::MemoryError,
@@ -485,6 +515,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>> {
             (0..n).map(|i| Value::Int(start + i * step)).collect()
         }
         Value::Size(dims) => dims.iter().map(|&d| Value::Int(d as i64)).collect(),
+        Value::NdArray(a) => crate::stdlib::numpy::rows(a)?,
         // An iterator over items at hand (`model.parameters()`) is drained, as consuming a
         // generator does; lazier ones need the interpreter.
         Value::Iterator(shared) => match &mut *shared.borrow_mut() {
@@ -587,6 +618,19 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
     let container = &*container.resolved();
     if let Value::Tensor(t) = container {
         return tensor_index(t, index);
+    }
+    if let Value::NdArray(a) = container {
+        return crate::stdlib::numpy::get_item(a, index);
+    }
+    if let Value::NpScalar(x) = container {
+        let array = crate::stdlib::numpy::scalar_array(x)?;
+        return crate::stdlib::numpy::get_item(&array, index);
+    }
+    // A NumPy integer indexes as the int it stands for (`classes[labels[i]]`).
+    if let Value::NpScalar(x) = index
+        && !x.dtype.is_float()
+    {
+        return get_item(container, &Value::Int(x.value.as_i64()));
     }
     let items: Vec<Value> = match container {
         Value::Typing(alias) => return Ok(crate::stdlib::typing::typing_item(alias, index)),
@@ -723,10 +767,12 @@ fn tensor_index(t: &Tensor, index: &Value) -> Result<Value> {
 
 /// The position `list[index] = …` or `del list[index]` acts on.
 fn list_position(items: &std::cell::RefCell<Vec<Value>>, index: &Value) -> Result<usize> {
-    let Value::Int(i) = index else {
-        return Err(type_error("list indices must be integers".into()));
+    let i = match index {
+        Value::Int(i) => *i,
+        Value::NpScalar(x) if !x.dtype.is_float() => x.value.as_i64(),
+        _ => return Err(type_error("list indices must be integers".into())),
     };
-    wrap_index(*i, items.borrow().len(), "list assignment")
+    wrap_index(i, items.borrow().len(), "list assignment")
 }
 
 pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
@@ -783,6 +829,7 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
             items.borrow_mut()[at] = value;
             Ok(())
         }
+        Value::NdArray(a) => crate::stdlib::numpy::set_item(a, index, &value),
         Value::Dict(entries) => {
             let mut entries = entries.borrow_mut();
             match entries.iter_mut().find(|(k, _)| equal(k, index)) {
@@ -881,6 +928,11 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
         && t.dim() == 0
     {
         return format(&Value::from(t.item()?), spec);
+    }
+    // A NumPy scalar formats as the Python number it stands for (`f"{np.float32(0.1)}"` shows
+    // the float32's exact double, as NumPy's `__format__` does).
+    if let Value::NpScalar(x) = value {
+        return format(&crate::stdlib::numpy::python_number(x), spec);
     }
     if spec.is_empty() {
         return Ok(value.str_text());

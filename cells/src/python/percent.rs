@@ -382,6 +382,7 @@ pub fn format_plain(template: &str, args: &Value) -> Result<String> {
 fn number_of(value: &Value) -> Result<Value> {
     match value {
         Value::Tensor(t) if t.numel() == 1 => Ok(Value::from(t.item()?)),
+        Value::NpScalar(x) => Ok(crate::stdlib::numpy::python_number(x)),
         other => Ok(other.clone()),
     }
 }

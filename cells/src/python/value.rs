@@ -105,6 +105,14 @@ pub enum Value {
     /// A `typing` name, subscripted or not (`typing.Optional[int]`), by its repr: annotations
     /// are not checked at run time, as in Python.
     Typing(Rc<str>),
+    /// A NumPy array (`numpy.ndarray`).
+    NdArray(Rc<crate::stdlib::numpy::array::NdArray>),
+    /// A NumPy scalar (`np.float64(1.5)`).
+    NpScalar(crate::stdlib::numpy::array::NpScalar),
+    /// A NumPy scalar type (`np.float32`): callable, and a dtype where one is expected.
+    NpType(crate::stdlib::numpy::dtype::NpDType),
+    /// A NumPy dtype object (`a.dtype`).
+    NpDType(crate::stdlib::numpy::dtype::NpDType),
 }
 
 /// `torch.cuda.Event`: a point recorded on the GPU's queue (a GPU timestamp where the adapter
@@ -350,6 +358,19 @@ impl Value {
             // CPython's class for a subscripted or special typing name.
             Value::Typing(_) => "_GenericAlias",
             Value::Sampler(_) => "DistributedSampler",
+            Value::NdArray(_) => "ndarray",
+            Value::NpScalar(x) => x.dtype.name(),
+            Value::NpType(_) => "type",
+            Value::NpDType(d) => {
+                return format!("{}DType", {
+                    let name = d.name();
+                    let mut chars = name.chars();
+                    chars
+                        .next()
+                        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                        .unwrap_or_default()
+                });
+            }
             Value::CudaEvent(_) => "Event",
             Value::Wrapped(w) => match &**w {
                 Wrapped::GradMode(..) => "function",
@@ -364,6 +385,7 @@ impl Value {
     /// `bool(x)`, which for a tensor reads its one value (a sync point) and refuses many.
     pub fn truth(&self) -> Result<bool, PyException> {
         match &*self.resolved() {
+            v @ (Value::NdArray(_) | Value::NpScalar(_)) => crate::stdlib::numpy::truth(v),
             Value::Tensor(t) if t.numel() == 1 => Ok(t.item()?.as_f64() != 0.0),
             Value::Tensor(t) if t.numel() == 0 => Err(PyException::new(
                 ExcType::RuntimeError,
@@ -391,6 +413,7 @@ impl Value {
             Value::Set(items) => !items.borrow().is_empty(),
             Value::Range { start, stop, step } => range_len(*start, *stop, *step) > 0,
             Value::Size(dims) => !dims.is_empty(),
+            Value::NpScalar(x) => x.value.truthy(),
             _ => true,
         }
     }
@@ -554,6 +577,9 @@ impl Value {
             ),
             Value::Type(name) => format!("<class '{name}'>"),
             Value::Typing(text) => text.to_string(),
+            Value::NdArray(_) | Value::NpScalar(_) | Value::NpType(_) | Value::NpDType(_) => {
+                crate::stdlib::numpy::repr(self)
+            }
             Value::Iterator(it) => match &*it.borrow() {
                 super::iteration::Iter::Generator(g) => format!(
                     "<generator object {} at {:#x}>",
@@ -642,6 +668,9 @@ impl Value {
             Value::Str(s) => s.to_string(),
             Value::Device(d) => d.to_string(),
             Value::Exception(e) => e.message.clone(),
+            Value::NdArray(_) | Value::NpScalar(_) | Value::NpDType(_) => {
+                crate::stdlib::numpy::str(self)
+            }
             other => other.repr(),
         }
     }
@@ -763,6 +792,23 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
             x.len() == y.len() && all(&mut x.iter().zip(y.iter()))?
         }
         (Value::Size(x), Value::Size(y)) => x == y,
+        (Value::NpScalar(x), other) | (other, Value::NpScalar(x))
+            if matches!(
+                other,
+                Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::NpScalar(_)
+            ) =>
+        {
+            let y = match other {
+                Value::NpScalar(y) => y.value.as_f64(),
+                v => as_f64(v),
+            };
+            x.value.as_f64() == y
+        }
+        (Value::NpDType(x) | Value::NpType(x), Value::NpDType(y) | Value::NpType(y)) => x == y,
+        (Value::NpDType(x), Value::Str(s)) | (Value::Str(s), Value::NpDType(x)) => {
+            crate::stdlib::numpy::dtype::NpDType::from_name(s) == Some(*x)
+        }
+        (Value::NdArray(x), Value::NdArray(y)) => Rc::ptr_eq(x, y),
         (Value::Set(x), Value::Set(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             x.len() == y.len() && x.iter().all(|v| y.iter().any(|w| equal(v, w)))
@@ -831,6 +877,7 @@ pub fn as_index(v: &Value) -> Result<i64, PyException> {
     match v {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(i64::from(*b)),
+        Value::NpScalar(x) if !x.dtype.is_float() => Ok(x.value.as_i64()),
         other => Err(PyException::new(
             ExcType::TypeError,
             format!(
@@ -846,6 +893,7 @@ pub fn as_f64(v: &Value) -> f64 {
         Value::Bool(b) => f64::from(u8::from(*b)),
         Value::Int(i) => *i as f64,
         Value::Float(x) => *x,
+        Value::NpScalar(x) => x.value.as_f64(),
         _ => f64::NAN,
     }
 }

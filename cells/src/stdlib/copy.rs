@@ -50,6 +50,9 @@ fn atomic(value: &Value) -> bool {
             | Value::Size(_)
             | Value::Type(_)
             | Value::Typing(_)
+            | Value::NpScalar(_)
+            | Value::NpType(_)
+            | Value::NpDType(_)
             | Value::Function(_)
             | Value::Builtin(_)
             | Value::Module(_)
@@ -82,6 +85,8 @@ fn shallow(value: &Value) -> Result<Value> {
             copy.set_requires_grad(t.requires_grad())?;
             Value::Tensor(copy)
         }
+        // `copy.copy(array)` copies the elements (`ndarray.__copy__`), as deepcopy does.
+        Value::NdArray(a) => Value::NdArray(Rc::new(a.copy()?)),
         other => return Err(not_yet("copy", other)),
     })
 }
@@ -97,6 +102,7 @@ fn deep(value: &Value, memo: &mut HashMap<usize, Value>) -> Result<Value> {
         Value::Dict(entries) => Some(address(entries)),
         Value::Set(items) => Some(address(items)),
         Value::Tensor(t) => usize::try_from(t.id()).ok(),
+        Value::NdArray(a) => Some(address(a)),
         _ => None,
     };
     if let Some(copy) = key.and_then(|k| memo.get(&k)) {
@@ -149,6 +155,7 @@ fn deep(value: &Value, memo: &mut HashMap<usize, Value>) -> Result<Value> {
             copy.set_requires_grad(t.requires_grad())?;
             Value::Tensor(copy)
         }
+        Value::NdArray(a) => Value::NdArray(Rc::new(a.copy()?)),
         other => return Err(not_yet("deepcopy", other)),
     };
     if let Some(k) = key {

@@ -109,6 +109,7 @@ fn real(v: &Value) -> Result<f64> {
         Value::Bool(b) => Ok(f64::from(u8::from(*b))),
         Value::Int(i) => Ok(*i as f64),
         Value::Float(x) => Ok(*x),
+        Value::NpScalar(x) => Ok(x.value.as_f64()),
         Value::Tensor(t) if t.numel() == 1 => Ok(t.item()?.as_f64()),
         Value::Tensor(_) => Err(PyException::new(
             ExcType::RuntimeError,

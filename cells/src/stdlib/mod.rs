@@ -1,9 +1,11 @@
-//! Python's standard library as the lab has it: each module's names, and calling its
-//! functions. `math`, `copy`, `random` and `typing` are modules of their own here; `time`,
-//! `warnings` and `os.environ` are small enough to live in this file.
+//! Python's standard library as the lab has it, and the `numpy` that PyTorch tutorials use:
+//! each module's names, and calling its functions. `math`, `copy`, `random`, `typing` and
+//! `numpy` are modules of their own here; `time`, `warnings` and `os.environ` are small enough
+//! to live in this file.
 
 pub mod copy;
 pub mod math;
+pub mod numpy;
 pub mod random;
 pub mod typing;
 
@@ -36,6 +38,8 @@ pub const MODULES: &[&str] = &[
     "dataclasses",
     "__future__",
     "textwrap",
+    "numpy",
+    "numpy.random",
 ];
 
 /// The modules written in Python (in `stdlib/py/`), by name: each runs at its first import.
@@ -76,6 +80,7 @@ pub fn names(module: &str) -> Vec<&'static str> {
         "typing" => typing::NAMES.to_vec(),
         "copy" => copy::FUNCTIONS.to_vec(),
         "os" => vec!["environ"],
+        "numpy" | "numpy.random" => numpy::names(module),
         _ => Vec::new(),
     }
 }
@@ -94,6 +99,7 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         "time" if TIME.contains(&name) => function(),
         "random" if random::FUNCTIONS.contains(&name) => function(),
         "copy" if copy::FUNCTIONS.contains(&name) => function(),
+        "numpy" | "numpy.random" => numpy::attribute(module, name),
         _ => None,
     }
 }
@@ -133,6 +139,9 @@ impl Interpreter {
             ("random", _) => random::call(&mut self.python_random.borrow_mut(), name, &args)?,
             ("copy", _) => copy::call(name, &args)?,
             ("math", _) => math::call(name, &args)?,
+            ("numpy" | "numpy.random", _) => {
+                numpy::call(&session, &mut self.numpy, module, name, &args)?
+            }
             _ => {
                 return Err(PyException::new(
                     ExcType::AttributeError,

@@ -24,6 +24,10 @@ pub fn to_engine(v: &Value, purpose: &str) -> Result<Engine, PyException> {
         Value::Float(x) => Engine::Float(*x),
         Value::Str(s) => Engine::Str(s.to_string()),
         Value::Tensor(t) => Engine::Tensor(t.clone()),
+        // A NumPy array goes in as a tensor of its values (what `default_collate` makes of
+        // it); a NumPy scalar as the Python number it stands for.
+        Value::NdArray(a) => Engine::Tensor(crate::stdlib::numpy::bridge::copied(a)?),
+        Value::NpScalar(x) => return to_engine(&crate::stdlib::numpy::python_number(x), purpose),
         Value::List(items) => Engine::List(many(&items.borrow())?),
         Value::Tuple(items) => Engine::Tuple(many(items)?),
         Value::Dict(entries) => Engine::Dict(

@@ -1,4 +1,5 @@
-//! Making tensors: `torch.tensor` and `as_tensor` from Python data, the shaped factories
+//! Making tensors: `torch.tensor` and `as_tensor` from Python data (NumPy arrays and scalars
+//! included; `from_numpy` and `as_tensor` share an array's memory), the shaped factories
 //! (`zeros`, `ones`, `empty`, `full`, `rand`, `randn`, `randint`, `randperm`, `arange`,
 //! `linspace`, `eye`), their `*_like` and `Tensor.new_*` forms, and the `torch.device` and
 //! `torch.Generator` objects.
@@ -16,6 +17,7 @@ type Result<T> = std::result::Result<T, PyException>;
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.tensor", Handler::Engine(tensor)),
     ("torch.as_tensor", Handler::Engine(as_tensor)),
+    ("torch.from_numpy", Handler::Engine(from_numpy)),
     ("torch.zeros", Handler::Engine(filled)),
     ("torch.ones", Handler::Engine(filled)),
     ("torch.empty", Handler::Engine(filled)),
@@ -86,6 +88,14 @@ fn nested(
         Value::Bool(b) => out.push(Scalar::Bool(*b)),
         Value::Int(i) => out.push(Scalar::Int(*i)),
         Value::Float(x) => out.push(Scalar::Float(*x)),
+        Value::NpScalar(_) => {
+            out.extend(crate::python::operators::scalar(v));
+        }
+        // An array inside a list counts as the nested lists of its elements.
+        Value::NdArray(a) => {
+            let items = crate::stdlib::numpy::convert::tolist(a)?;
+            nested(&items, shape, depth, out, typed)?;
+        }
         Value::Tensor(t) if t.numel() == 1 && t.dim() == 0 => out.push(t.item()?),
         seq @ (Value::List(_) | Value::Tuple(_) | Value::Size(_)) => {
             let items = iterate(seq)?;
@@ -138,11 +148,67 @@ fn from_data(session: &Session, data: &Value, f: &Factory) -> Result<Tensor> {
             ..tolab_engine::To::default()
         })?);
     }
+    if let Value::NdArray(a) = &*data.resolved() {
+        // `torch.tensor(array)`: a copy, with from_numpy's checks.
+        let t = crate::stdlib::numpy::bridge::copied(a)?;
+        return Ok(t.to(tolab_engine::To {
+            device: Some(tolab_engine::Target::Device(f.device)),
+            dtype: Some(f.dtype.unwrap_or(t.dtype())),
+            ..tolab_engine::To::default()
+        })?);
+    }
     let (mut shape, mut values) = (Vec::new(), Vec::new());
     nested(data, &mut shape, 0, &mut values, f.dtype.is_some())?;
+    let dtype = f.dtype.or_else(|| numpy_dtype(data));
     Ok(Tensor::from_scalars(
-        session, &values, &shape, f.dtype, f.device, false,
+        session, &values, &shape, dtype, f.device, false,
     )?)
+}
+
+/// The dtype PyTorch infers for data holding NumPy scalars (each item's own type, promoted;
+/// Python floats count as the default float32); `None` when there are none.
+fn numpy_dtype(data: &Value) -> Option<DType> {
+    fn walk(v: &Value, found: &mut Option<DType>, numpy: &mut bool) {
+        let dtype = match v {
+            Value::NpScalar(x) => {
+                *numpy = true;
+                x.dtype.torch()
+            }
+            Value::NdArray(a) => {
+                *numpy = true;
+                a.dtype.torch()
+            }
+            Value::Bool(_) => Some(DType::Bool),
+            Value::Int(_) => Some(DType::Int64),
+            Value::Float(_) => Some(DType::Float32),
+            Value::List(_) | Value::Tuple(_) => {
+                for item in iterate(v).unwrap_or_default() {
+                    walk(&item, found, numpy);
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(d) = dtype {
+            *found = Some(found.map_or(d, |f| tolab_engine::dtype::promote_types(f, d)));
+        }
+    }
+    let (mut found, mut numpy) = (None, false);
+    walk(data, &mut found, &mut numpy);
+    found.filter(|_| numpy)
+}
+
+/// `torch.from_numpy(array)`: a tensor over the array's memory.
+fn from_numpy(call: &Call, _: &Session) -> Result<Value> {
+    let arg = call.value("arg")?.unwrap_or(Value::None);
+    call.finish()?;
+    match &arg {
+        Value::NdArray(a) => Ok(Value::Tensor(crate::stdlib::numpy::bridge::from_numpy(a)?)),
+        other => Err(PyException::new(
+            ExcType::TypeError,
+            format!("expected np.ndarray (got {})", other.type_name()),
+        )),
+    }
 }
 
 fn tensor(call: &Call, session: &Session) -> Result<Value> {
@@ -159,6 +225,14 @@ fn as_tensor(call: &Call, session: &Session) -> Result<Value> {
     let dtype = call.dtype("dtype")?;
     let device = call.device("device")?;
     call.finish()?;
+    if let Value::NdArray(a) = &*data.resolved() {
+        let t = crate::stdlib::numpy::bridge::from_numpy(a)?;
+        return Ok(Value::Tensor(t.to(tolab_engine::To {
+            device: device.map(tolab_engine::Target::Device),
+            dtype,
+            ..tolab_engine::To::default()
+        })?));
+    }
     if let Value::Tensor(t) = &*data.resolved() {
         return Ok(Value::Tensor(t.to(tolab_engine::To {
             device: device.map(tolab_engine::Target::Device),

@@ -288,9 +288,9 @@ fn numpy(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
     let _force = call.bool("force")?;
     call.finish()?;
-    // Always an error in the lab for now; PyTorch's own checks (grad, device) come first.
-    t.numpy()?;
-    Ok(Value::None)
+    // PyTorch's own checks (grad, device) come first; the array shares the tensor's memory.
+    let array = crate::stdlib::numpy::bridge::tensor_array(&t)?;
+    Ok(Value::NdArray(std::rc::Rc::new(array)))
 }
 
 /// `size()` / `size(dim)` and `stride()` / `stride(dim)`.

@@ -53,7 +53,7 @@ BINDINGS = {
         randn_like equal allclose where relu sigmoid tanh exp log sqrt abs sum mean std var
         flatten prod masked_fill gather index_select max maximum minimum min argmax softmax
         log_softmax clamp transpose permute unsqueeze squeeze reshape mm neg save load autocast
-        Generator
+        Generator from_numpy
     """,
     "Tensor": """
         to cuda cpu item tolist size dim numel sum mean std var flatten numpy any all get_device
