@@ -29,6 +29,7 @@ fn main() {
     let mut figures = Vec::new();
     for (key, file) in [
         ("scalar_loop_10k_ms", "scalar_loop.py"),
+        ("call_heavy_2k_ms", "call_heavy.py"),
         ("tensor_ops_1k_ms", "tensor_ops.py"),
     ] {
         let source = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| {

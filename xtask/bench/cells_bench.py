@@ -21,7 +21,10 @@ def median_ms(source, repetitions=15):
     return times[len(times) // 2]
 
 
-out = {"scalar_loop_10k_ms": round(median_ms((HERE / "scalar_loop.py").read_text()), 4)}
+out = {
+    "scalar_loop_10k_ms": round(median_ms((HERE / "scalar_loop.py").read_text()), 4),
+    "call_heavy_2k_ms": round(median_ms((HERE / "call_heavy.py").read_text()), 4),
+}
 try:
     import torch  # noqa: F401
 

@@ -182,6 +182,10 @@ fn interpreter(root: &Path, venv_python: &Path) -> Result<(), String> {
             "10,000-iteration loop of scalar arithmetic",
         ),
         (
+            "call_heavy_2k_ms",
+            "2,000 calls with keywords and defaults, appends, a dict count",
+        ),
+        (
             "tensor_ops_1k_ms",
             "1,000 small tensor ops (`x = x + 1`, 4 elements)",
         ),
