@@ -39,17 +39,7 @@ impl Interpreter {
                         self.note_line(stmt)?;
                         let current = self.lookup(name)?;
                         let operand = self.expr(&a.value).await?;
-                        let learned = if super::dunders::has_learner_objects([&current, &operand]) {
-                            Box::pin(self.binary_dunder(a.op, &current, &operand, true)).await?
-                        } else {
-                            None
-                        };
-                        let updated = match learned {
-                            Some(updated) => updated,
-                            None => sync_first!(self, |_me| Ok(operators::binary(
-                                a.op, &current, &operand, true
-                            )?))?,
-                        };
+                        let updated = self.augmented(a.op, &current, &operand).await?;
                         self.set_name(name, updated);
                         return Ok(());
                     }
@@ -65,6 +55,24 @@ impl Interpreter {
     }
 
     /// `if test: ... elif ...: ... else: ...`, its line already noted.
+    /// `current op= operand`: a learner's `__iadd__` (or `__add__`, …) where one takes part,
+    /// else the operator in place.
+    async fn augmented(
+        &mut self,
+        op: ruff_python_ast::Operator,
+        current: &Value,
+        operand: &Value,
+    ) -> Result<Value, Flow> {
+        if super::dunders::has_learner_objects([current, operand])
+            && let Some(updated) = Box::pin(self.binary_dunder(op, current, operand, true)).await?
+        {
+            return Ok(updated);
+        }
+        sync_first!(self, |_me| Ok(operators::binary(
+            op, current, operand, true
+        )?))
+    }
+
     async fn if_stmt(&mut self, s: &ruff_python_ast::StmtIf) -> Result<(), Flow> {
         if self.test(&s.test).await? {
             return self.block(&s.body).await;
@@ -98,17 +106,7 @@ impl Interpreter {
                 Stmt::AugAssign(a) => {
                     let current = self.expr(&a.target).await?;
                     let operand = self.expr(&a.value).await?;
-                    let learned = if super::dunders::has_learner_objects([&current, &operand]) {
-                        Box::pin(self.binary_dunder(a.op, &current, &operand, true)).await?
-                    } else {
-                        None
-                    };
-                    let updated = match learned {
-                        Some(updated) => updated,
-                        None => sync_first!(self, |_me| Ok(operators::binary(
-                            a.op, &current, &operand, true
-                        )?))?,
-                    };
+                    let updated = self.augmented(a.op, &current, &operand).await?;
                     self.assign(&a.target, updated).await?;
                 }
                 Stmt::If(s) => self.if_stmt(s).await?,
