@@ -251,8 +251,16 @@ pub fn python_float(x: f64) -> String {
     let exponent: i32 = exponent.parse().unwrap_or(0);
     let negative = mantissa.starts_with('-');
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    place_digits(negative, &digits, exponent, 16)
+}
+
+/// Shortest `digits` (`d1 d2 …`, the value `d1.d2… × 10**exponent`) written as Python writes a
+/// float: positional for exponents from -4 up to `fixed_below` (exclusive), else scientific with
+/// a signed exponent of at least two digits (`1e-08`). NumPy's scalars use it with their type's
+/// own bound.
+pub fn place_digits(negative: bool, digits: &str, exponent: i32, fixed_below: i32) -> String {
     let sign = if negative { "-" } else { "" };
-    if (-4..16).contains(&exponent) {
+    if (-4..fixed_below).contains(&exponent) {
         let point = exponent + 1;
         let body = if point <= 0 {
             format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
@@ -264,7 +272,7 @@ pub fn python_float(x: f64) -> String {
         };
         format!("{sign}{body}")
     } else {
-        let (first, rest) = digits.split_at(1);
+        let (first, rest) = digits.split_at(1.min(digits.len()));
         let fraction = if rest.is_empty() {
             String::new()
         } else {

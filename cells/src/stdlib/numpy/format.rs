@@ -513,29 +513,9 @@ fn float_str(x: f64, dtype: NpDType) -> String {
         return if x.is_sign_negative() { "-0.0" } else { "0.0" }.into();
     }
     let (digits, exponent) = shortest(x.abs(), dtype);
-    let sign = if x < 0.0 { "-" } else { "" };
     // Positional from 1e-4 up to 10**precision of the type (float16: 1e3, float32: 1e6).
     let upper = if dtype == NpDType::Float16 { 3 } else { 6 };
-    if (-4..upper).contains(&exponent) {
-        let point = exponent + 1;
-        let body = if point <= 0 {
-            format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
-        } else if point as usize >= digits.len() {
-            format!("{digits}{}.0", "0".repeat(point as usize - digits.len()))
-        } else {
-            let (whole, fraction) = digits.split_at(point as usize);
-            format!("{whole}.{fraction}")
-        };
-        format!("{sign}{body}")
-    } else {
-        let (first, rest) = digits.split_at(1);
-        let fraction = if rest.is_empty() {
-            String::new()
-        } else {
-            format!(".{rest}")
-        };
-        format!("{sign}{first}{fraction}{}", exponent_text(exponent, 2))
-    }
+    tolab_engine::repr::place_digits(x < 0.0, &digits, exponent, upper)
 }
 
 /// `str(np.float64(1.5))`: `1.5`.
