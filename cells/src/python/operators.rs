@@ -575,13 +575,13 @@ fn wrap_index(index: i64, len: usize, what: &str) -> Result<usize> {
     Ok(i as usize)
 }
 
-/// The positions a Python slice picks from `len` items.
-fn slice_positions(
+/// Python's `slice.indices`: the first position, the step and how many are taken.
+pub(crate) fn slice_span(
     len: usize,
     lower: Option<i64>,
     upper: Option<i64>,
     step: Option<i64>,
-) -> Result<Vec<usize>> {
+) -> Result<(i64, i64, usize)> {
     let step = step.unwrap_or(1);
     if step == 0 {
         return Err(PyException::new(
@@ -591,7 +591,7 @@ fn slice_positions(
     }
     let n = len as i64;
     let clamp = |b: i64, low: i64, high: i64| {
-        let b = if b < 0 { b + n } else { b };
+        let b = if b < 0 { b.saturating_add(n) } else { b };
         b.clamp(low, high)
     };
     let (start, stop) = if step > 0 {
@@ -605,13 +605,29 @@ fn slice_positions(
             upper.map_or(-1, |b| clamp(b, -1, n - 1)),
         )
     };
-    let mut out = Vec::new();
-    let mut i = start;
-    while (step > 0 && i < stop) || (step < 0 && i > stop) {
-        out.push(i as usize);
-        i += step;
-    }
-    Ok(out)
+    let (start, stop, step) = (i128::from(start), i128::from(stop), i128::from(step));
+    let count = if step > 0 && stop > start {
+        (stop - start + step - 1) / step
+    } else if step < 0 && stop < start {
+        (start - stop - step - 1) / -step
+    } else {
+        0
+    };
+    let (start, step) = (start as i64, step as i64);
+    Ok((start, step, count as usize))
+}
+
+/// The positions a Python slice picks from `len` items.
+fn slice_positions(
+    len: usize,
+    lower: Option<i64>,
+    upper: Option<i64>,
+    step: Option<i64>,
+) -> Result<Vec<usize>> {
+    let (start, step, count) = slice_span(len, lower, upper, step)?;
+    Ok((0..count as i64)
+        .map(|k| (start + k * step) as usize)
+        .collect())
 }
 
 pub fn get_item(container: &Value, index: &Value) -> Result<Value> {

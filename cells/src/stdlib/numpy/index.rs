@@ -8,6 +8,7 @@ use super::dtype::Kind;
 use super::format::shape_text;
 use super::ufunc::{broadcast_index, broadcast_shapes};
 use crate::python::exception::{ExcType, PyException};
+use crate::python::operators::slice_span;
 use crate::python::value::Value;
 
 /// One part of an index.
@@ -95,48 +96,6 @@ fn items_of(index: &Value) -> Result<Vec<Item>> {
         }
         other => Ok(vec![item_of(other)?]),
     }
-}
-
-/// Python's `slice.indices`: the first position, the step and how many are taken.
-fn slice_span(
-    len: usize,
-    lower: Option<i64>,
-    upper: Option<i64>,
-    step: Option<i64>,
-) -> Result<(i64, i64, usize)> {
-    let step = step.unwrap_or(1);
-    if step == 0 {
-        return Err(PyException::new(
-            ExcType::ValueError,
-            "slice step cannot be zero",
-        ));
-    }
-    let n = len as i64;
-    let clamp = |b: i64, low: i64, high: i64| {
-        let b = if b < 0 { b.saturating_add(n) } else { b };
-        b.clamp(low, high)
-    };
-    let (start, stop) = if step > 0 {
-        (
-            lower.map_or(0, |b| clamp(b, 0, n)),
-            upper.map_or(n, |b| clamp(b, 0, n)),
-        )
-    } else {
-        (
-            lower.map_or(n - 1, |b| clamp(b, -1, n - 1)),
-            upper.map_or(-1, |b| clamp(b, -1, n - 1)),
-        )
-    };
-    let (start, stop, step) = (i128::from(start), i128::from(stop), i128::from(step));
-    let count = if step > 0 && stop > start {
-        (stop - start + step - 1) / step
-    } else if step < 0 && stop < start {
-        (start - stop - step - 1) / -step
-    } else {
-        0
-    };
-    let (start, step) = (start as i64, step as i64);
-    Ok((start, step, count as usize))
 }
 
 fn position(i: i64, size: usize, axis: usize) -> Result<i64> {
