@@ -157,15 +157,19 @@ impl Interpreter {
                         .into());
                     }
                 };
-                let found = self.get_attribute(&object, &attribute);
-                return Ok(match (name, found, args.positional.get(2)) {
-                    ("hasattr", found, _) => Value::Bool(found.is_ok()),
-                    (_, Ok(v), _) => v,
-                    (_, Err(e), Some(default)) if e.kind == ExcType::AttributeError => {
-                        default.clone()
+                let found = self.attribute(&object, &attribute).await;
+                return match (name, found, args.positional.get(2)) {
+                    ("hasattr", Err(Flow::Error(e)), _) if e.kind == ExcType::AttributeError => {
+                        Ok(Value::Bool(false))
                     }
-                    (_, Err(e), _) => return Err(e.into()),
-                });
+                    ("hasattr", found, _) => found.map(|_| Value::Bool(true)),
+                    (_, Err(Flow::Error(e)), Some(default))
+                        if e.kind == ExcType::AttributeError =>
+                    {
+                        Ok(default.clone())
+                    }
+                    (_, found, _) => found,
+                };
             }
             "setattr" => {
                 let [object, Value::Str(attribute), value] = args.positional.as_slice() else {
@@ -984,7 +988,7 @@ fn leak_free_name(v: &Value) -> &'static str {
 }
 
 /// `isinstance(object, class)`.
-fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
+pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyException> {
     // A container subclass's object stays itself here (it is an instance of its class).
     let resolved = match object {
         Value::Instance(_) => std::borrow::Cow::Borrowed(object),

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use ruff_python_ast::{BoolOp, CmpOp, Comprehension, Expr, ExprGenerator, Number, Parameters};
 use ruff_text_size::Ranged;
 
-use super::args::{Args, Eval, Flow};
+use super::args::{Eval, Flow};
 use super::dunders::{has_learner_objects, holds_learner_objects};
 use super::exception::PyException;
 use super::interpreter::{Activation, Interpreter};
@@ -186,16 +186,7 @@ impl Interpreter {
                 }
                 Expr::Attribute(a) => {
                     let owner = self.expr(&a.value).await?;
-                    let found = self.get_attribute(&owner, a.attr.id.as_str())?;
-                    match &found {
-                        Value::Wrapped(w) if matches!(owner, Value::Instance(_)) => match &**w {
-                            super::value::Wrapped::Property(getter, _) => {
-                                self.call(getter, Args::positional(vec![owner])).await?
-                            }
-                            _ => Value::Wrapped(w.clone()),
-                        },
-                        _ => found,
-                    }
+                    self.attribute(&owner, a.attr.id.as_str()).await?
                 }
                 Expr::Subscript(s) => {
                     let container = self.expr(&s.value).await?;

@@ -20,6 +20,7 @@ pub(crate) mod modules;
 mod objects;
 pub(crate) mod operators;
 pub(crate) mod parameters;
+mod patterns;
 mod percent;
 mod source;
 mod statements;

@@ -170,6 +170,25 @@ impl Interpreter {
         })
     }
 
+    /// `obj.name` as an expression reads it: [`Self::get_attribute`], then a property's getter
+    /// run on the instance.
+    pub(crate) async fn attribute(
+        &mut self,
+        owner: &Value,
+        name: &str,
+    ) -> std::result::Result<Value, Flow> {
+        let found = self.get_attribute(owner, name)?;
+        if let (Value::Wrapped(w), Value::Instance(_)) = (&found, owner)
+            && let super::value::Wrapped::Property(getter, _) = &**w
+        {
+            let getter = getter.clone();
+            return self
+                .call(&getter, Args::positional(vec![owner.clone()]))
+                .await;
+        }
+        Ok(found)
+    }
+
     /// `obj.name` for objects with behaviour (learners' instances and classes, modules,
     /// `super()`); everything else through [`super::methods::get`].
     pub(crate) fn get_attribute(&mut self, owner: &Value, name: &str) -> Result<Value> {

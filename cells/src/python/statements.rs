@@ -194,6 +194,7 @@ impl Interpreter {
                     }
                 }
                 Stmt::With(w) => self.with_statement(w).await?,
+                Stmt::Match(m) => self.match_statement(m).await?,
                 Stmt::Try(t) => self.try_statement(t).await?,
                 Stmt::Raise(r) => {
                     let error = match &r.exc {
@@ -463,7 +464,7 @@ impl Interpreter {
 /// How a statement outside the subset is named in its error.
 fn statement_name(stmt: &Stmt) -> String {
     match stmt {
-        Stmt::Match(_) => "'match'",
+        Stmt::TypeAlias(_) => "'type' aliases",
         _ => "this statement",
     }
     .to_owned()

@@ -42,7 +42,7 @@ def _is_class_var(annotation):
     return annotation.startswith("ClassVar") or annotation.startswith("typing.ClassVar")
 
 
-def _fields_of(cls, annotations):
+def _fields_of(cls, annotations, kw_only):
     collected = {}
     base_fields = getattr(cls, "__dataclass_fields__", None)
     if base_fields is not None:
@@ -59,7 +59,7 @@ def _fields_of(cls, annotations):
                 raise ValueError(
                     f"mutable default {type(default)!r} for field {name} is not allowed: "
                     "use default_factory")
-            f = Field(default, MISSING, True, True, True, False)
+            f = Field(default, MISSING, True, True, True, kw_only)
         f.name = name
         f.type = annotation
         collected[name] = f
@@ -71,9 +71,9 @@ def _fields_of(cls, annotations):
     return list(collected.values())
 
 
-def _process(cls, init, repr, eq, order, frozen):
+def _process(cls, init, repr, eq, order, unsafe_hash, frozen, match_args, kw_only):
     annotations = cls.__dict__.get("__annotations__", {})
-    all_fields = _fields_of(cls, annotations)
+    all_fields = _fields_of(cls, annotations, kw_only)
     cls.__dataclass_fields__ = {f.name: f for f in all_fields}
     name = cls.__name__
     init_fields = [f for f in all_fields if f.init]
@@ -84,17 +84,22 @@ def _process(cls, init, repr, eq, order, frozen):
             raise TypeError(f"non-default argument '{f.name}' follows default argument")
         seen_default = seen_default or has_default
 
+    positional = [f for f in init_fields if not f.kw_only]
+    # Keyword-only fields come after the positional ones in __init__, as CPython orders them.
+    init_order = positional + [f for f in init_fields if f.kw_only]
+
     def __init__(self, *args, **kwargs):
-        if len(args) > len(init_fields):
-            required = len([f for f in init_fields
+        if len(args) > len(positional):
+            required = len([f for f in positional
                             if f.default is MISSING and f.default_factory is MISSING])
-            takes = (f"{len(init_fields) + 1}" if required == len(init_fields)
-                     else f"from {required + 1} to {len(init_fields) + 1}")
+            takes = (f"{len(positional) + 1}" if required == len(positional)
+                     else f"from {required + 1} to {len(positional) + 1}")
+            plural = "" if takes == "1" else "s"
             raise TypeError(
-                f"{name}.__init__() takes {takes} positional arguments "
+                f"{name}.__init__() takes {takes} positional argument{plural} "
                 f"but {len(args) + 1} were given")
         missing = []
-        for i, f in enumerate(init_fields):
+        for i, f in enumerate(init_order):
             if i < len(args):
                 if f.name in kwargs:
                     raise TypeError(f"{name}.__init__() got multiple values for argument '{f.name}'")
@@ -177,8 +182,10 @@ def _process(cls, init, repr, eq, order, frozen):
     if order:
         for dunder, op in (("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">=")):
             setattr(cls, dunder, _ordered(op))
-    if eq and frozen and "__hash__" not in own:
+    if (unsafe_hash or (eq and frozen)) and "__hash__" not in own:
         cls.__hash__ = __hash__
+    if match_args and "__match_args__" not in own:
+        cls.__match_args__ = tuple(f.name for f in init_fields if not f.kw_only)
     if frozen:
         cls.__setattr__ = __setattr__
         cls.__delattr__ = __delattr__
@@ -188,7 +195,7 @@ def _process(cls, init, repr, eq, order, frozen):
 def dataclass(cls=None, /, *, init=True, repr=True, eq=True, order=False, unsafe_hash=False,
               frozen=False, match_args=True, kw_only=False, slots=False):
     def wrap(cls):
-        return _process(cls, init, repr, eq, order, frozen)
+        return _process(cls, init, repr, eq, order, unsafe_hash, frozen, match_args, kw_only)
 
     if cls is None:
         return wrap
