@@ -227,7 +227,8 @@ impl Output {
         for (part, text) in record.shown() {
             let kind = match part {
                 Shown::Stdout => Kind::Stdout,
-                Shown::Warning => Kind::Warning,
+                // Jupyter shows stderr as it shows warnings (which Python prints there).
+                Shown::Stderr | Shown::Warning => Kind::Warning,
                 Shown::Value => Kind::Value,
                 Shown::Traceback => Kind::Error,
             };

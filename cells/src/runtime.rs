@@ -410,6 +410,7 @@ impl Stepping {
         Step {
             record: RunRecord {
                 stdout,
+                stderr: String::new(),
                 value: None,
                 error: None,
                 warnings: Vec::new(),

@@ -31,7 +31,9 @@ fn run(name: &str, source: &str) -> String {
     std::fs::remove_dir_all(&scratch).ok();
     let stderr = String::from_utf8_lossy(&output.stderr);
     common::shaped(
+        source,
         &String::from_utf8_lossy(&output.stdout),
+        &common::program_stderr(&stderr),
         (!output.status.success()).then_some(&*stderr),
     )
 }

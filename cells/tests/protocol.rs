@@ -45,6 +45,7 @@ fn messages_keep_their_json_shape() {
     );
     let ran = Reply::Ran(tolab_cells::RunRecord {
         stdout: "1\n".into(),
+        stderr: String::new(),
         value: None,
         error: None,
         warnings: Vec::new(),
@@ -57,7 +58,7 @@ fn messages_keep_their_json_shape() {
     });
     assert_eq!(
         serde_json::to_string(&ran).unwrap(),
-        r#"{"type":"ran","stdout":"1\n","value":null,"error":null,"warnings":[],"trace":[],"trace_dropped":0,"timings":{"wall_ms":0.5,"steps":1}}"#
+        r#"{"type":"ran","stdout":"1\n","stderr":"","value":null,"error":null,"warnings":[],"trace":[],"trace_dropped":0,"timings":{"wall_ms":0.5,"steps":1}}"#
     );
     // An exercise check from an older page (no setup, no budget) still parses.
     let old = r#"{"type":"check_exercise","cell":"<exercise e>","source":"x = 1","checks":[]}"#;

@@ -27,6 +27,9 @@ for program in sorted(HERE.glob("*.py")):
         shutil.copy(program, scratch)
         run = subprocess.run([sys.executable, program.name], cwd=scratch, capture_output=True, text=True)
     expected = run.stdout
+    # Programs that ask for it have their stderr compared too (cells/tests/common/mod.rs).
+    if "# conformance: stderr" in program.read_text() and run.returncode == 0 and run.stderr:
+        expected += "--- stderr\n" + run.stderr
     if run.returncode != 0:
         expected += "--- error\n" + run.stderr.strip().splitlines()[-1] + "\n"
     out = HERE / program.with_suffix(".out").name

@@ -122,6 +122,7 @@ fn run(path: &str, source: &str, trace: bool, gpus: usize) -> ExitCode {
     )));
     let record = pollster::block_on(notebook.run_cell(path, source));
     print!("{}", record.stdout);
+    eprint!("{}", record.stderr);
     for warning in &record.warnings {
         eprintln!("UserWarning: {warning}");
     }

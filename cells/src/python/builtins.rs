@@ -94,6 +94,52 @@ const READ_VALUES: &[&str] = &[
 ];
 
 impl Interpreter {
+    /// `print(*objects, sep=' ', end='\n', file=None, flush=False)`: to the cell's output, or
+    /// through `file.write` (`sys.stderr`, an `io.StringIO`, a learner's object, an open file).
+    async fn print(&mut self, args: Args) -> Result<Value, Flow> {
+        let piece = |key: &str, default: &str| match args.keyword(key) {
+            None | Some(Value::None) => Ok(default.to_owned()),
+            Some(Value::Str(s)) => Ok(s.to_string()),
+            Some(other) => Err(PyException::new(
+                ExcType::TypeError,
+                format!("{key} must be None or a string, not {}", other.type_name()),
+            )),
+        };
+        let (sep, end) = (piece("sep", " ")?, piece("end", "\n")?);
+        if let Some((key, _)) = args
+            .keywords
+            .iter()
+            .find(|(k, _)| !matches!(&**k, "sep" | "end" | "file" | "flush"))
+        {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!("'{key}' is an invalid keyword argument for print()"),
+            )
+            .into());
+        }
+        // As CPython: each object's text, each separator and the end are written one by one.
+        let mut pieces = Vec::with_capacity(args.positional.len() * 2);
+        for (i, v) in args.positional.iter().enumerate() {
+            if i > 0 {
+                pieces.push(sep.clone());
+            }
+            pieces.push(self.text_of(v, true).await?);
+        }
+        pieces.push(end);
+        match args.keyword("file") {
+            None | Some(Value::None) => self.stdout.borrow_mut().push_str(&pieces.concat()),
+            Some(file) => {
+                let file = file.clone();
+                let write = self.attribute(&file, "write").await?;
+                for piece in pieces {
+                    self.call(&write, Args::positional(vec![Value::str(&piece)]))
+                        .await?;
+                }
+            }
+        }
+        Ok(Value::None)
+    }
+
     /// Calls a builtin. Those that need the interpreter (to iterate lazily, to call learner
     /// methods, to read attributes) are answered here; the rest by [`call`].
     pub(crate) async fn call_builtin(&mut self, name: &str, mut args: Args) -> Result<Value, Flow> {
@@ -250,7 +296,8 @@ impl Interpreter {
                 self.set_attribute(&object, &attribute, value)?;
                 return Ok(Value::None);
             }
-            "print" | "str" | "repr" => {
+            "print" => return self.print(args).await,
+            "str" | "repr" => {
                 for v in args.positional.iter_mut() {
                     let text = self.text_of(v, name != "repr").await?;
                     if name == "repr" {
@@ -449,15 +496,6 @@ fn arity(name: &str, args: &Args, min: usize, max: usize) -> Result<(), PyExcept
 pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, PyException> {
     let first = || args.positional.first().cloned().unwrap_or(Value::None);
     Ok(match name {
-        "print" => {
-            let sep = args.keyword("sep").map_or(" ".into(), Value::str_text);
-            let end = args.keyword("end").map_or("\n".into(), Value::str_text);
-            let text: Vec<String> = args.positional.iter().map(Value::str_text).collect();
-            let mut stdout = interp.stdout.borrow_mut();
-            stdout.push_str(&text.join(&sep));
-            stdout.push_str(&end);
-            Value::None
-        }
         "len" => {
             arity(name, &args, 1, 1)?;
             let v = first();

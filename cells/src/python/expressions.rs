@@ -8,7 +8,7 @@ use ruff_text_size::Ranged;
 
 use super::args::{Eval, Flow};
 use super::dunders::{has_learner_objects, holds_learner_objects};
-use super::exception::PyException;
+use super::exception::{ExcType, PyException};
 use super::interpreter::{Activation, Interpreter};
 use super::iteration::Iter;
 use super::operators;
@@ -173,16 +173,30 @@ impl Interpreter {
                 }
                 Expr::Tuple(t) => Value::Tuple(self.exprs(&t.elts).await?.into()),
                 Expr::Dict(d) => {
-                    let mut entries = Vec::new();
+                    // A key given twice keeps its first place and its last value, as in Python.
+                    let dict = Value::Dict(Rc::default());
                     for item in &d.items {
                         let Some(key) = &item.key else {
-                            return Err(PyException::unsupported("'**' in a dict display").into());
+                            // `{**defaults, **overrides}`
+                            let mapping = self.expr(&item.value).await?;
+                            let Value::Dict(entries) = &*mapping.resolved() else {
+                                return Err(PyException::new(
+                                    ExcType::TypeError,
+                                    format!("'{}' object is not a mapping", mapping.type_name()),
+                                )
+                                .into());
+                            };
+                            let entries = entries.borrow().clone();
+                            for (key, value) in entries {
+                                super::operators::set_item(&dict, &key, value)?;
+                            }
+                            continue;
                         };
                         let key = self.expr(key).await?;
                         let value = self.expr(&item.value).await?;
-                        entries.push((key, value));
+                        super::operators::set_item(&dict, &key, value)?;
                     }
-                    Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
+                    dict
                 }
                 Expr::Attribute(a) => {
                     let owner = self.expr(&a.value).await?;

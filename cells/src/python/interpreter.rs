@@ -46,9 +46,13 @@ pub struct Interpreter {
     pub(crate) globals: Names,
     /// What the cell printed; shared with the ranks `mp.spawn` starts, whose output interleaves.
     pub(crate) stdout: Rc<std::cell::RefCell<String>>,
+    /// What it wrote to `sys.stderr`, shown after its stdout.
+    pub(crate) stderr: Rc<std::cell::RefCell<String>>,
     pub(crate) stack: Vec<Activation>,
     /// The exceptions being handled (`except` blocks running), for a bare `raise`.
-    pub(crate) handling: Vec<PyException>,
+    /// Each as raised (what a bare `raise` raises again) and as seen from the frame that caught
+    /// it (what `logging`'s `exc_info` prints).
+    pub(crate) handling: Vec<(PyException, PyException)>,
     /// The cell instance owning each engine module of an `nn.Module` subclass, by module id.
     pub(crate) instances: HashMap<usize, Rc<Instance>>,
     /// Statements left before the cell's step budget runs out.
@@ -110,6 +114,7 @@ impl Interpreter {
             // A notebook runs as the main module (`if __name__ == "__main__":` blocks run).
             globals: Names::from_iter([("__name__".to_owned(), Value::str("__main__"))]),
             stdout: Rc::default(),
+            stderr: Rc::default(),
             stack: Vec::new(),
             handling: Vec::new(),
             instances: HashMap::new(),
@@ -139,6 +144,7 @@ impl Interpreter {
             session: self.session.clone(),
             globals: Names::default(),
             stdout: self.stdout.clone(),
+            stderr: self.stderr.clone(),
             stack: Vec::new(),
             handling: Vec::new(),
             instances: HashMap::new(),

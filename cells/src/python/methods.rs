@@ -90,6 +90,12 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             "value" if e.kind == ExcType::StopIteration => {
                 Ok(e.args().into_iter().next().unwrap_or(Value::None))
             }
+            // `SystemExit.code`: no argument is None, one is itself, more are the tuple.
+            "code" if e.kind.name() == "SystemExit" => Ok(match e.args().as_slice() {
+                [] => Value::None,
+                [code] => code.clone(),
+                all => Value::Tuple(all.into()),
+            }),
             _ => Err(no_attribute(owner, name)),
         },
         Value::Device(d) => match name {

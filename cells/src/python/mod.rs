@@ -49,6 +49,9 @@ pub use stepping::{Gate, Position};
 pub struct RunRecord {
     /// Everything the cell printed, in order.
     pub stdout: String,
+    /// What it wrote to `sys.stderr` (logging's default stream, `print(..., file=sys.stderr)`).
+    #[serde(default)]
+    pub stderr: String,
     /// The repr of a trailing expression's value, as a notebook shows it.
     pub value: Option<String>,
     /// The uncaught exception's traceback, as Python prints it.
@@ -68,16 +71,20 @@ pub struct RunRecord {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shown {
     Stdout,
+    Stderr,
     Warning,
     Value,
     Traceback,
 }
 
 impl RunRecord {
-    /// What the cell shows, piece by piece: what it printed, each warning as Python prints it
+    /// What the cell shows, piece by piece: what it printed (stdout, then stderr), each warning as Python prints it
     /// (`UserWarning: …`), the value and the traceback.
     pub fn shown(&self) -> Vec<(Shown, String)> {
         let mut parts = vec![(Shown::Stdout, self.stdout.clone())];
+        if !self.stderr.is_empty() {
+            parts.push((Shown::Stderr, self.stderr.clone()));
+        }
         for warning in &self.warnings {
             parts.push((Shown::Warning, format!("UserWarning: {warning}\n")));
         }
@@ -356,6 +363,7 @@ impl Interpreter {
         self.session().set_span(None);
         RunRecord {
             stdout: self.stdout.take(),
+            stderr: self.stderr.take(),
             value,
             error,
             warnings: self.session().take_warnings(),

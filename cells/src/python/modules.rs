@@ -30,7 +30,11 @@ pub fn import(name: &str) -> Result<Value> {
                 ExcType::ModuleNotFoundError,
                 format!(
                     "No module named '{name}' in the lab (it has {})",
-                    modules().collect::<Vec<_>>().join(", ")
+                    // The lab's private module (`_lab`) is not one to suggest.
+                    modules()
+                        .filter(|m| !m.starts_with("_lab"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )
         })

@@ -216,12 +216,16 @@ impl Interpreter {
                                 ),
                             ),
                         },
-                        None => self.handling.last().cloned().ok_or_else(|| {
-                            PyException::new(
-                                ExcType::RuntimeError,
-                                "No active exception to reraise",
-                            )
-                        })?,
+                        None => self
+                            .handling
+                            .last()
+                            .map(|(e, _)| e.clone())
+                            .ok_or_else(|| {
+                                PyException::new(
+                                    ExcType::RuntimeError,
+                                    "No active exception to reraise",
+                                )
+                            })?,
                     };
                     return Err(Flow::Error(PyException {
                         frames: Vec::new(),
@@ -295,7 +299,12 @@ impl Interpreter {
                     if let Some(name) = &h.name {
                         self.set_name(name.id.as_str(), error.value());
                     }
-                    self.handling.push(error.clone());
+                    // The traceback `sys.exc_info()` sees starts at the frame that caught it.
+                    let mut seen = error.clone();
+                    if let Some(a) = self.stack.last() {
+                        seen.frames.insert(0, super::interpreter::frame_of(a));
+                    }
+                    self.handling.push((error.clone(), seen));
                     outcome = self.block(&h.body).await;
                     self.handling.pop();
                     break;

@@ -1,7 +1,8 @@
 //! Python's standard library as the lab has it, and the `numpy` that PyTorch tutorials use:
 //! each module's names, and calling its functions. `math`, `copy`, `random`, `typing` and
-//! `numpy` are modules of their own here; `time`, `warnings` and `os.environ` are small enough
-//! to live in this file.
+//! `numpy` are modules of their own here; `time`, `warnings`, `os.environ` and `_lab` (the
+//! cell's output streams, for `sys.stdout` and `sys.stderr`) are small enough to live in this
+//! file.
 
 pub mod copy;
 pub mod math;
@@ -38,8 +39,14 @@ pub const MODULES: &[&str] = &[
     "dataclasses",
     "__future__",
     "textwrap",
+    "sys",
+    "io",
+    "logging",
+    "argparse",
     "numpy",
     "numpy.random",
+    // What the modules written in Python reach the interpreter through (`sys.stdout.write`).
+    "_lab",
 ];
 
 /// The modules written in Python (in `stdlib/py/`), by name: each runs at its first import.
@@ -56,6 +63,10 @@ const SOURCES: &[(&str, &str)] = &[
     ("dataclasses", include_str!("py/dataclasses.py")),
     ("__future__", include_str!("py/__future__.py")),
     ("textwrap", include_str!("py/textwrap.py")),
+    ("sys", include_str!("py/sys.py")),
+    ("io", include_str!("py/io.py")),
+    ("logging", include_str!("py/logging.py")),
+    ("argparse", include_str!("py/argparse.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
@@ -65,6 +76,7 @@ pub fn source(module: &str) -> Option<&'static str> {
 
 const WARNINGS: &[&str] = &["warn", "catch_warnings", "simplefilter", "filterwarnings"];
 const TIME: &[&str] = &["perf_counter", "time", "sleep", "monotonic"];
+const LAB: &[&str] = &["write_stdout", "write_stderr", "caller", "exc_info"];
 
 /// The functions (and other names) of a standard-library module.
 pub fn names(module: &str) -> Vec<&'static str> {
@@ -80,6 +92,7 @@ pub fn names(module: &str) -> Vec<&'static str> {
         "typing" => typing::NAMES.to_vec(),
         "copy" => copy::FUNCTIONS.to_vec(),
         "os" => vec!["environ"],
+        "_lab" => LAB.to_vec(),
         "numpy" | "numpy.random" => numpy::names(module),
         _ => Vec::new(),
     }
@@ -99,6 +112,7 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         "time" if TIME.contains(&name) => function(),
         "random" if random::FUNCTIONS.contains(&name) => function(),
         "copy" if copy::FUNCTIONS.contains(&name) => function(),
+        "_lab" if LAB.contains(&name) => function(),
         "numpy" | "numpy.random" => numpy::attribute(module, name),
         _ => None,
     }
@@ -136,6 +150,56 @@ impl Interpreter {
                 self.sleep(length).await?;
                 Value::None
             }
+            ("_lab", "write_stdout" | "write_stderr") => {
+                let [Value::Str(text)] = args.positional.as_slice() else {
+                    let given = args
+                        .positional
+                        .first()
+                        .map_or_else(|| "nothing".to_owned(), Value::type_name);
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        format!("write() argument must be str, not {given}"),
+                    )
+                    .into());
+                };
+                let stream = if name == "write_stdout" {
+                    &self.stdout
+                } else {
+                    &self.stderr
+                };
+                stream.borrow_mut().push_str(text);
+                Value::Int(text.chars().count() as i64)
+            }
+            // Where the code that called into a module written in Python is: its file, line and
+            // function (logging's `%(lineno)d`).
+            ("_lab", "caller") => {
+                let frame = self
+                    .stack
+                    .iter()
+                    .rev()
+                    .find(|a| !a.cell.name.starts_with("<lab>/"));
+                match frame {
+                    Some(a) => Value::Tuple(Rc::from(vec![
+                        Value::str(&a.cell.name),
+                        Value::Int(a.line as i64),
+                        Value::str(&a.function),
+                    ])),
+                    None => Value::Tuple(Rc::from(vec![
+                        Value::str("<unknown>"),
+                        Value::Int(0),
+                        Value::str("<module>"),
+                    ])),
+                }
+            }
+            // The exception being handled: its class, value and traceback as Python prints it.
+            ("_lab", "exc_info") => match self.handling.last() {
+                Some((_, e)) => Value::Tuple(Rc::from(vec![
+                    e.class(),
+                    e.value(),
+                    Value::str(&e.traceback()),
+                ])),
+                None => Value::Tuple(Rc::from(vec![Value::None, Value::None, Value::None])),
+            },
             ("random", _) => random::call(&mut self.python_random.borrow_mut(), name, &args)?,
             ("copy", _) => copy::call(name, &args)?,
             ("math", _) => math::call(name, &args)?,

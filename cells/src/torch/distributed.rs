@@ -181,6 +181,7 @@ impl Interpreter {
             .globals
             .insert("__name__".to_owned(), Value::str("__mp_main__"));
         process.stdout = self.stdout.clone();
+        process.stderr = self.stderr.clone();
         process.files = self.files.clone();
         process.instances = self.instances.clone();
         process.limits = self.limits;

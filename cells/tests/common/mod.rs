@@ -4,6 +4,7 @@
 
 /// `(file name, source, expected output)` of every program in `tests/conformance/`: stdout, then
 /// `--- error` and the traceback's last line when it fails (`tests/conformance/generate.py`).
+/// See [`shaped`] for stderr.
 pub const PROGRAMS: &[(&str, &str, &str)] =
     include!(concat!(env!("OUT_DIR"), "/conformance_programs.rs"));
 
@@ -24,15 +25,33 @@ fn masked(text: &str) -> String {
     out
 }
 
-/// A run's output in the `.out` files' shape.
-pub fn shaped(stdout: &str, traceback: Option<&str>) -> String {
+/// A program holding this line has its stderr compared too (after `--- stderr`, when it ran to
+/// its end): logging's default stream, argparse's errors, `print(file=sys.stderr)`.
+const COMPARES_STDERR: &str = "# conformance: stderr";
+
+/// A run's output in the `.out` files' shape: `stderr` is what the program wrote there (without
+/// the lab's own notes and the traceback), shown for programs that ask for it.
+pub fn shaped(source: &str, stdout: &str, stderr: &str, traceback: Option<&str>) -> String {
     let mut out = stdout.to_owned();
+    if source.contains(COMPARES_STDERR) && traceback.is_none() && !stderr.is_empty() {
+        out.push_str("--- stderr\n");
+        out.push_str(stderr);
+    }
     if let Some(traceback) = traceback {
         out.push_str("--- error\n");
         out.push_str(traceback.lines().last().unwrap_or(""));
         out.push('\n');
     }
     out
+}
+
+/// What a `tolab run` process wrote to stderr for the program: its lines less the CLI's own
+/// notes (`tolab: GPU devices run on …`).
+pub fn program_stderr(stderr: &str) -> String {
+    stderr
+        .split_inclusive('\n')
+        .filter(|line| !line.starts_with("tolab: "))
+        .collect()
 }
 
 /// `None` when `got` is what was expected (addresses aside), else a failure message with both.
