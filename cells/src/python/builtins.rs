@@ -382,6 +382,9 @@ impl Interpreter {
                 });
             }
         }
+        if let Value::BigInt(n) = v {
+            return Ok(super::int::decimal(n)?);
+        }
         if as_str && !container && !matches!(v, Value::Instance(_)) {
             return Ok(v.str_text());
         }
@@ -398,6 +401,15 @@ impl Interpreter {
             Some(Cut::TooDeep) => Err(PyException::new(
                 ExcType::RecursionError,
                 "maximum recursion depth exceeded while getting the repr of an object",
+            )
+            .into()),
+            Some(Cut::Digits) => Err(PyException::new(
+                ExcType::ValueError,
+                format!(
+                    "Exceeds the limit ({} digits) for integer string conversion; use \
+                     sys.set_int_max_str_digits() to increase the limit",
+                    super::int::MAX_STR_DIGITS
+                ),
             )
             .into()),
             Some(Cut::TooLong) => Err(PyException::new(
@@ -595,31 +607,28 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             return call(interp, name, args);
         }
         "int" => match (&first(), args.get(1, "base")) {
-            (Value::Str(s), base) => Value::Int(parse_int(s, base)?),
+            (Value::Str(s), base) => parse_int(s, base)?,
             (_, Some(_)) => {
                 return Err(PyException::new(
                     ExcType::TypeError,
                     "int() can't convert non-string with explicit base",
                 ));
             }
-            (Value::Float(x), _) if x.is_finite() => {
-                let truncated = x.trunc();
-                if truncated.abs() >= 2f64.powi(63) {
-                    return Err(PyException::new(
-                        ExcType::OverflowError,
-                        format!("int({x}) does not fit the lab's 64-bit ints"),
-                    ));
-                }
-                Value::Int(truncated as i64)
-            }
-            (Value::Int(i), _) => Value::Int(*i),
+            (Value::Float(x), _) => super::int::from_f64(*x)?,
+            (Value::Int(_) | Value::BigInt(_), _) => first(),
             (Value::Bool(b), _) => Value::Int(i64::from(*b)),
-            (Value::Tensor(t), _) => Value::Int(one_element(t)?.as_f64() as i64),
+            // An int64 tensor's value exactly, not through f64.
+            (Value::Tensor(t), _) => match one_element(t)? {
+                tolab_engine::Scalar::Float(x) => super::int::from_f64(x)?,
+                tolab_engine::Scalar::Int(i) => Value::Int(i),
+                tolab_engine::Scalar::Bool(b) => Value::Int(i64::from(b)),
+            },
             (Value::None, _) if args.positional.is_empty() => Value::Int(0),
             (other, _) => return Err(conversion_error("int", other)),
         },
         "float" => match &first() {
             Value::Int(_) | Value::Bool(_) | Value::Float(_) => Value::Float(as_f64(&first())),
+            Value::BigInt(n) => Value::Float(super::int::to_f64(n)?),
             Value::Str(s) => Value::Float(s.trim().parse().map_err(|_| {
                 PyException::new(
                     ExcType::ValueError,
@@ -706,7 +715,12 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
         }
         "bin" | "hex" | "oct" => {
             arity(name, &args, 1, 1)?;
-            let Value::Int(i) = first() else {
+            let (prefix, radix) = match name {
+                "bin" => ("0b", 2),
+                "hex" => ("0x", 16),
+                _ => ("0o", 8),
+            };
+            let Some(digits) = super::int::magnitude_digits(&first(), radix) else {
                 return Err(PyException::new(
                     ExcType::TypeError,
                     format!(
@@ -715,12 +729,12 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     ),
                 ));
             };
-            let (prefix, digits) = match name {
-                "bin" => ("0b", format!("{:b}", i.unsigned_abs())),
-                "hex" => ("0x", format!("{:x}", i.unsigned_abs())),
-                _ => ("0o", format!("{:o}", i.unsigned_abs())),
+            let sign = if super::int::is_negative(&first()) {
+                "-"
+            } else {
+                ""
             };
-            Value::str(&format!("{}{prefix}{digits}", if i < 0 { "-" } else { "" }))
+            Value::str(&format!("{sign}{prefix}{digits}"))
         }
         "format" => {
             arity(name, &args, 1, 2)?;
@@ -731,12 +745,11 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             Value::str(&super::operators::format(&first(), &spec)?)
         }
         "abs" => match &first() {
-            Value::Int(i) => Value::Int(i.checked_abs().ok_or_else(|| {
-                PyException::new(
-                    ExcType::OverflowError,
-                    "the lab's ints are 64-bit: abs() of the smallest one does not fit",
-                )
-            })?),
+            Value::Int(i) => i
+                .checked_abs()
+                .map_or_else(|| super::int::absolute(&(*i).into()), Value::Int),
+            Value::BigInt(n) => super::int::absolute(n),
+            Value::Bool(b) => Value::Int(i64::from(*b)),
             Value::Float(x) => Value::Float(x.abs()),
             Value::Tensor(t) => Value::Tensor(t.abs()?),
             other => {
@@ -785,6 +798,14 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             let session = interp.session.clone();
             crate::stdlib::numpy::functions::round(&session, &first(), digits)?
         }
+        // An int rounds exactly: itself, or to a power of ten (`round(1234, -2)` is 1200).
+        "round" if matches!(first(), Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) => {
+            let n = super::int::as_big(&first()).unwrap_or_default();
+            match args.positional.get(1) {
+                None | Some(Value::None) => super::int::normalized(n),
+                Some(digits) => super::int::round(&n, super::value::as_index(digits)?),
+            }
+        }
         "round" => {
             let x = as_f64(&first());
             match args.positional.get(1) {
@@ -796,7 +817,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     let scale = 10f64.powi(*digits as i32);
                     Value::Float(round_half_even(x * scale) / scale)
                 }
-                _ => Value::Int(round_half_even(x) as i64),
+                _ => super::int::from_f64(round_half_even(x))?,
             }
         }
         "list" => Value::list(match args.positional.first() {
@@ -1039,7 +1060,7 @@ pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyExcep
             object,
             Value::Class(_) | Value::Type(_) | Value::ExcClass(_) | Value::NnClass(_)
         ),
-        Value::Type("int") => matches!(object, Value::Int(_) | Value::Bool(_)),
+        Value::Type("int") => matches!(object, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)),
         // NumPy's float64 derives from Python's float.
         Value::Type("float") => match object {
             Value::Float(_) => true,
@@ -1097,7 +1118,7 @@ pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyExcep
 
 /// `int(text, base)`: Python's literal rules (sign, underscores between digits, a `0x`/`0o`/`0b`
 /// prefix matching the base, or any prefix with base 0).
-fn parse_int(text: &str, base: Option<&Value>) -> Result<i64, PyException> {
+fn parse_int(text: &str, base: Option<&Value>) -> Result<Value, PyException> {
     let base = match base {
         None => 10,
         Some(Value::Int(b)) if *b == 0 || (2..=36).contains(b) => *b as u32,
@@ -1152,30 +1173,18 @@ fn parse_int(text: &str, base: Option<&Value>) -> Result<i64, PyException> {
         return Err(invalid());
     }
     let clean: String = body.chars().filter(|c| *c != '_').collect();
-    let magnitude = u64::from_str_radix(&clean, radix).map_err(|e| match e.kind() {
-        std::num::IntErrorKind::PosOverflow => PyException::new(
-            ExcType::OverflowError,
-            format!(
-                "int({}) does not fit the lab's 64-bit ints",
-                Value::str(text).repr()
-            ),
-        ),
-        _ => invalid(),
-    })?;
-    let value = if negative {
-        0i64.checked_sub_unsigned(magnitude)
-    } else {
-        i64::try_from(magnitude).ok()
-    };
-    value.ok_or_else(|| {
-        PyException::new(
-            ExcType::OverflowError,
-            format!(
-                "int({}) does not fit the lab's 64-bit ints",
-                Value::str(text).repr()
-            ),
-        )
-    })
+    if !clean.chars().all(|c| c.is_digit(radix)) {
+        return Err(invalid());
+    }
+    match u64::from_str_radix(&clean, radix) {
+        Ok(magnitude) if negative && magnitude <= i64::MIN.unsigned_abs() => {
+            Ok(Value::Int(0i64.wrapping_sub_unsigned(magnitude)))
+        }
+        Ok(magnitude) if !negative && magnitude <= i64::MAX as u64 => {
+            Ok(Value::Int(magnitude as i64))
+        }
+        _ => super::int::parse(&clean, radix, negative),
+    }
 }
 
 /// `type(name, bases, namespace)`: a class made at run time (`collections.namedtuple` makes
@@ -1238,41 +1247,15 @@ fn new_class(interp: &Interpreter, args: &[Value]) -> Result<Value, PyException>
 
 /// `pow(base, exp, mod)` of ints.
 fn modular_pow(base: &Value, exponent: &Value, modulus: &Value) -> Result<Value, PyException> {
-    let (Value::Int(base), Value::Int(exponent), Value::Int(modulus)) = (base, exponent, modulus)
+    let big = super::int::as_big;
+    let (Some(base), Some(exponent), Some(modulus)) = (big(base), big(exponent), big(modulus))
     else {
         return Err(PyException::new(
             ExcType::TypeError,
             "pow() 3rd argument not allowed unless all arguments are integers",
         ));
     };
-    if *modulus == 0 {
-        return Err(PyException::new(
-            ExcType::ValueError,
-            "pow() 3rd argument cannot be 0",
-        ));
-    }
-    if *exponent < 0 {
-        return Err(PyException::new(
-            ExcType::ValueError,
-            "base is not invertible for the given modulus",
-        ));
-    }
-    let m = i128::from(*modulus);
-    let mut result: i128 = 1;
-    let mut b = i128::from(*base).rem_euclid(m);
-    let mut e = *exponent;
-    while e > 0 {
-        if e & 1 == 1 {
-            result = (result * b).rem_euclid(m);
-        }
-        b = (b * b).rem_euclid(m);
-        e >>= 1;
-    }
-    // Python's result takes the modulus's sign.
-    if result != 0 && m < 0 {
-        result += m;
-    }
-    Ok(Value::Int(result as i64))
+    super::int::modular_power(&base, &exponent, &modulus)
 }
 
 /// `hash(x)`: CPython's for numbers (an int is its own hash, but -1 is -2); a stable one for
@@ -1286,6 +1269,7 @@ fn hash_of(v: &Value) -> Result<i64, PyException> {
             if h == -1 { -2 } else { h }
         }
         Value::Bool(b) => i64::from(*b),
+        Value::BigInt(n) => super::int::hash(n),
         Value::None => 0x7000 >> 4,
         Value::Float(x) if x.fract() == 0.0 && x.abs() < 9.2e18 => hash_of(&Value::Int(*x as i64))?,
         Value::Float(x) => (x.to_bits() >> 1) as i64,

@@ -349,13 +349,6 @@ impl PyException {
 
     /// What is outside the lab's Python subset fails at its line with this.
     /// An int past what the lab's ints hold (64 bits).
-    pub fn beyond_64_bits() -> PyException {
-        PyException::new(
-            ExcType::OverflowError,
-            "integers beyond 64 bits are not supported in lab cells",
-        )
-    }
-
     pub fn unsupported(what: &str) -> PyException {
         PyException::new(
             ExcType::NotImplementedError,

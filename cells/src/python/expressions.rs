@@ -45,7 +45,10 @@ impl Interpreter {
         }
         Ok(Some(match e {
             Expr::NumberLiteral(n) => match &n.value {
-                Number::Int(i) => Value::Int(i.as_i64().ok_or_else(PyException::beyond_64_bits)?),
+                Number::Int(i) => match i.as_i64() {
+                    Some(small) => Value::Int(small),
+                    None => super::int::literal(&i.to_string())?,
+                },
                 Number::Float(x) => Value::Float(*x),
                 Number::Complex { .. } => {
                     return Err(PyException::unsupported("complex numbers").into());

@@ -40,6 +40,9 @@ pub(crate) const DICT_METHODS: &[&str] = &[
     "copy",
     "clear",
 ];
+pub(crate) const INT_METHODS: &[&str] =
+    &["bit_length", "bit_count", "conjugate", "as_integer_ratio"];
+pub(crate) const FLOAT_METHODS: &[&str] = &["is_integer", "conjugate", "as_integer_ratio"];
 pub(crate) const SET_METHODS: &[&str] = &[
     "add",
     "discard",
@@ -121,6 +124,21 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
                     .collect(),
             )),
             "name" => method(),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => match name {
+            "real" | "numerator" => Ok(super::int::normalized(
+                super::int::as_big(&resolved).unwrap_or_default(),
+            )),
+            "imag" => Ok(Value::Int(0)),
+            "denominator" => Ok(Value::Int(1)),
+            _ if INT_METHODS.contains(&name) => method(),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::Float(x) => match name {
+            "real" => Ok(Value::Float(*x)),
+            "imag" => Ok(Value::Float(0.0)),
+            _ if FLOAT_METHODS.contains(&name) => method(),
             _ => Err(no_attribute(owner, name)),
         },
         Value::List(_) if LIST_METHODS.contains(&name) => method(),
@@ -234,6 +252,24 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
             })
         }
         Value::Str(s) => super::strings::call(s, name, &args),
+        Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => {
+            let n = super::int::as_big(owner).unwrap_or_default();
+            Ok(match name {
+                "bit_length" => Value::Int(n.bits() as i64),
+                "bit_count" => Value::Int(n.magnitude().count_ones() as i64),
+                "conjugate" => super::int::normalized(n),
+                "as_integer_ratio" => {
+                    Value::Tuple(Rc::from(vec![super::int::normalized(n), Value::Int(1)]))
+                }
+                _ => return Err(no_attribute(owner, name)),
+            })
+        }
+        Value::Float(x) => Ok(match name {
+            "is_integer" => Value::Bool(x.is_finite() && x.fract() == 0.0),
+            "conjugate" => Value::Float(*x),
+            "as_integer_ratio" => super::int::float_ratio(*x)?,
+            _ => return Err(no_attribute(owner, name)),
+        }),
         other => Err(no_attribute(other, name)),
     }
 }

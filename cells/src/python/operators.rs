@@ -126,9 +126,22 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
             int_binary(op, int(left), int(right)).ok_or_else(unsupported)?
         }
         (
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-        ) => float_binary(op, as_f64(left), as_f64(right)).ok_or_else(unsupported)?,
+            Value::Int(_) | Value::Bool(_) | Value::BigInt(_),
+            Value::Int(_) | Value::Bool(_) | Value::BigInt(_),
+        ) => {
+            let big = |v: &Value| super::int::as_big(v).unwrap_or_default();
+            super::int::binary(op, &big(left), &big(right)).ok_or_else(unsupported)?
+        }
+        (
+            Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_),
+            Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_),
+        ) => {
+            let float = |v: &Value| match v {
+                Value::BigInt(b) => super::int::to_f64(b),
+                other => Ok(as_f64(other)),
+            };
+            float_binary(op, float(left)?, float(right)?).ok_or_else(unsupported)?
+        }
         _ => Err(unsupported()),
     }
 }
@@ -147,20 +160,23 @@ fn zero_division(what: &str) -> PyException {
 }
 
 fn int_binary(op: Operator, a: i64, b: i64) -> Option<Result<Value>> {
-    let overflow = || PyException::new(ExcType::OverflowError, "integer overflow in a lab cell");
+    // Past 64 bits, the exact slow path goes on, as CPython's ints do.
+    let big = || {
+        super::int::binary(op, &a.into(), &b.into())
+            .unwrap_or_else(|| Err(type_error(format!("unsupported int operator {op:?}"))))
+    };
     Some(match op {
-        Operator::Add => a.checked_add(b).map(Value::Int).ok_or_else(overflow),
-        Operator::Sub => a.checked_sub(b).map(Value::Int).ok_or_else(overflow),
-        Operator::Mult => a.checked_mul(b).map(Value::Int).ok_or_else(overflow),
-        Operator::Div if b == 0 => Err(zero_division("division by zero")),
-        Operator::Div => Ok(Value::Float(a as f64 / b as f64)),
+        Operator::Add => a.checked_add(b).map_or_else(big, |v| Ok(Value::Int(v))),
+        Operator::Sub => a.checked_sub(b).map_or_else(big, |v| Ok(Value::Int(v))),
+        Operator::Mult => a.checked_mul(b).map_or_else(big, |v| Ok(Value::Int(v))),
+        // Rounded once, also past 2**53 where `a as f64` would round first.
+        Operator::Div => super::int::true_divide(&a.into(), &b.into()).map(Value::Float),
         Operator::FloorDiv if b == 0 => Err(zero_division("integer division or modulo by zero")),
         // Floor, not truncation: -7 // 2 == -4. Only i64::MIN // -1 leaves the 64-bit range.
         Operator::FloorDiv => a
             .checked_div(b)
             .map(|q| q - i64::from(a.wrapping_rem(b) != 0 && (a < 0) != (b < 0)))
-            .map(Value::Int)
-            .ok_or_else(overflow),
+            .map_or_else(big, |v| Ok(Value::Int(v))),
         Operator::Mod if b == 0 => Err(zero_division("integer modulo by zero")),
         // The result takes the divisor's sign: -7 % 2 == 1.
         Operator::Mod => {
@@ -179,15 +195,16 @@ fn int_binary(op: Operator, a: i64, b: i64) -> Option<Result<Value>> {
         Operator::LShift => u32::try_from(b)
             .ok()
             .filter(|&shift| shift < 64 && (a << shift) >> shift == a)
-            .map(|shift| Value::Int(a << shift))
-            .ok_or_else(overflow),
+            .map_or_else(big, |shift| Ok(Value::Int(a << shift))),
         Operator::RShift => Ok(Value::Int(if b >= 64 { a >> 63 } else { a >> b })),
+        Operator::Pow if b < 0 && a == 0 => {
+            Err(zero_division("0.0 cannot be raised to a negative power"))
+        }
         Operator::Pow if b < 0 => Ok(Value::Float((a as f64).powf(b as f64))),
         Operator::Pow => u32::try_from(b)
             .ok()
             .and_then(|e| a.checked_pow(e))
-            .map(Value::Int)
-            .ok_or_else(overflow),
+            .map_or_else(big, |v| Ok(Value::Int(v))),
         Operator::BitAnd => Ok(Value::Int(a & b)),
         Operator::BitOr => Ok(Value::Int(a | b)),
         Operator::BitXor => Ok(Value::Int(a ^ b)),
@@ -212,6 +229,9 @@ fn float_binary(op: Operator, a: f64, b: f64) -> Option<Result<Value>> {
 }
 
 fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Result<Value> {
+    if matches!(left, Value::BigInt(_)) || matches!(right, Value::BigInt(_)) {
+        return Err(crate::torch::parse::int_too_big());
+    }
     let tensor_of = |v: &Value| match v {
         Value::Tensor(t) => Some(t.clone()),
         _ => None,
@@ -293,7 +313,12 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
         )),
         (UnaryOp::Invert, Value::Tensor(t)) => Ok(Value::Tensor(t.bitwise_not()?)),
         (UnaryOp::UAdd, Value::Tensor(t)) => Ok(Value::Tensor(t.clone())),
-        (UnaryOp::USub, Value::Int(i)) => Ok(Value::Int(-i)),
+        (UnaryOp::USub, Value::Int(i)) => Ok(i
+            .checked_neg()
+            .map_or_else(|| super::int::negate(&(*i).into()), Value::Int)),
+        (UnaryOp::USub, Value::BigInt(b)) => Ok(super::int::negate(b)),
+        (UnaryOp::Invert, Value::BigInt(b)) => Ok(super::int::invert(b)),
+        (UnaryOp::UAdd, Value::BigInt(_)) => Ok(v.clone()),
         (UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-i64::from(*b))),
         (UnaryOp::USub, Value::Float(x)) => Ok(Value::Float(-x)),
         (UnaryOp::UAdd, Value::Int(_) | Value::Float(_)) => Ok(v.clone()),
@@ -327,6 +352,7 @@ pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
         };
         let result = match other {
             Value::Tensor(u) => t.compare(kind, u)?,
+            Value::BigInt(_) => return Err(crate::torch::parse::int_too_big()),
             v => t.compare(
                 kind,
                 scalar(v).ok_or_else(|| {
@@ -374,7 +400,11 @@ fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     let number = |v: &Value| {
         matches!(
             v,
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::NpScalar(_)
+            Value::Int(_)
+                | Value::BigInt(_)
+                | Value::Float(_)
+                | Value::Bool(_)
+                | Value::NpScalar(_)
         )
     };
     match (a, b) {
@@ -724,14 +754,19 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
             _ => Value::list(picked),
         });
     }
-    let Value::Int(i) = index else {
-        return Err(type_error(format!(
-            "{} indices must be integers or slices, not {}",
-            container.type_name(),
-            index.type_name()
-        )));
+    let i = match index {
+        Value::Int(i) => *i,
+        Value::Bool(b) => i64::from(*b),
+        Value::BigInt(_) => return Err(beyond_index()),
+        _ => {
+            return Err(type_error(format!(
+                "{} indices must be integers or slices, not {}",
+                container.type_name(),
+                index.type_name()
+            )));
+        }
     };
-    Ok(items[wrap_index(*i, items.len(), &container.type_name())?].clone())
+    Ok(items[wrap_index(i, items.len(), &container.type_name())?].clone())
 }
 
 /// `t[i]`, `t[a:b]`, `t[i, j]`, `t[mask]`, `t[index_tensor]`.
@@ -781,10 +816,20 @@ fn tensor_index(t: &Tensor, index: &Value) -> Result<Value> {
     Ok(Value::Tensor(current))
 }
 
+/// CPython's error for an index past 64 bits.
+fn beyond_index() -> PyException {
+    PyException::new(
+        ExcType::IndexError,
+        "cannot fit 'int' into an index-sized integer",
+    )
+}
+
 /// The position `list[index] = …` or `del list[index]` acts on.
 fn list_position(items: &std::cell::RefCell<Vec<Value>>, index: &Value) -> Result<usize> {
     let i = match index {
         Value::Int(i) => *i,
+        Value::Bool(b) => i64::from(*b),
+        Value::BigInt(_) => return Err(beyond_index()),
         Value::NpScalar(x) if !x.dtype.is_float() => x.value.as_i64(),
         _ => return Err(type_error("list indices must be integers".into())),
     };
@@ -978,6 +1023,10 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
         sign = *c;
         i += 1;
     }
+    let alternate = chars.get(i) == Some(&'#');
+    if alternate {
+        i += 1;
+    }
     if chars.get(i) == Some(&'0') {
         if align.is_none() {
             (fill, align) = ('0', Some('='));
@@ -996,8 +1045,8 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
             .ok()
     };
     let width = digits(&mut i).unwrap_or(0);
-    let grouping = chars.get(i) == Some(&',');
-    if grouping {
+    let separator = chars.get(i).copied().filter(|c| matches!(c, ',' | '_'));
+    if separator.is_some() {
         i += 1;
     }
     let precision = if chars.get(i) == Some(&'.') {
@@ -1010,21 +1059,49 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
     if chars.len() > i + 1 {
         return Err(spec_error());
     }
-    let numeric = matches!(value, Value::Int(_) | Value::Float(_) | Value::Bool(_));
+    let integer = matches!(value, Value::Int(_) | Value::BigInt(_) | Value::Bool(_));
+    let numeric = integer || matches!(value, Value::Float(_));
     let number = as_f64(value);
-    let integer = matches!(value, Value::Int(_) | Value::Bool(_));
+    // An int's digits come from the int itself, exactly (never through f64).
+    let digits = |radix: u32| -> Result<String> {
+        if let (10, Value::BigInt(n)) = (radix, value) {
+            return Ok(super::int::decimal(n)?.trim_start_matches('-').to_owned());
+        }
+        Ok(super::int::magnitude_digits(value, radix).unwrap_or_default())
+    };
+    if let (Some(','), Some(code @ ('x' | 'X' | 'b' | 'o' | 'n' | 'c'))) = (separator, kind)
+        && integer
+    {
+        return Err(PyException::new(
+            ExcType::ValueError,
+            format!("Cannot specify ',' with '{code}'."),
+        ));
+    }
+    if integer && precision.is_some() && matches!(kind, None | Some('d' | 'x' | 'X' | 'b' | 'o')) {
+        return Err(PyException::new(
+            ExcType::ValueError,
+            "Precision not allowed in integer format specifier",
+        ));
+    }
+    let prefix = match kind {
+        Some('x') if alternate => "0x",
+        Some('X') if alternate => "0X",
+        Some('b') if alternate => "0b",
+        Some('o') if alternate => "0o",
+        _ => "",
+    };
     let body = match kind {
         None if !numeric => value.str_text(),
         Some('s') if !numeric => value.str_text(),
-        None if integer => (number as i64).abs().to_string(),
+        None | Some('d' | 'n') if integer => digits(10)?,
+        Some('x') if integer => digits(16)?,
+        Some('X') if integer => digits(16)?.to_uppercase(),
+        Some('b') if integer => digits(2)?,
+        Some('o') if integer => digits(8)?,
         None => match precision {
             Some(p) => general(number.abs(), p.max(1)),
             None => python_float_text(number.abs()),
         },
-        Some('d') if integer => (number as i64).abs().to_string(),
-        Some('x') if integer => format!("{:x}", (number as i64).abs()),
-        Some('X') if integer => format!("{:X}", (number as i64).abs()),
-        Some('b') if integer => format!("{:b}", (number as i64).abs()),
         Some('f' | 'F') if numeric => format!("{:.*}", precision.unwrap_or(6), number.abs()),
         Some('e' | 'E') if numeric => {
             let text = format!("{:.*e}", precision.unwrap_or(6), number.abs());
@@ -1042,19 +1119,25 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
         Some('%') if numeric => format!("{:.*}%", precision.unwrap_or(6), number.abs() * 100.0),
         _ => return Err(spec_error()),
     };
-    let body = if grouping {
-        group_thousands(&body)
-    } else {
-        body
+    let body = match separator {
+        Some(separator) if matches!(kind, Some('x' | 'X' | 'b' | 'o')) => {
+            group_digits(&body, separator, 4)
+        }
+        Some(separator) => group_digits(&body, separator, 3),
+        None => body,
     };
-    let negative =
-        numeric && (number < 0.0 || (number == 0.0 && number.is_sign_negative() && !integer));
+    let negative = if integer {
+        super::int::is_negative(value)
+    } else {
+        numeric && (number < 0.0 || (number == 0.0 && number.is_sign_negative()))
+    };
     let sign_text = match (negative, sign) {
         (true, _) => "-",
         (false, '+') => "+",
         (false, ' ') => " ",
         _ => "",
     };
+    let sign_text = format!("{sign_text}{prefix}");
     let pad = width.saturating_sub(body.chars().count() + sign_text.len());
     let fill_text = |n: usize| fill.to_string().repeat(n);
     Ok(match align.unwrap_or(if numeric { '>' } else { '<' }) {
@@ -1104,15 +1187,17 @@ fn general(x: f64, precision: usize) -> String {
 }
 
 /// `1234567.5` → `1,234,567.5`.
-fn group_thousands(body: &str) -> String {
-    let (whole, rest) = match body.find(|c: char| !c.is_ascii_digit()) {
+/// The leading run of digits of `body` with `separator` every `size` digits from the right
+/// (`1,234.5`; `0x_ffff_ffff` takes fours).
+fn group_digits(body: &str, separator: char, size: usize) -> String {
+    let (whole, rest) = match body.find(|c: char| !c.is_ascii_hexdigit()) {
         Some(at) => body.split_at(at),
         None => (body, ""),
     };
     let mut grouped = String::new();
     for (i, c) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            grouped.push(',');
+        if i > 0 && (whole.len() - i) % size == 0 {
+            grouped.push(separator);
         }
         grouped.push(c);
     }

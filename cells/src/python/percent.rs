@@ -255,22 +255,19 @@ fn render(
                 ));
             }
         },
-        'd' | 'i' | 'u' => (integer(value, c)?.to_string(), true),
+        'd' | 'i' | 'u' => (integer(value, c)?, true),
         'x' | 'X' | 'o' => {
-            let n = match value {
-                Value::Int(n) => *n,
-                Value::Bool(b) => i64::from(*b),
-                other => {
-                    return Err(type_error(format!(
-                        "%{c} format: an integer is required, not {}",
-                        other.type_name()
-                    )));
-                }
+            let radix = if c == 'o' { 8 } else { 16 };
+            let Some(digits) = super::int::magnitude_digits(value, radix) else {
+                return Err(type_error(format!(
+                    "%{c} format: an integer is required, not {}",
+                    value.type_name()
+                )));
             };
-            let digits = match c {
-                'x' => format!("{:x}", n.unsigned_abs()),
-                'X' => format!("{:X}", n.unsigned_abs()),
-                _ => format!("{:o}", n.unsigned_abs()),
+            let digits = if c == 'X' {
+                digits.to_uppercase()
+            } else {
+                digits
             };
             let prefix = match (spec.alternate, c) {
                 (true, 'x') => "0x",
@@ -278,13 +275,18 @@ fn render(
                 (true, _) => "0o",
                 _ => "",
             };
-            let minus = if n < 0 { "-" } else { "" };
+            let minus = if super::int::is_negative(value) {
+                "-"
+            } else {
+                ""
+            };
             (format!("{minus}{prefix}{digits}"), true)
         }
         _ => {
             let x = match &number_of(value)? {
                 Value::Float(x) => *x,
                 Value::Int(n) => *n as f64,
+                Value::BigInt(n) => super::int::to_f64(n)?,
                 Value::Bool(b) => f64::from(u8::from(*b)),
                 other => {
                     return Err(type_error(format!(
@@ -387,24 +389,17 @@ fn number_of(value: &Value) -> Result<Value> {
     }
 }
 
-/// The integer `%d` shows: ints and bools as they are, floats truncated toward zero.
-fn integer(value: &Value, c: char) -> Result<i64> {
+/// The integer `%d` shows, in decimal: ints and bools as they are, floats truncated toward
+/// zero.
+fn integer(value: &Value, c: char) -> Result<String> {
     match &number_of(value)? {
-        Value::Int(n) => Ok(*n),
-        Value::Bool(b) => Ok(i64::from(*b)),
-        Value::Float(x) if x.is_finite() => Ok(x.trunc() as i64),
-        Value::Float(x) => Err(PyException::new(
-            if x.is_nan() {
-                ExcType::ValueError
-            } else {
-                ExcType::OverflowError
-            },
-            if x.is_nan() {
-                "cannot convert float NaN to integer"
-            } else {
-                "cannot convert float infinity to integer"
-            },
-        )),
+        Value::Int(n) => Ok(n.to_string()),
+        Value::BigInt(n) => super::int::decimal(n),
+        Value::Bool(b) => Ok(i64::from(*b).to_string()),
+        Value::Float(x) => match &super::int::from_f64(*x)? {
+            Value::BigInt(n) => super::int::decimal(n),
+            other => Ok(other.repr()),
+        },
         other => Err(type_error(format!(
             "%{c} format: a real number is required, not {}",
             other.type_name()

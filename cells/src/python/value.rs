@@ -18,6 +18,8 @@ pub enum Value {
     None,
     Bool(bool),
     Int(i64),
+    /// An int beyond 64 bits (never one that fits an `i64`: see [`super::int`]).
+    BigInt(Rc<num_bigint::BigInt>),
     Float(f64),
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
@@ -310,7 +312,7 @@ impl Value {
         match self {
             Value::None => "NoneType",
             Value::Bool(_) => "bool",
-            Value::Int(_) => "int",
+            Value::Int(_) | Value::BigInt(_) => "int",
             Value::Float(_) => "float",
             Value::Str(_) => "str",
             Value::List(_) => "list",
@@ -482,6 +484,11 @@ impl Value {
             Value::Bool(true) => "True".into(),
             Value::Bool(false) => "False".into(),
             Value::Int(i) => i.to_string(),
+            // Past CPython's digit limit the caller raises its ValueError (see `Cut::Digits`).
+            Value::BigInt(b) => super::int::decimal(b).unwrap_or_else(|_| {
+                cx.cut.get_or_insert(Cut::Digits);
+                String::new()
+            }),
             Value::Float(x) => python_float(*x),
             Value::Str(s) => string_repr(s),
             Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) => self.repr_in(cx),
@@ -717,6 +724,16 @@ pub fn number_order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
             Ordering::Equal
         }))
     };
+    // Big ints compare exactly, with ints and with floats alike.
+    if matches!(a, Value::BigInt(_)) || matches!(b, Value::BigInt(_)) {
+        let big = super::int::as_big;
+        return match (big(a), big(b)) {
+            (Some(x), Some(y)) => Some(x.cmp(&y)),
+            (Some(x), None) => super::int::compare_float(&x, as_f64(b)),
+            (None, Some(y)) => super::int::compare_float(&y, as_f64(a)).map(Ordering::reverse),
+            (None, None) => None,
+        };
+    }
     match (int(a), int(b)) {
         (Some(x), Some(y)) => Some(x.cmp(&y)),
         (Some(x), None) => int_float(x, as_f64(b)),
@@ -738,7 +755,7 @@ pub fn try_equal(a: &Value, b: &Value) -> Result<bool, PyException> {
             ExcType::RecursionError,
             "maximum recursion depth exceeded in comparison",
         ),
-        Cut::TooLong => PyException::new(
+        Cut::TooLong | Cut::Digits => PyException::new(
             ExcType::MemoryError,
             format!("comparing these values means visiting more than {MAX_REPR_PARTS} containers: too much for the lab"),
         ),
@@ -781,8 +798,8 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
         (Value::None, Value::None) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
         (
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
-            Value::Int(_) | Value::Bool(_) | Value::Float(_),
+            Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_),
+            Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_),
         ) => number_order(a, b) == Some(std::cmp::Ordering::Equal),
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
@@ -878,6 +895,10 @@ pub fn as_index(v: &Value) -> Result<i64, PyException> {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(i64::from(*b)),
         Value::NpScalar(x) if !x.dtype.is_float() => Ok(x.value.as_i64()),
+        Value::BigInt(_) => Err(PyException::new(
+            ExcType::OverflowError,
+            "Python int too large to convert to C ssize_t",
+        )),
         other => Err(PyException::new(
             ExcType::TypeError,
             format!(
@@ -892,6 +913,8 @@ pub fn as_f64(v: &Value) -> f64 {
     match v {
         Value::Bool(b) => f64::from(u8::from(*b)),
         Value::Int(i) => *i as f64,
+        // Past f64's range, infinite: `float(n)` raises CPython's OverflowError itself.
+        Value::BigInt(b) => num_traits::ToPrimitive::to_f64(&**b).unwrap_or(f64::INFINITY),
         Value::Float(x) => *x,
         Value::NpScalar(x) => x.value.as_f64(),
         _ => f64::NAN,
@@ -920,6 +943,8 @@ pub const MAX_REPR_PARTS: usize = 1_000_000;
 pub enum Cut {
     TooDeep,
     TooLong,
+    /// An int with more decimal digits than CPython converts (`int::MAX_STR_DIGITS`).
+    Digits,
 }
 
 /// What a `repr` needs beyond the value: learners' own texts, and the containers being shown.

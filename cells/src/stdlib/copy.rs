@@ -42,6 +42,7 @@ fn atomic(value: &Value) -> bool {
         Value::None
             | Value::Bool(_)
             | Value::Int(_)
+            | Value::BigInt(_)
             | Value::Float(_)
             | Value::Str(_)
             | Value::Range { .. }

@@ -5,7 +5,21 @@
 
 use crate::python::args::Args;
 use crate::python::exception::{ExcType, PyException};
+use crate::python::int;
 use crate::python::value::{Value, as_index as integer};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+
+/// An int of any size where `math` takes one (`gcd`, `isqrt`), else CPython's TypeError.
+fn whole(v: &Value) -> Result<BigInt> {
+    int::as_big(v).ok_or_else(|| {
+        type_error(format!(
+            "'{}' object cannot be interpreted as an integer",
+            v.type_name()
+        ))
+    })
+}
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -108,6 +122,7 @@ fn real(v: &Value) -> Result<f64> {
     match v {
         Value::Bool(b) => Ok(f64::from(u8::from(*b))),
         Value::Int(i) => Ok(*i as f64),
+        Value::BigInt(n) => int::to_f64(n),
         Value::Float(x) => Ok(*x),
         Value::NpScalar(x) => Ok(x.value.as_f64()),
         Value::Tensor(t) if t.numel() == 1 => Ok(t.item()?.as_f64()),
@@ -120,27 +135,6 @@ fn real(v: &Value) -> Result<f64> {
             other.type_name()
         ))),
     }
-}
-
-/// A float that `floor`, `ceil` and `trunc` turn into a Python int.
-fn to_int(x: f64) -> Result<Value> {
-    if x.is_nan() {
-        return Err(PyException::new(
-            ExcType::ValueError,
-            "cannot convert float NaN to integer",
-        ));
-    }
-    if x.is_infinite() {
-        return Err(PyException::new(
-            ExcType::OverflowError,
-            "cannot convert float infinity to integer",
-        ));
-    }
-    // 2^63: past it no i64 holds the value.
-    if x.abs() >= i64::MAX as f64 {
-        return Err(PyException::beyond_64_bits());
-    }
-    Ok(Value::Int(x as i64))
 }
 
 /// A float result: infinity from finite arguments is CPython's range error.
@@ -291,7 +285,7 @@ pub fn call(name: &str, args: &Args) -> Result<Value> {
                 return Ok(Value::Int(integer(&positional[0])?));
             }
             let x = real(&positional[0])?;
-            to_int(match name {
+            int::from_f64(match name {
                 "floor" => x.floor(),
                 "ceil" => x.ceil(),
                 _ => x.trunc(),
@@ -417,29 +411,30 @@ pub fn call(name: &str, args: &Args) -> Result<Value> {
                     "factorial() not defined for negative values",
                 ));
             }
-            Value::Int(
-                (1..=n)
-                    .try_fold(1_i64, i64::checked_mul)
-                    .ok_or_else(PyException::beyond_64_bits)?,
-            )
+            let mut acc = BigInt::one();
+            for i in 2..=n {
+                acc *= i;
+                if acc.bits() > int::MAX_BITS {
+                    return int::checked(acc);
+                }
+            }
+            int::normalized(acc)
         }
         "gcd" | "lcm" => {
-            let mut acc: i64 = if name == "gcd" { 0 } else { 1 };
+            let mut acc = if name == "gcd" {
+                BigInt::zero()
+            } else {
+                BigInt::one()
+            };
             for v in positional {
-                let n = integer(v)?
-                    .checked_abs()
-                    .ok_or_else(PyException::beyond_64_bits)?;
+                let n = whole(v)?;
                 acc = if name == "gcd" {
-                    gcd(acc, n)
-                } else if n == 0 || acc == 0 {
-                    0
+                    acc.gcd(&n)
                 } else {
-                    (acc / gcd(acc, n))
-                        .checked_mul(n)
-                        .ok_or_else(PyException::beyond_64_bits)?
+                    acc.lcm(&n)
                 };
             }
-            Value::Int(acc)
+            int::checked(acc)?
         }
         "comb" | "perm" => {
             let (n, k) = match positional.as_slice() {
@@ -462,34 +457,30 @@ pub fn call(name: &str, args: &Args) -> Result<Value> {
             if k > n {
                 return Ok(Value::Int(0));
             }
-            let mut acc: i64 = 1;
+            // comb(n, k) == comb(n, n - k): the shorter product.
+            let k = if name == "comb" { k.min(n - k) } else { k };
+            let mut acc = BigInt::one();
             for i in 0..k {
-                acc = acc
-                    .checked_mul(n - i)
-                    .ok_or_else(PyException::beyond_64_bits)?;
+                acc *= n - i;
                 if name == "comb" {
                     acc /= i + 1;
                 }
+                if acc.bits() > int::MAX_BITS {
+                    return int::checked(acc);
+                }
             }
-            Value::Int(acc)
+            int::normalized(acc)
         }
         "isqrt" => {
             exactly(1)?;
-            let n = integer(&positional[0])?;
-            if n < 0 {
+            let n = whole(&positional[0])?;
+            if n.is_negative() {
                 return Err(PyException::new(
                     ExcType::ValueError,
                     "isqrt() argument must be nonnegative",
                 ));
             }
-            let mut r = (n as f64).sqrt() as i64;
-            while r.checked_mul(r).is_none_or(|sq| sq > n) {
-                r -= 1;
-            }
-            while (r + 1).checked_mul(r + 1).is_some_and(|sq| sq <= n) {
-                r += 1;
-            }
-            Value::Int(r)
+            int::normalized(n.sqrt())
         }
         "prod" => {
             exactly(1)?;
@@ -577,13 +568,6 @@ fn isclose(args: &Args) -> Result<Value> {
     Ok(Value::Bool(
         diff <= (rel_tol * b).abs() || diff <= (rel_tol * a).abs() || diff <= abs_tol,
     ))
-}
-
-fn gcd(mut a: i64, mut b: i64) -> i64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 /// The error function, to about 1e-15 (a series near 0, a continued fraction beyond).

@@ -121,6 +121,7 @@ fn nested(
                 "new(): invalid data type 'str'",
             ));
         }
+        Value::BigInt(_) => return Err(super::parse::overflow_long_long()),
         other if typed => {
             return Err(PyException::new(
                 ExcType::TypeError,

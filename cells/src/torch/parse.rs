@@ -188,6 +188,7 @@ impl Call {
     pub fn operand(&self, name: &str) -> Result<Operand> {
         match self.get(name).map(Value::resolved).as_deref() {
             Some(Value::Tensor(t)) => Ok(Operand::Tensor(t.clone())),
+            Some(Value::BigInt(_)) => Err(int_too_big()),
             Some(v) => scalar_of(v)
                 .map(Operand::Scalar)
                 .ok_or_else(|| self.unexpected(name, Some(v))),
@@ -213,6 +214,7 @@ impl Call {
     fn int_of(&self, name: &str, v: &Value) -> Result<i64> {
         match &*v.resolved() {
             Value::Int(i) => Ok(*i),
+            Value::BigInt(_) => Err(overflow_long_long()),
             Value::Bool(b) => Ok(i64::from(*b)),
             Value::Tensor(t) if t.numel() == 1 => match t.item()? {
                 Scalar::Int(i) => Ok(i),
@@ -263,6 +265,7 @@ impl Call {
 
     pub fn scalar(&self, name: &str) -> Result<Scalar> {
         match self.get(name) {
+            Some(Value::BigInt(_)) => Err(int_too_big()),
             Some(v) if !matches!(v, Value::None) => {
                 scalar_of(&v.resolved()).ok_or_else(|| self.unexpected(name, Some(v)))
             }
@@ -306,6 +309,7 @@ impl Call {
     fn unpack_int_list(&self, param: &Param, v: &Value) -> Result<Vec<i64>> {
         let items = match &*v.resolved() {
             Value::Int(i) => return Ok(vec![*i; param.size.max(1)]),
+            Value::BigInt(_) => return Err(overflow_long_long()),
             Value::Tuple(items) => items.to_vec(),
             Value::List(items) => items.borrow().clone(),
             Value::Size(dims) => return Ok(dims.iter().map(|&d| d as i64).collect()),
@@ -316,6 +320,16 @@ impl Call {
             .enumerate()
             .map(|(i, item)| match &*item.resolved() {
                 Value::Int(n) => Ok(*n),
+                Value::BigInt(_) => Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        // PyTorch's first line (a C++ stack trace and the closing quote follow it).
+                        "{}(): argument '{}' failed to unpack the object at pos {} with error \"Overflow when unpacking long long",
+                        self.signature().name,
+                        param.name,
+                        i + 1
+                    ),
+                )),
                 Value::Tensor(t) if t.numel() == 1 && !t.dtype().is_floating_point() => {
                     Ok(t.item()?.as_f64() as i64)
                 }
@@ -479,6 +493,18 @@ pub fn literal(text: &str) -> Option<Value> {
             Err(_) => Value::Float(text.parse().ok()?),
         },
     })
+}
+
+/// PyTorch's error for a Python int past 64 bits where it unpacks an `int64_t`
+/// (`THPUtils_unpackLong`).
+pub fn overflow_long_long() -> PyException {
+    PyException::new(ExcType::ValueError, "Overflow when unpacking long long")
+}
+
+/// PyTorch's error for a Python int past 64 bits where it takes a `Scalar` (pybind11's
+/// conversion of a number to `c10::Scalar`).
+pub fn int_too_big() -> PyException {
+    PyException::new(ExcType::OverflowError, "int too big to convert")
 }
 
 /// A Python number (or a one-element tensor) as the engine's scalar.
@@ -766,7 +792,7 @@ fn check(param: &Param, v: &Value) -> Check {
         }
         Type::Scalar | Type::Complex | Type::Double => yes(is_python_scalar(v)
             || matches!(v, Value::Tensor(t) if !t.requires_grad() && t.dim() == 0)),
-        Type::Int => yes(matches!(v, Value::Int(_))
+        Type::Int => yes(matches!(v, Value::Int(_) | Value::BigInt(_))
             || matches!(v, Value::Tensor(t) if t.dim() == 0 && is_integral(t) && !t.requires_grad())),
         Type::SymInt => yes(is_index(v)),
         Type::IntList | Type::SymIntList => match v {
@@ -774,7 +800,7 @@ fn check(param: &Param, v: &Value) -> Check {
             Value::Size(_) => Check::Yes,
             Value::List(items) => int_list_items(&items.borrow()),
             _ if param.size > 0 => yes(if param.ty == Type::IntList {
-                matches!(v, Value::Int(_))
+                matches!(v, Value::Int(_) | Value::BigInt(_))
             } else {
                 is_index(v)
             }),
@@ -862,14 +888,17 @@ fn int_list_of_args(positional: &[Value]) -> bool {
 
 /// `THPUtils_checkScalar`: a Python number (bools are ints).
 fn is_python_scalar(v: &Value) -> bool {
-    matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_))
+    matches!(
+        v,
+        Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bool(_)
+    )
 }
 
 /// `THPUtils_checkIndex`: an int (not a bool), or an object with `__index__` (an integer
 /// tensor of one element).
 fn is_index(v: &Value) -> bool {
     match v {
-        Value::Int(_) => true,
+        Value::Int(_) | Value::BigInt(_) => true,
         Value::Tensor(t) => t.numel() == 1 && is_integral(t),
         Value::Parameter(p) => {
             let t = p.tensor();

@@ -68,6 +68,10 @@ pub fn seed(call: &Call) -> Result<u64> {
     match call.value(name)? {
         Some(Value::Int(i)) => Ok(i as u64),
         Some(Value::Bool(b)) => Ok(u64::from(b)),
+        // Up to 2**64 - 1, as PyTorch unpacks a seed (`THPUtils_unpackUInt64`).
+        Some(Value::BigInt(ref n)) => {
+            num_traits::ToPrimitive::to_u64(&**n).ok_or_else(super::parse::overflow_long_long)
+        }
         other => Err(PyException::new(
             ExcType::TypeError,
             format!(

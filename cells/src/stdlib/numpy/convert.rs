@@ -70,6 +70,12 @@ impl Walk {
                 self.found(s.dtype);
                 self.values.push(s.value);
             }
+            // NumPy makes an object array of them; the lab's arrays hold numbers only.
+            Value::BigInt(_) => {
+                return Err(PyException::unsupported(
+                    "a NumPy array of ints past 64 bits (dtype=object)",
+                ));
+            }
             other => {
                 let n = num_of(other).ok_or_else(|| {
                     PyException::new(

@@ -283,7 +283,9 @@ pub fn round(session: &Session, v: &Value, decimals: i64) -> Result<Value> {
                         let v = data.get(i).as_i64();
                         let q = v.div_euclid(factor);
                         let r = v.rem_euclid(factor);
-                        let up = r * 2 > factor || (r * 2 == factor && q % 2 != 0);
+                        // Twice the remainder can pass i64 when the factor is near its top.
+                        let (twice, wide) = (i128::from(r) * 2, i128::from(factor));
+                        let up = twice > wide || (twice == wide && q % 2 != 0);
                         (q + i64::from(up)).wrapping_mul(factor)
                     })
                     .collect(),
