@@ -169,7 +169,11 @@ fn int_binary(op: Operator, a: i64, b: i64) -> Option<Result<Value>> {
         Operator::Add => a.checked_add(b).map_or_else(big, |v| Ok(Value::Int(v))),
         Operator::Sub => a.checked_sub(b).map_or_else(big, |v| Ok(Value::Int(v))),
         Operator::Mult => a.checked_mul(b).map_or_else(big, |v| Ok(Value::Int(v))),
-        // Rounded once, also past 2**53 where `a as f64` would round first.
+        Operator::Div if b == 0 => Err(zero_division("division by zero")),
+        // Both exact as doubles: one rounding. Past 2**53 `a as f64` would round first.
+        Operator::Div if a.unsigned_abs() < 1 << 53 && b.unsigned_abs() < 1 << 53 => {
+            Ok(Value::Float(a as f64 / b as f64))
+        }
         Operator::Div => super::int::true_divide(&a.into(), &b.into()).map(Value::Float),
         Operator::FloorDiv if b == 0 => Err(zero_division("integer division or modulo by zero")),
         // Floor, not truncation: -7 // 2 == -4. Only i64::MIN // -1 leaves the 64-bit range.
