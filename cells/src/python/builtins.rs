@@ -711,7 +711,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
         }
         "hash" => {
             arity(name, &args, 1, 1)?;
-            Value::Int(hash_of(&first())?)
+            Value::Int(super::hashing::hash(&first())?)
         }
         "bin" | "hex" | "oct" => {
             arity(name, &args, 1, 1)?;
@@ -1258,45 +1258,6 @@ fn modular_pow(base: &Value, exponent: &Value, modulus: &Value) -> Result<Value,
     super::int::modular_power(&base, &exponent, &modulus)
 }
 
-/// `hash(x)`: CPython's for numbers (an int is its own hash, but -1 is -2); a stable one for
-/// strings and tuples (CPython salts those per process, so no program can rely on them).
-fn hash_of(v: &Value) -> Result<i64, PyException> {
-    const MODULUS: i64 = (1 << 61) - 1;
-    Ok(match v {
-        Value::Int(i) => {
-            let (i, m) = (i128::from(*i), i128::from(MODULUS));
-            let h = if i >= 0 { i % m } else { -((-i) % m) } as i64;
-            if h == -1 { -2 } else { h }
-        }
-        Value::Bool(b) => i64::from(*b),
-        Value::BigInt(n) => super::int::hash(n),
-        Value::None => 0x7000 >> 4,
-        Value::Float(x) if x.fract() == 0.0 && x.abs() < 9.2e18 => hash_of(&Value::Int(*x as i64))?,
-        Value::Float(x) => (x.to_bits() >> 1) as i64,
-        Value::Str(s) => {
-            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for b in s.bytes() {
-                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-            }
-            (h >> 1) as i64
-        }
-        Value::Tuple(items) => {
-            let mut h: i64 = 0x345678;
-            for item in items.iter() {
-                h = h.wrapping_mul(1_000_003) ^ hash_of(item)?;
-            }
-            h
-        }
-        Value::List(_) | Value::Dict(_) | Value::Set(_) => {
-            return Err(PyException::new(
-                ExcType::TypeError,
-                format!("unhashable type: '{}'", v.type_name()),
-            ));
-        }
-        other => identity(other) as i64 >> 4,
-    })
-}
-
 /// `issubclass(class, parent)`.
 fn is_subclass(class: &Value, parent: &Value) -> Result<bool, PyException> {
     Ok(match (class, parent) {
@@ -1334,7 +1295,7 @@ fn is_subclass(class: &Value, parent: &Value) -> Result<bool, PyException> {
 }
 
 /// `id(x)`: the object's identity (its address for shared objects, its value's for the rest).
-fn identity(v: &Value) -> usize {
+pub(crate) fn identity(v: &Value) -> usize {
     fn at<T: ?Sized>(rc: &Rc<T>) -> usize {
         Rc::as_ptr(rc) as *const u8 as usize
     }

@@ -501,7 +501,9 @@ fn set_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<Va
                     "'pop from an empty set'",
                 ));
             }
-            set.remove(0)
+            // The first item in CPython's order, as its `set.pop` takes.
+            let first = super::hashing::set_order(&set).map_or(0, |order| order[0]);
+            set.remove(first)
         }
         _ => Value::Set(Rc::new(RefCell::new(set.clone()))),
     })

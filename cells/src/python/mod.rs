@@ -13,6 +13,7 @@ mod dunders;
 pub(crate) mod exception;
 mod expressions;
 pub(crate) mod generator;
+pub(crate) mod hashing;
 pub(crate) mod int;
 pub(crate) mod interpreter;
 pub(crate) mod iteration;

@@ -537,7 +537,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>> {
         Value::Sampler(s) => s.indices(),
         Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
         Value::Dict(entries) => entries.borrow().iter().map(|(k, _)| k.clone()).collect(),
-        Value::Set(items) => items.borrow().clone(),
+        Value::Set(items) => super::hashing::in_set_order(&items.borrow()),
         Value::Range { start, stop, step } => {
             let n = range_len(*start, *stop, *step);
             if n > MATERIALIZED_RANGE {

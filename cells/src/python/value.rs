@@ -462,7 +462,10 @@ impl Value {
             Value::Tuple(items) if items.len() == 1 => format!("({},)", join(items)),
             Value::Tuple(items) => format!("({})", join(items)),
             Value::Set(items) if items.borrow().is_empty() => "set()".into(),
-            Value::Set(items) => format!("{{{}}}", join(&items.borrow())),
+            Value::Set(items) => format!(
+                "{{{}}}",
+                join(&super::hashing::in_set_order(&items.borrow()))
+            ),
             Value::Dict(entries) => {
                 let parts: Vec<String> = entries
                     .borrow()

@@ -1,0 +1,15 @@
+# Sets of numbers iterate in CPython's order (sets built by adding: set(list), add, comprehensions).
+print(hash((1,2)), hash(0.5), hash(-1.5), set([100, 7, 64, 3, 2000, 15]), {1.5, 2.25, 0.1})
+s = set()
+for i in range(20): s.add(i * 7 % 23)
+print(s)
+labels = [7, 2, 9, 2, 7, 100, 33]
+print(set(labels), len(set(labels)), {x % 10 for x in range(30, 0, -3)}, list(set([33, 1, 65])))
+a, b = set([1, 2, 3, 40]), set([3, 4, 40, 56])
+print(a | b, a & b, a - b)
+p = set([17, 9, 1])
+print(p.pop(), p)
+print(set([True, 2, 1.0, 3.5]), {(i, i * i) for i in range(6)}, set([(1, 2), (0, 0), (3, 1)]))
+print(hash(3.14), hash(-0.0), hash(1e300), hash((1, (2, 3.5))), hash(()), hash((-1,)), hash(2**64))
+big = set(range(0, 3000, 7))
+print(list(big)[:12], sorted(big)[-3:])
