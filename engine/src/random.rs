@@ -71,6 +71,18 @@ impl Mt19937 {
         r
     }
 
+    /// The 624 state words and the position in them (CPython's `getstate()`).
+    pub fn state(&self) -> (&[u32], usize) {
+        (&self.state, self.index)
+    }
+
+    /// A generator at a state [`Mt19937::state`] gave (`None` unless 624 words and a position
+    /// up to 624).
+    pub fn from_state(words: &[u32], index: usize) -> Option<Self> {
+        let state: [u32; N] = words.try_into().ok()?;
+        (index <= N).then_some(Mt19937 { state, index })
+    }
+
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             for i in 0..N {

@@ -1061,6 +1061,8 @@ pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyExcep
             Value::Class(_) | Value::Type(_) | Value::ExcClass(_) | Value::NnClass(_)
         ),
         Value::Type("int") => matches!(object, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)),
+        // `range` is a type in Python, a builtin in the lab.
+        Value::Builtin("range") => matches!(object, Value::Range { .. }),
         // NumPy's float64 derives from Python's float.
         Value::Type("float") => match object {
             Value::Float(_) => true,

@@ -41,7 +41,8 @@ pub fn as_big(v: &Value) -> Option<BigInt> {
     }
 }
 
-fn too_big() -> PyException {
+/// `MemoryError` for an int past [`MAX_BITS`].
+pub fn too_big() -> PyException {
     PyException::new(
         ExcType::MemoryError,
         format!("this int would have more than {MAX_BITS} bits: too large for the lab"),

@@ -438,6 +438,13 @@ fn identical(a: &Value, b: &Value) -> bool {
         (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
         (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
         (Value::Int(x), Value::Int(y)) => x == y && (-5..=256).contains(x),
+        (Value::BigInt(x), Value::BigInt(y)) => Rc::ptr_eq(x, y),
+        // Floats are not boxed in the lab: the same bits stand for the same object
+        // (`nan is nan` for one `nan`), where CPython may hold two equal floats apart.
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Str(x), Value::Str(y)) => Rc::ptr_eq(x, y),
+        (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
+        (Value::PyRandom(x), Value::PyRandom(y)) => Rc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
         (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
         (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y),

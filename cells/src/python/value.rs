@@ -82,6 +82,8 @@ pub enum Value {
     DataLoader(Rc<crate::torch::data::Loader>),
     /// `torch.Generator()`.
     Generator(tolab_engine::random::GeneratorHandle),
+    /// The Mersenne Twister behind a `random.Random` (the module's own is the notebook's).
+    PyRandom(Rc<RefCell<crate::stdlib::random::PythonRandom>>),
     /// `torch.autocast(...)` / `torch.amp.autocast(...)`, a context manager.
     Autocast(Rc<AutocastRequest>),
     /// `torch.amp.GradScaler()`.
@@ -349,6 +351,7 @@ impl Value {
             Value::TensorDataset(_) => "TensorDataset",
             Value::DataLoader(_) => "DataLoader",
             Value::Generator(_) => "Generator",
+            Value::PyRandom(_) => "_random.Random",
             Value::Autocast(_) => "autocast",
             Value::GradScaler(_) => "GradScaler",
             Value::CatchWarnings(_) => "catch_warnings",
@@ -611,6 +614,7 @@ impl Value {
                 )
             }
             Value::Generator(_) => "<torch._C.Generator object>".into(),
+            Value::PyRandom(r) => format!("<_random.Random object at {:#x}>", address(r)),
             Value::Autocast(_) => "<torch.autocast object>".into(),
             Value::GradScaler(_) => "<torch.amp.grad_scaler.GradScaler object>".into(),
             Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),

@@ -67,6 +67,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("io", include_str!("py/io.py")),
     ("logging", include_str!("py/logging.py")),
     ("argparse", include_str!("py/argparse.py")),
+    ("random", include_str!("py/random.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
@@ -88,11 +89,10 @@ pub fn names(module: &str) -> Vec<&'static str> {
             .collect(),
         "warnings" => WARNINGS.to_vec(),
         "time" => TIME.to_vec(),
-        "random" => random::FUNCTIONS.to_vec(),
         "typing" => typing::NAMES.to_vec(),
         "copy" => copy::FUNCTIONS.to_vec(),
         "os" => vec!["environ"],
-        "_lab" => LAB.to_vec(),
+        "_lab" => LAB.iter().chain(random::NATIVES).copied().collect(),
         "numpy" | "numpy.random" => numpy::names(module),
         _ => Vec::new(),
     }
@@ -110,9 +110,8 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
             .then(|| Value::Typing(Rc::from(format!("typing.{name}")))),
         "warnings" if WARNINGS.contains(&name) => function(),
         "time" if TIME.contains(&name) => function(),
-        "random" if random::FUNCTIONS.contains(&name) => function(),
         "copy" if copy::FUNCTIONS.contains(&name) => function(),
-        "_lab" if LAB.contains(&name) => function(),
+        "_lab" if LAB.contains(&name) || random::NATIVES.contains(&name) => function(),
         "numpy" | "numpy.random" => numpy::attribute(module, name),
         _ => None,
     }
@@ -200,7 +199,9 @@ impl Interpreter {
                 ])),
                 None => Value::Tuple(Rc::from(vec![Value::None, Value::None, Value::None])),
             },
-            ("random", _) => random::call(&mut self.python_random.borrow_mut(), name, &args)?,
+            ("_lab", _) if random::NATIVES.contains(&name) => {
+                random::call(&self.python_random, name, &args)?
+            }
             ("copy", _) => copy::call(name, &args)?,
             ("math", _) => math::call(name, &args)?,
             ("numpy" | "numpy.random", _) => {

@@ -1,5 +1,7 @@
 """statistics, as the lab has it: averages and measures of spread over plain numbers, with
-Python's results (exact fractions are not kept: sums are of floats, as `fsum` gives them)."""
+Python's results. As CPython's, `mean`, `harmonic_mean`, the variances and the deviations sum
+exactly (each number as the fraction it is, over Python's unbounded ints) and round once at the
+end; `fmean` and the rest sum floats with `fsum`."""
 
 import math
 
@@ -17,22 +19,94 @@ def _floats(data, name, at_least=1):
     return data
 
 
-def _result(data, value):
-    # Python returns an int mean of ints when it is whole, a float otherwise.
-    if all(isinstance(x, int) for x in data) and value == int(value):
-        return int(value)
-    return value
+def _ratio(x):
+    """A number as an exact fraction (numerator, denominator), or None when not finite."""
+    if isinstance(x, int):
+        return (int(x), 1)
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            return None
+        return x.as_integer_ratio()
+    raise TypeError(f"can't convert type '{type(x).__name__}' to numerator/denominator")
+
+
+def _reduced(n, d):
+    if d < 0:
+        n, d = -n, -d
+    g = math.gcd(n, d)
+    return (n // g, d // g) if g > 1 else (n, d)
+
+
+def _add(a, b):
+    return _reduced(a[0] * b[1] + b[0] * a[1], a[1] * b[1])
+
+
+def _exact_sum(data):
+    """CPython's `_sum`: the result type (int, or float if a float takes part) and the exact
+    total, or None for the total when a number is not finite."""
+    t = int
+    total = (0, 1)
+    for x in data:
+        if isinstance(x, float):
+            t = float
+        r = _ratio(x)
+        if r is None:
+            return float, None
+        total = _add(total, r)
+    return t, total
+
+
+def _convert(t, n, d):
+    """CPython's `_convert`: an int when the type is int and the value whole, else the float
+    nearest n / d."""
+    n, d = _reduced(n, d)
+    if t is int and d == 1:
+        return n
+    return n / d
+
+
+def _ss_exact(data, c=None):
+    """CPython's `_ss`: the type, and the exact sum of squared deviations as (n, d)."""
+    if c is not None:
+        t, total = _exact_sum((x - c) * (x - c) for x in data)
+        return t, total
+    t = int
+    count = 0
+    sx = (0, 1)
+    sxx = (0, 1)
+    for x in data:
+        if isinstance(x, float):
+            t = float
+        r = _ratio(x)
+        if r is None:
+            return float, None
+        count += 1
+        sx = _add(sx, r)
+        sxx = _add(sxx, (r[0] * r[0], r[1] * r[1]))
+    # ssd = (count * sxx - sx * sx) / count
+    n = count * sxx[0] * sx[1] * sx[1] - sx[0] * sx[0] * sxx[1]
+    d = sxx[1] * sx[1] * sx[1] * count
+    return t, _reduced(n, d)
+
+
+def _sqrt_of_frac(n, m):
+    """CPython's `_float_sqrt_of_frac`: the float nearest sqrt(n / m), from integer square roots
+    rounded to odd."""
+    def rto(n, m):
+        a = math.isqrt(n // m)
+        return a | (a * a * m != n)
+    q = (n.bit_length() - m.bit_length() - 109) // 2
+    if q >= 0:
+        return (rto(n, m << 2 * q) << q) / 1
+    return rto(n << -2 * q, m) / (1 << -q)
 
 
 def mean(data):
     data = _floats(data, "mean")
-    if all(isinstance(x, int) for x in data):
-        total = sum(data)
-        n = len(data)
-        if total % n == 0:
-            return total // n
-        return total / n
-    return math.fsum(data) / len(data)
+    t, total = _exact_sum(data)
+    if total is None:
+        return math.fsum(data) / len(data)
+    return _convert(t, total[0], total[1] * len(data))
 
 
 def fmean(data, weights=None):
@@ -60,8 +134,12 @@ def harmonic_mean(data):
         raise StatisticsError("harmonic mean does not support negative values")
     if any(x == 0 for x in data):
         return 0
-    value = len(data) / math.fsum(1 / x for x in data)
-    return _result(data, value) if all(isinstance(x, int) for x in data) and value == int(value) else value
+    if len(data) == 1:
+        return data[0]
+    t, total = _exact_sum(1 / x for x in data)
+    if total is None:
+        return len(data) / math.fsum(1 / x for x in data)
+    return _convert(t, len(data) * total[1], total[0])
 
 
 def median(data):
@@ -129,24 +207,34 @@ def _ss(data, c=None):
 
 def variance(data, xbar=None):
     data = _floats(data, "variance", 2)
-    value = _ss(data, xbar) / (len(data) - 1)
-    return _result(data, value) if all(isinstance(x, int) for x in data) and value == int(value) else value
+    t, ss = _ss_exact(data, xbar)
+    if ss is None:
+        return _ss(data, xbar) / (len(data) - 1)
+    return _convert(t, ss[0], ss[1] * (len(data) - 1))
 
 
 def pvariance(data, mu=None):
     data = _floats(data, "pvariance")
-    value = _ss(data, mu) / len(data)
-    return _result(data, value) if all(isinstance(x, int) for x in data) and value == int(value) else value
+    t, ss = _ss_exact(data, mu)
+    if ss is None:
+        return _ss(data, mu) / len(data)
+    return _convert(t, ss[0], ss[1] * len(data))
 
 
 def stdev(data, xbar=None):
     data = _floats(data, "stdev", 2)
-    return math.sqrt(_ss(data, xbar) / (len(data) - 1))
+    t, ss = _ss_exact(data, xbar)
+    if ss is None:
+        return math.sqrt(_ss(data, xbar) / (len(data) - 1))
+    return _sqrt_of_frac(*_reduced(ss[0], ss[1] * (len(data) - 1)))
 
 
 def pstdev(data, mu=None):
     data = _floats(data, "pstdev")
-    return math.sqrt(_ss(data, mu) / len(data))
+    t, ss = _ss_exact(data, mu)
+    if ss is None:
+        return math.sqrt(_ss(data, mu) / len(data))
+    return _sqrt_of_frac(*_reduced(ss[0], ss[1] * len(data)))
 
 
 def quantiles(data, *, n=4, method="exclusive"):
