@@ -41,17 +41,28 @@ def _add(a, b):
     return _reduced(a[0] * b[1] + b[0] * a[1], a[1] * b[1])
 
 
-def _exact_sum(data):
-    """CPython's `_sum`: the result type (int, or float if a float takes part) and the exact
-    total, or None for the total when a number is not finite."""
+def _ratios(data):
+    """The result type (int, or float if a float takes part) and each number as an exact
+    fraction, or None for the fractions when a number is not finite."""
     t = int
-    total = (0, 1)
+    ratios = []
     for x in data:
         if isinstance(x, float):
             t = float
         r = _ratio(x)
         if r is None:
             return float, None
+        ratios.append(r)
+    return t, ratios
+
+
+def _exact_sum(data):
+    """CPython's `_sum`: the result type and the exact total (None when not finite)."""
+    t, ratios = _ratios(data)
+    if ratios is None:
+        return t, None
+    total = (0, 1)
+    for r in ratios:
         total = _add(total, r)
     return t, total
 
@@ -70,17 +81,13 @@ def _ss_exact(data, c=None):
     if c is not None:
         t, total = _exact_sum((x - c) * (x - c) for x in data)
         return t, total
-    t = int
-    count = 0
+    t, ratios = _ratios(data)
+    if ratios is None:
+        return t, None
+    count = len(ratios)
     sx = (0, 1)
     sxx = (0, 1)
-    for x in data:
-        if isinstance(x, float):
-            t = float
-        r = _ratio(x)
-        if r is None:
-            return float, None
-        count += 1
+    for r in ratios:
         sx = _add(sx, r)
         sxx = _add(sxx, (r[0] * r[0], r[1] * r[1]))
     # ssd = (count * sxx - sx * sx) / count
