@@ -38,6 +38,9 @@ fn run_reading(name: &str, source: &str, readbacks: Readbacks) -> String {
     std::fs::write(scratch.join(name), source).unwrap();
     let mut tolab = std::process::Command::new(env!("CARGO_BIN_EXE_tolab"));
     tolab.arg("run").arg(name).current_dir(&scratch);
+    // Mesa's Vulkan driver complains on stderr without a runtime folder; the programs' own
+    // stderr is compared.
+    tolab.env("XDG_RUNTIME_DIR", &scratch);
     if readbacks == Readbacks::Awaited {
         tolab.env("TOLAB_BROWSER_READBACKS", "1");
     }

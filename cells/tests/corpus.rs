@@ -26,6 +26,7 @@ fn run(name: &str, source: &str) -> String {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_tolab"))
         .args(["run", "--gpus", "0", name])
         .current_dir(&scratch)
+        .env("XDG_RUNTIME_DIR", &scratch)
         .output()
         .unwrap();
     std::fs::remove_dir_all(&scratch).ok();

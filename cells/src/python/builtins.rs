@@ -851,13 +851,8 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             arity(name, &args, 0, 0)?;
             Value::Instance(Rc::new(super::value::Instance {
                 class: Rc::new(super::value::Class {
-                    name: "object".into(),
-                    base: None,
-                    is_module: false,
                     builtin_base: Some("object"),
-                    exception: None,
-                    module: Rc::from("builtins"),
-                    namespace: Default::default(),
+                    ..super::value::Class::plain("object", Rc::from("builtins"))
                 }),
                 attributes: Default::default(),
                 module: None,
@@ -1215,34 +1210,7 @@ fn new_class(interp: &Interpreter, args: &[Value]) -> Result<Value, PyException>
         Some(Value::Str(m)) => m.clone(),
         _ => Rc::from("__main__"),
     };
-    let mut class = super::value::Class {
-        name: name.to_string(),
-        base: None,
-        is_module: false,
-        builtin_base: None,
-        exception: None,
-        module,
-        namespace: Default::default(),
-    };
-    for base in bases.iter() {
-        match base {
-            Value::Class(c) => {
-                class.is_module |= c.is_module;
-                class.exception = class.exception.or_else(|| c.exception.clone());
-                class.base = Some(c.clone());
-            }
-            Value::Type(t @ ("object" | "dict" | "list" | "set" | "tuple")) => {
-                class.builtin_base = Some(*t);
-            }
-            Value::ExcClass(kind) => class.exception = Some(kind.clone()),
-            other => {
-                return Err(PyException::unsupported(&format!(
-                    "deriving from {}",
-                    other.repr()
-                )));
-            }
-        }
-    }
+    let class = super::objects::class_from_bases(name, module, bases)?;
     *class.namespace.borrow_mut() = namespace;
     Ok(Value::Class(Rc::new(class)))
 }

@@ -437,7 +437,7 @@ fn defining_class(class: &Rc<Class>, f: &Rc<Function>) -> Option<Rc<Class>> {
     if defines {
         Some(class.clone())
     } else {
-        class.base.as_ref().and_then(|b| defining_class(b, f))
+        class.ancestors.iter().find_map(|a| defining_class(a, f))
     }
 }
 

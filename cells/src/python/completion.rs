@@ -318,8 +318,8 @@ fn attribute_names(owner: &Value) -> Vec<(String, &'static str)> {
                 .iter()
                 .map(|(n, v)| (n.clone(), kind_of(v)))
                 .collect();
-            let mut class = Some(instance.class.clone());
-            while let Some(c) = class {
+            let class = &instance.class;
+            for c in std::iter::once(class).chain(class.ancestors.iter()) {
                 names.extend(c.namespace.borrow().iter().map(|(n, v)| {
                     (
                         n.clone(),
@@ -330,7 +330,6 @@ fn attribute_names(owner: &Value) -> Vec<(String, &'static str)> {
                         },
                     )
                 }));
-                class = c.base.clone();
             }
             if instance.module.is_some() {
                 names.extend(owned(&crate::torch::names_in("torch.nn.Module"), "method"));

@@ -12,7 +12,7 @@ use tolab_engine::nn::{Assign, Module};
 use super::args::{Args, Flow};
 use super::exception::{ExcType, PyException};
 use super::interpreter::Interpreter;
-use super::value::{Class, Instance, Names, Value};
+use super::value::{Class, Instance, Value};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -22,53 +22,25 @@ impl Interpreter {
         &mut self,
         def: &StmtClassDef,
     ) -> std::result::Result<Value, Flow> {
-        let mut base = None;
-        let mut is_module = false;
-        let mut builtin_base = None;
-        let mut exception = None;
+        let mut bases = Vec::new();
         if let Some(arguments) = &def.arguments {
             for expr in arguments.args.iter() {
-                match &self.expr(expr).await? {
-                    Value::Class(c) => {
-                        is_module |= c.is_module;
-                        exception = exception.or_else(|| c.exception.clone());
-                        base = Some(c.clone());
-                    }
-                    Value::ExcClass(kind) => exception = Some(kind.clone()),
-                    Value::NnClass("Module") => is_module = true,
-                    Value::Type(
-                        name @ ("object"
-                        | "torch.utils.data.Dataset"
-                        | "dict"
-                        | "list"
-                        | "set"
-                        | "tuple"),
-                    ) => {
-                        builtin_base = Some(*name);
-                    }
-                    other => {
-                        return Err(PyException::unsupported(&format!(
-                            "deriving from {}",
-                            other.repr()
-                        ))
-                        .into());
-                    }
-                }
+                bases.push(self.expr(expr).await?);
+            }
+            if let Some(keyword) = arguments.keywords.first() {
+                let what = match &keyword.arg {
+                    Some(name) if name.as_str() == "metaclass" => "metaclasses".to_owned(),
+                    Some(name) => format!("class keyword arguments ({name}=)"),
+                    None => "'**' in a class's bases".to_owned(),
+                };
+                return Err(PyException::unsupported(&what).into());
             }
         }
         let module = match &self.lookup("__name__") {
             Ok(Value::Str(module)) => module.clone(),
             _ => Rc::from("__main__"),
         };
-        let class = Rc::new(Class {
-            name: def.name.id.to_string(),
-            base,
-            is_module,
-            builtin_base,
-            exception,
-            module,
-            namespace: RefCell::new(Names::default()),
-        });
+        let class = Rc::new(class_from_bases(def.name.id.as_str(), module, &bases)?);
         let namespace = self.run_class_body(&def.body).await?;
         *class.namespace.borrow_mut() = namespace;
         Ok(Value::Class(class))
@@ -272,12 +244,16 @@ impl Interpreter {
                 })
             }
             Value::Super(object, class) => {
-                let found = class.base.as_ref().and_then(|b| b.lookup(name));
                 let owner_class = match &**object {
                     Value::Class(c) => Some(c.clone()),
                     Value::Instance(i) => Some(i.class.clone()),
                     _ => None,
                 };
+                // The classes after `class` in the object's own method resolution order.
+                let found = owner_class
+                    .as_ref()
+                    .unwrap_or(class)
+                    .lookup_after(class, name);
                 if let Some(owner_class) = owner_class
                     && let Some(method) = class_method(found.as_ref(), &owner_class)
                 {
@@ -334,6 +310,17 @@ impl Interpreter {
                     .collect(),
             )))),
             Value::Class(class) if name == "__module__" => Ok(Value::Str(class.module.clone())),
+            Value::Class(class) if name == "__mro__" => {
+                Ok(Value::Tuple(method_order(class).into()))
+            }
+            Value::Class(class) if name == "__bases__" => {
+                let mut bases: Vec<Value> = class.bases.iter().cloned().map(Value::Class).collect();
+                if bases.is_empty() {
+                    // The built-in class it names instead (`object` when none).
+                    bases = method_order(class).into_iter().skip(1).take(1).collect();
+                }
+                Ok(Value::Tuple(bases.into()))
+            }
             Value::Class(class)
                 if let Some(method) = class_method(class.lookup(name).as_ref(), class) =>
             {
@@ -456,15 +443,151 @@ fn empty_container(name: &str) -> Value {
     }
 }
 
+/// A new class named `name` deriving from `bases` (cell classes, in C3 order as CPython
+/// orders them; `object`, the built-in containers, `Dataset`, `nn.Module` and exception
+/// classes), its namespace still empty.
+pub(crate) fn class_from_bases(name: &str, module: Rc<str>, bases: &[Value]) -> Result<Class> {
+    let mut class = Class::plain(name, module);
+    for base in bases {
+        match base {
+            Value::Class(c) => {
+                if class.bases.iter().any(|b| Rc::ptr_eq(b, c)) {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        format!("duplicate base class {}", c.name),
+                    ));
+                }
+                class.is_module |= c.is_module;
+                class.exception = more_specific(class.exception.take(), c.exception.clone());
+                class.builtin_base = class.builtin_base.or(c.builtin_base);
+                class.bases.push(c.clone());
+            }
+            Value::ExcClass(kind) => {
+                class.exception = more_specific(class.exception.take(), Some(kind.clone()));
+            }
+            Value::NnClass("Module") => class.is_module = true,
+            Value::Type(
+                t @ ("object" | "torch.utils.data.Dataset" | "dict" | "list" | "set" | "tuple"),
+            ) => {
+                if class.builtin_base.is_none() || *t != "object" {
+                    class.builtin_base = Some(*t);
+                }
+            }
+            other => {
+                return Err(PyException::unsupported(&format!(
+                    "deriving from {}",
+                    other.repr()
+                )));
+            }
+        }
+    }
+    class.ancestors = linearize(&class.bases).ok_or_else(|| {
+        let names: Vec<&str> = class.bases.iter().map(|b| b.name.as_str()).collect();
+        PyException::new(
+            ExcType::TypeError,
+            format!(
+                "Cannot create a consistent method resolution\norder (MRO) for bases {}",
+                names.join(", ")
+            ),
+        )
+    })?;
+    Ok(class)
+}
+
+/// `cls.__mro__`: the class, its cell ancestors, then the built-in classes it derives from
+/// (an exception class's chain up to `BaseException`, a container, `nn.Module`), then `object`.
+fn method_order(class: &Rc<Class>) -> Vec<Value> {
+    let mut order: Vec<Value> = std::iter::once(class.clone())
+        .chain(class.ancestors.iter().cloned())
+        .map(Value::Class)
+        .collect();
+    if let Some(kind) = &class.exception {
+        order.push(Value::ExcClass(kind.clone()));
+        // The built-in exception classes above it, most specific first.
+        const ABOVE: &[&str] = &[
+            "UnicodeError",
+            "ValueError",
+            "IndexError",
+            "LookupError",
+            "ArithmeticError",
+            "OSError",
+            "RuntimeError",
+            "NameError",
+            "Warning",
+            "Exception",
+            "BaseException",
+        ];
+        for name in ABOVE {
+            if let Some(parent) = ExcType::builtin(name)
+                && parent != *kind
+                && kind.caught_by(&parent)
+            {
+                order.push(Value::ExcClass(parent));
+            }
+        }
+    } else if class.is_module {
+        order.push(Value::NnClass("Module"));
+    } else if let Some(builtin) = class.builtin_base.filter(|b| *b != "object") {
+        order.push(Value::Type(builtin));
+    }
+    order.push(Value::Type("object"));
+    order
+}
+
+/// C3: the merge of the bases' orders and the bases themselves (`None` where no consistent
+/// order exists).
+fn linearize(bases: &[Rc<Class>]) -> Option<Vec<Rc<Class>>> {
+    let mut orders: Vec<Vec<Rc<Class>>> = bases
+        .iter()
+        .map(|b| {
+            std::iter::once(b.clone())
+                .chain(b.ancestors.iter().cloned())
+                .collect()
+        })
+        .collect();
+    orders.push(bases.to_vec());
+    let mut merged = Vec::new();
+    loop {
+        orders.retain(|o| !o.is_empty());
+        if orders.is_empty() {
+            return Some(merged);
+        }
+        let in_a_tail = |c: &Rc<Class>| {
+            orders
+                .iter()
+                .any(|o| o[1..].iter().any(|t| Rc::ptr_eq(t, c)))
+        };
+        let head = orders
+            .iter()
+            .map(|o| o[0].clone())
+            .find(|h| !in_a_tail(h))?;
+        for order in &mut orders {
+            if Rc::ptr_eq(&order[0], &head) {
+                order.remove(0);
+            }
+        }
+        merged.push(head);
+    }
+}
+
+/// Of two built-in exception classes a class derives from, the one its `except` clauses and
+/// traceback go by: the more specific (`class ConfigError(TrainingError, ValueError)` is a
+/// `ValueError`, `TrainingError` being only an `Exception`).
+fn more_specific(a: Option<ExcType>, b: Option<ExcType>) -> Option<ExcType> {
+    match (a, b) {
+        (Some(a), Some(b)) if a == ExcType::Exception || a.name() == "BaseException" => Some(b),
+        (Some(a), _) => Some(a),
+        (None, b) => b,
+    }
+}
+
 /// An `abc.ABC` subclass with abstract methods left cannot be instantiated.
 fn check_not_abstract(class: &Rc<Class>) -> Result<()> {
-    let mut ancestry = Some(class);
     let mut is_abc = false;
     let mut names = Vec::new();
-    while let Some(c) = ancestry {
+    for c in std::iter::once(class).chain(class.ancestors.iter()) {
         is_abc |= c.name == "ABC" && &*c.module == "abc";
         names.extend(c.namespace.borrow().keys().cloned());
-        ancestry = c.base.as_ref();
     }
     if !is_abc {
         return Ok(());

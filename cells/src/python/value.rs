@@ -189,8 +189,11 @@ pub struct AutocastRequest {
 /// A class defined in a cell.
 pub struct Class {
     pub name: String,
-    /// The class it derives from, when it is a cell class.
-    pub base: Option<Rc<Class>>,
+    /// The cell classes it derives from, as the class statement lists them.
+    pub bases: Vec<Rc<Class>>,
+    /// Its method resolution order after itself (C3, as CPython's `__mro__[1:]`, less the
+    /// built-in classes).
+    pub ancestors: Vec<Rc<Class>>,
     /// Whether `nn.Module` is among its ancestors.
     pub is_module: bool,
     /// The built-in class at the root of its ancestry (`torch.utils.data.Dataset`, `object`).
@@ -205,26 +208,60 @@ pub struct Class {
 }
 
 impl Class {
+    /// A class with no cell classes among its bases.
+    pub fn plain(name: &str, module: Rc<str>) -> Class {
+        Class {
+            name: name.to_owned(),
+            bases: Vec::new(),
+            ancestors: Vec::new(),
+            is_module: false,
+            builtin_base: None,
+            exception: None,
+            module,
+            namespace: RefCell::new(Names::default()),
+        }
+    }
+
     /// `issubclass(self, other)` among cell classes.
     pub fn is_or_derives(&self, other: &Class) -> bool {
-        std::ptr::eq(self, other) || self.base.as_ref().is_some_and(|b| b.is_or_derives(other))
+        std::ptr::eq(self, other) || self.ancestors.iter().any(|a| std::ptr::eq(&**a, other))
     }
 
     /// Whether the built-in class `name` is among its ancestors.
     pub fn derives_from_builtin(&self, name: &str) -> bool {
         self.builtin_base == Some(name)
-            || self
-                .base
-                .as_ref()
-                .is_some_and(|b| b.derives_from_builtin(name))
+            || self.ancestors.iter().any(|a| a.builtin_base == Some(name))
     }
 
-    /// A name on this class or its ancestors.
+    /// A name on this class or its ancestors, in method resolution order.
     pub fn lookup(&self, name: &str) -> Option<Value> {
-        match self.namespace.borrow().get(name) {
-            Some(v) => Some(v.clone()),
-            None => self.base.as_ref().and_then(|b| b.lookup(name)),
+        if let Some(v) = self.namespace.borrow().get(name) {
+            return Some(v.clone());
         }
+        self.ancestors
+            .iter()
+            .find_map(|a| a.namespace.borrow().get(name).cloned())
+    }
+
+    /// What `super()` finds from `owner`'s methods: a name on the classes after `owner` in this
+    /// class's method resolution order.
+    pub fn lookup_after(&self, owner: &Class, name: &str) -> Option<Value> {
+        let after: Vec<&Class> = if std::ptr::eq(self, owner) {
+            self.ancestors.iter().map(|a| &**a).collect()
+        } else {
+            let at = self
+                .ancestors
+                .iter()
+                .position(|a| std::ptr::eq(&**a, owner));
+            match at {
+                Some(at) => self.ancestors[at + 1..].iter().map(|a| &**a).collect(),
+                // Not in this class's order (a method borrowed from elsewhere): its own.
+                None => owner.ancestors.iter().map(|a| &**a).collect(),
+            }
+        };
+        after
+            .into_iter()
+            .find_map(|a| a.namespace.borrow().get(name).cloned())
     }
 }
 
