@@ -84,6 +84,8 @@ pub enum Value {
     Generator(tolab_engine::random::GeneratorHandle),
     /// The Mersenne Twister behind a `random.Random` (the module's own is the notebook's).
     PyRandom(Rc<RefCell<crate::stdlib::random::PythonRandom>>),
+    /// A compiled regular expression behind a `re.Pattern`.
+    Regex(Rc<crate::stdlib::re::Compiled>),
     /// `torch.autocast(...)` / `torch.amp.autocast(...)`, a context manager.
     Autocast(Rc<AutocastRequest>),
     /// `torch.amp.GradScaler()`.
@@ -389,6 +391,7 @@ impl Value {
             Value::DataLoader(_) => "DataLoader",
             Value::Generator(_) => "Generator",
             Value::PyRandom(_) => "_random.Random",
+            Value::Regex(_) => "_sre.Pattern",
             Value::Autocast(_) => "autocast",
             Value::GradScaler(_) => "GradScaler",
             Value::CatchWarnings(_) => "catch_warnings",
@@ -652,6 +655,7 @@ impl Value {
             }
             Value::Generator(_) => "<torch._C.Generator object>".into(),
             Value::PyRandom(r) => format!("<_random.Random object at {:#x}>", address(r)),
+            Value::Regex(r) => format!("<_sre.Pattern object at {:#x}>", address(r)),
             Value::Autocast(_) => "<torch.autocast object>".into(),
             Value::GradScaler(_) => "<torch.amp.grad_scaler.GradScaler object>".into(),
             Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),

@@ -8,6 +8,7 @@ pub mod copy;
 pub mod math;
 pub mod numpy;
 pub mod random;
+pub mod re;
 pub mod typing;
 
 use std::rc::Rc;
@@ -43,6 +44,7 @@ pub const MODULES: &[&str] = &[
     "io",
     "logging",
     "argparse",
+    "re",
     "numpy",
     "numpy.random",
     // What the modules written in Python reach the interpreter through (`sys.stdout.write`).
@@ -68,6 +70,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("logging", include_str!("py/logging.py")),
     ("argparse", include_str!("py/argparse.py")),
     ("random", include_str!("py/random.py")),
+    ("re", include_str!("py/re.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
@@ -92,7 +95,12 @@ pub fn names(module: &str) -> Vec<&'static str> {
         "typing" => typing::NAMES.to_vec(),
         "copy" => copy::FUNCTIONS.to_vec(),
         "os" => vec!["environ"],
-        "_lab" => LAB.iter().chain(random::NATIVES).copied().collect(),
+        "_lab" => LAB
+            .iter()
+            .chain(random::NATIVES)
+            .chain(re::NATIVES)
+            .copied()
+            .collect(),
         "numpy" | "numpy.random" => numpy::names(module),
         _ => Vec::new(),
     }
@@ -111,7 +119,13 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         "warnings" if WARNINGS.contains(&name) => function(),
         "time" if TIME.contains(&name) => function(),
         "copy" if copy::FUNCTIONS.contains(&name) => function(),
-        "_lab" if LAB.contains(&name) || random::NATIVES.contains(&name) => function(),
+        "_lab"
+            if LAB.contains(&name)
+                || random::NATIVES.contains(&name)
+                || re::NATIVES.contains(&name) =>
+        {
+            function()
+        }
         "numpy" | "numpy.random" => numpy::attribute(module, name),
         _ => None,
     }
@@ -199,6 +213,7 @@ impl Interpreter {
                 ])),
                 None => Value::Tuple(Rc::from(vec![Value::None, Value::None, Value::None])),
             },
+            ("_lab", _) if re::NATIVES.contains(&name) => re::call(name, &args)?,
             ("_lab", _) if random::NATIVES.contains(&name) => {
                 random::call(&self.python_random, name, &args)?
             }
