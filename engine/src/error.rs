@@ -110,7 +110,7 @@ pub enum Error {
         shape: Vec<usize>,
     },
     #[error("Storage size calculation overflowed with sizes={}", ShapeText(sizes))]
-    StorageSizeOverflow { sizes: Vec<usize> },
+    StorageSizeOverflow { sizes: Vec<i64> },
     #[error("invalid size, possible overflow?")]
     InvalidSize,
     #[error("numel: integer multiplication overflow")]

@@ -404,7 +404,7 @@ pub fn checked_storage_size(shape: &[usize], element_size: usize) -> Result<usiz
         .try_fold(element_size, |acc, &d| acc.checked_mul(d))
         .filter(|&bytes| bytes <= isize::MAX as usize)
         .ok_or_else(|| Error::StorageSizeOverflow {
-            sizes: shape.to_vec(),
+            sizes: shape.iter().map(|&d| d as i64).collect(),
         })
 }
 

@@ -27,11 +27,16 @@ impl Tensor {
     pub fn shape_of(sizes: &[i64]) -> Result<Vec<usize>, Error> {
         sizes
             .iter()
-            .map(|&s| {
-                usize::try_from(s).map_err(|_| Error::NegativeShape {
+            .map(|&s| match usize::try_from(s) {
+                Ok(d) => Ok(d),
+                Err(_) if s < 0 => Err(Error::NegativeShape {
                     dim: s,
                     shape: sizes.to_vec(),
-                })
+                }),
+                // Past a 32-bit address space (the wasm build): no storage can hold it.
+                Err(_) => Err(Error::StorageSizeOverflow {
+                    sizes: sizes.to_vec(),
+                }),
             })
             .collect()
     }
