@@ -57,6 +57,7 @@ const NAMES: &[&str] = &[
     "pow",
     "divmod",
     "hash",
+    "ascii",
     "bin",
     "hex",
     "oct",
@@ -297,6 +298,12 @@ impl Interpreter {
                 return Ok(Value::None);
             }
             "print" => return self.print(args).await,
+            "ascii" => {
+                let object = args.positional.first().cloned().unwrap_or(Value::None);
+                return Ok(Value::str(&super::strings::ascii(
+                    &self.text_of(&object, false).await?,
+                )));
+            }
             "str" | "repr" => {
                 for v in args.positional.iter_mut() {
                     let text = self.text_of(v, name != "repr").await?;
@@ -508,6 +515,7 @@ fn arity(name: &str, args: &Args, min: usize, max: usize) -> Result<(), PyExcept
 pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, PyException> {
     let first = || args.positional.first().cloned().unwrap_or(Value::None);
     Ok(match name {
+        "__str_maketrans__" => super::strings::maketrans(&args)?,
         "len" => {
             arity(name, &args, 1, 1)?;
             let v = first();

@@ -484,6 +484,9 @@ impl Interpreter {
                         let value = match conversion {
                             ConversionFlag::Repr => Value::str(&self.text_of(&value, false).await?),
                             ConversionFlag::Str => Value::str(&self.text_of(&value, true).await?),
+                            ConversionFlag::Ascii => Value::str(&super::strings::ascii(
+                                &self.text_of(&value, false).await?,
+                            )),
                             // `format(x, "")` is `str(x)`.
                             _ if learners && spec.is_empty() => {
                                 Value::str(&self.text_of(&value, true).await?)

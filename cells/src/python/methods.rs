@@ -181,6 +181,9 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             _ => Err(no_attribute(owner, name)),
         },
         Value::Type("object") if name == "__setattr__" => Ok(Value::Builtin("__object_setattr__")),
+        Value::Type("str") if name == "maketrans" => Ok(Value::Builtin("__str_maketrans__")),
+        // `str.lower` unbound: `sorted(words, key=str.lower)`, `map(str.strip, lines)`.
+        Value::Type("str") if super::strings::METHODS.contains(&name) => method(),
         Value::Wrapped(w)
             if matches!(&**w, super::value::Wrapped::Property(..))
                 && matches!(name, "setter" | "getter") =>
@@ -252,6 +255,22 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
             })
         }
         Value::Str(s) => super::strings::call(s, name, &args),
+        Value::Type("str") => match args.positional.split_first() {
+            Some((Value::Str(s), rest)) => {
+                let rest = Args {
+                    positional: rest.to_vec(),
+                    keywords: args.keywords.clone(),
+                };
+                super::strings::call(s, name, &rest)
+            }
+            other => Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "descriptor '{name}' for 'str' objects doesn't apply to a '{}' object",
+                    other.map_or_else(|| "NoneType".to_owned(), |(v, _)| v.type_name())
+                ),
+            )),
+        },
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => {
             let n = super::int::as_big(owner).unwrap_or_default();
             Ok(match name {

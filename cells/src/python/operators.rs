@@ -1101,9 +1101,14 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
         Some('o') if alternate => "0o",
         _ => "",
     };
+    // A precision cuts a string (`f"{'abc':.2}"` is 'ab').
+    let text = |v: &Value| match (v, precision) {
+        (Value::Str(s), Some(p)) => s.chars().take(p).collect(),
+        _ => v.str_text(),
+    };
     let body = match kind {
-        None if !numeric => value.str_text(),
-        Some('s') if !numeric => value.str_text(),
+        None if !numeric => text(value),
+        Some('s') if !numeric => text(value),
         None | Some('d' | 'n') if integer => digits(10)?,
         Some('x') if integer => digits(16)?,
         Some('X') if integer => digits(16)?.to_uppercase(),

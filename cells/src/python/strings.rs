@@ -53,7 +53,80 @@ pub(crate) const METHODS: &[&str] = &[
     "format",
     "format_map",
     "expandtabs",
+    "translate",
 ];
+
+/// `ascii(x)` of a repr: its non-ASCII characters escaped as `\xe9`, `\u20ac`, `\U0001f600`.
+pub(crate) fn ascii(repr: &str) -> String {
+    let mut out = String::with_capacity(repr.len());
+    for c in repr.chars() {
+        match u32::from(c) {
+            0..=0x7f => out.push(c),
+            code @ 0x80..=0xff => out.push_str(&format!("\\x{code:02x}")),
+            code @ 0x100..=0xffff => out.push_str(&format!("\\u{code:04x}")),
+            code => out.push_str(&format!("\\U{code:08x}")),
+        }
+    }
+    out
+}
+
+/// `str.maketrans(x[, y[, z]])`: the table `str.translate` reads, keyed by code point.
+pub(crate) fn maketrans(args: &Args) -> Result<Value> {
+    let code = |c: char| Value::Int(i64::from(u32::from(c)));
+    let mut table: Vec<(Value, Value)> = Vec::new();
+    match args.positional.as_slice() {
+        [Value::Dict(given)] => {
+            for (key, value) in given.borrow().iter() {
+                let key = match key {
+                    Value::Str(k) if k.chars().count() == 1 => {
+                        code(k.chars().next().unwrap_or('\0'))
+                    }
+                    Value::Int(_) => key.clone(),
+                    _ => {
+                        return Err(value_error(
+                            "string keys in translate table must be of length 1",
+                        ));
+                    }
+                };
+                table.push((key, value.clone()));
+            }
+        }
+        [Value::Str(from), Value::Str(to), rest @ ..] => {
+            if from.chars().count() != to.chars().count() {
+                return Err(value_error(
+                    "the first two maketrans arguments must have equal length",
+                ));
+            }
+            for (a, b) in from.chars().zip(to.chars()) {
+                table.retain(|(k, _)| !super::value::equal(k, &code(a)));
+                table.push((code(a), code(b)));
+            }
+            if let [Value::Str(deleted)] = rest {
+                for c in deleted.chars() {
+                    table.retain(|(k, _)| !super::value::equal(k, &code(c)));
+                    table.push((code(c), Value::None));
+                }
+            }
+        }
+        [_] => {
+            return Err(type_error(
+                "if you give only one argument to maketrans it must be a dict".into(),
+            ));
+        }
+        _ => {
+            return Err(type_error(
+                "maketrans() takes 1 to 3 string arguments".into(),
+            ));
+        }
+    }
+    Ok(Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(
+        table,
+    ))))
+}
+
+fn value_error(message: &str) -> PyException {
+    PyException::new(ExcType::ValueError, message)
+}
 
 fn type_error(message: String) -> PyException {
     PyException::new(ExcType::TypeError, message)
@@ -438,6 +511,40 @@ pub(crate) fn call(s: &str, name: &str, args: &Args) -> Result<Value> {
                 .is_some_and(|c| c == '_' || c.is_alphabetic())
                 && s.chars().all(|c| c == '_' || c.is_alphanumeric()),
         ),
+        "translate" => {
+            let Some(Value::Dict(table)) = args.positional.first() else {
+                return Err(type_error(
+                    "str.translate() needs a table from str.maketrans()".into(),
+                ));
+            };
+            let table = table.borrow();
+            let mut out = String::with_capacity(s.len());
+            for c in s.chars() {
+                let code = Value::Int(i64::from(u32::from(c)));
+                match table.iter().find(|(k, _)| super::value::equal(k, &code)) {
+                    None => out.push(c),
+                    Some((_, Value::None)) => {}
+                    Some((_, Value::Str(to))) => out.push_str(to),
+                    Some((_, Value::Int(to))) => out.push(
+                        u32::try_from(*to)
+                            .ok()
+                            .and_then(char::from_u32)
+                            .ok_or_else(|| {
+                                PyException::new(
+                                    ExcType::ValueError,
+                                    "character mapping must be in range(0x110000)",
+                                )
+                            })?,
+                    ),
+                    Some(_) => {
+                        return Err(type_error(
+                            "character mapping must return integer, None or str".into(),
+                        ));
+                    }
+                }
+            }
+            Value::str(&out)
+        }
         "expandtabs" => {
             let size = int_arg(args, 0, "tabsize", 8)?.max(0) as usize;
             let mut out = String::new();
