@@ -90,6 +90,11 @@ pub fn lookup(name: &str) -> Option<Value> {
 }
 
 /// Builtins that read the values of the tensors they are given (a sync point for GPU tensors).
+/// Builtins that take an int subclass's object (or a float's or str's) as its plain value.
+const TAKE_VALUES: &[&str] = &[
+    "range", "round", "divmod", "pow", "abs", "chr", "ord", "hex", "oct", "bin",
+];
+
 const READ_VALUES: &[&str] = &[
     "bool", "float", "int", "round", "abs", "sum", "min", "max", "sorted", "any", "all",
 ];
@@ -167,14 +172,125 @@ impl Interpreter {
                 }
             }
         }
+        // `range(count)`, `round(celsius)`, `ord(tag)`: an int, float or str subclass's object
+        // is its value.
+        if TAKE_VALUES.contains(&name) {
+            for arg in args.positional.iter_mut() {
+                if let Value::Instance(_) = arg
+                    && let value @ (Value::Int(_) | Value::Float(_) | Value::Str(_)) =
+                        arg.resolved().into_owned()
+                {
+                    *arg = value;
+                }
+            }
+        }
+        // `int(x)` and `float(x)` of a learner's object ask it, as CPython does: `__int__` then
+        // `__index__`; `__float__` then `__index__`.
+        if let ("int" | "float", [object @ Value::Instance(i)]) = (name, args.positional.as_slice())
+        {
+            let wanted = if name == "int" {
+                "__int__"
+            } else {
+                "__float__"
+            };
+            if let Some(dunder) = [wanted, "__index__"]
+                .into_iter()
+                .find(|d| i.class.lookup(d).is_some())
+            {
+                let object = object.clone();
+                let made = self.call_dunder(&object, dunder, Vec::new()).await?;
+                let fits = match (dunder, &made) {
+                    ("__float__", Value::Float(_)) => true,
+                    ("__float__", _) => false,
+                    (_, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)) => true,
+                    _ => false,
+                };
+                if !fits {
+                    let expected = if dunder == "__float__" {
+                        "float"
+                    } else {
+                        "int"
+                    };
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        format!(
+                            "{dunder} returned non-{expected} (type {})",
+                            made.type_name()
+                        ),
+                    )
+                    .into());
+                }
+                return Ok(call(self, name, Args::positional(vec![made]))?);
+            }
+            // An int or str subclass's object converts as its value does.
+            let value = object.resolved().into_owned();
+            if !matches!(value, Value::Instance(_)) {
+                return Ok(call(self, name, Args::positional(vec![value]))?);
+            }
+        }
         match name {
             "iter" | "next" | "enumerate" | "zip" | "map" | "filter" | "reversed" => {
                 return self.iterator_builtin(name, args).await;
             }
+            "format" => {
+                arity(name, &args, 1, 2)?;
+                let value = args.positional.first().cloned().unwrap_or(Value::None);
+                let spec = match args.get(1, "format_spec") {
+                    None => String::new(),
+                    Some(Value::Str(s)) => s.to_string(),
+                    Some(other) => {
+                        return Err(PyException::new(
+                            ExcType::TypeError,
+                            format!("format() argument 2 must be str, not {}", other.type_name()),
+                        )
+                        .into());
+                    }
+                };
+                return Ok(Value::str(&self.format_object(&value, &spec).await?));
+            }
+            // A metaclass's `__instancecheck__` / `__subclasscheck__` answers for its classes
+            // (`abc.ABCMeta` counts registered virtual subclasses).
+            "isinstance" | "issubclass"
+                if args.positional.len() == 2 && hooked_check(name, &args.positional[1]) =>
+            {
+                let hook = if name == "isinstance" {
+                    "__instancecheck__"
+                } else {
+                    "__subclasscheck__"
+                };
+                let classes = match &args.positional[1] {
+                    Value::Tuple(classes) => classes.to_vec(),
+                    one => vec![one.clone()],
+                };
+                for class in &classes {
+                    let verdict = if hooked_check(name, class) {
+                        let answer = self
+                            .call_dunder(class, hook, vec![args.positional[0].clone()])
+                            .await?;
+                        self.truth(&answer).await?
+                    } else if name == "isinstance" {
+                        is_instance(&args.positional[0], class)?
+                    } else {
+                        is_subclass(&args.positional[0], class)?
+                    };
+                    if verdict {
+                        return Ok(Value::Bool(true));
+                    }
+                }
+                return Ok(Value::Bool(false));
+            }
+            "bool" if matches!(args.positional.as_slice(), [Value::Instance(_)]) => {
+                let object = args.positional[0].clone();
+                return Ok(Value::Bool(self.truth(&object).await?));
+            }
             "len" => {
                 if let [object] = args.positional.as_slice() {
                     match object {
-                        Value::Instance(i) if i.class.lookup("__len__").is_some() => {
+                        Value::Instance(_) | Value::Class(_)
+                            if object
+                                .dunder_class()
+                                .is_some_and(|c| c.lookup("__len__").is_some()) =>
+                        {
                             let object = object.clone();
                             return self.call_dunder(&object, "__len__", Vec::new()).await;
                         }
@@ -252,13 +368,21 @@ impl Interpreter {
                     .into());
                 };
                 let removed = match object {
-                    Value::Class(c) => c.namespace.borrow_mut().remove(&**attribute).is_some(),
+                    Value::Class(c) => c
+                        .namespace
+                        .borrow_mut()
+                        .shift_remove(&**attribute)
+                        .is_some(),
                     Value::Instance(i) => i
                         .attributes
                         .borrow_mut()
                         .shift_remove(&**attribute)
                         .is_some(),
-                    Value::Function(f) => f.attributes.borrow_mut().remove(&**attribute).is_some(),
+                    Value::Function(f) => f
+                        .attributes
+                        .borrow_mut()
+                        .shift_remove(&**attribute)
+                        .is_some(),
                     _ => false,
                 };
                 if !removed {
@@ -367,6 +491,19 @@ impl Interpreter {
     /// inside containers.
     pub(crate) async fn text_of(&mut self, v: &Value, as_str: bool) -> Result<String, Flow> {
         self.fetch_values(v).await?;
+        // A class whose metaclass says how it shows (`<enum 'Color'>`).
+        if let Value::Class(c) = v
+            && let Some(meta) = &c.metaclass
+        {
+            for dunder in ["__str__", "__repr__"]
+                .into_iter()
+                .skip(usize::from(!as_str))
+            {
+                if meta.lookup(dunder).is_some() {
+                    return Ok(self.call_dunder(v, dunder, Vec::new()).await?.str_text());
+                }
+            }
+        }
         let container = matches!(
             v,
             Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_)
@@ -376,6 +513,10 @@ impl Interpreter {
         {
             if i.class.lookup("__str__").is_some() {
                 return Ok(self.call_dunder(v, "__str__", Vec::new()).await?.str_text());
+            }
+            // `str.__str__` (an int's `str()` is its `repr()`, a learner's too).
+            if let Some(Value::Str(text)) = &*i.builtin.borrow() {
+                return Ok(text.to_string());
             }
             if i.class.exception.is_some() {
                 let error = PyException {
@@ -744,14 +885,6 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             };
             Value::str(&format!("{sign}{prefix}{digits}"))
         }
-        "format" => {
-            arity(name, &args, 1, 2)?;
-            let spec = args
-                .get(1, "format_spec")
-                .map(Value::str_text)
-                .unwrap_or_default();
-            Value::str(&super::operators::format(&first(), &spec)?)
-        }
         "abs" => match &first() {
             Value::Int(i) => i
                 .checked_abs()
@@ -981,6 +1114,24 @@ fn reversed(args: &Args) -> bool {
 }
 
 /// `callable(x)`.
+/// Whether `isinstance`/`issubclass` against `classinfo` (a class or a tuple of them) asks a
+/// metaclass.
+fn hooked_check(name: &str, classinfo: &Value) -> bool {
+    let hook = if name == "isinstance" {
+        "__instancecheck__"
+    } else {
+        "__subclasscheck__"
+    };
+    match classinfo {
+        Value::Tuple(classes) => classes.iter().any(|c| hooked_check(name, c)),
+        Value::Class(c) => c
+            .metaclass
+            .as_ref()
+            .is_some_and(|m| m.lookup(hook).is_some()),
+        _ => false,
+    }
+}
+
 pub fn is_callable(v: &Value) -> bool {
     match v {
         Value::Function(_)
@@ -1007,6 +1158,13 @@ pub fn is_callable(v: &Value) -> bool {
 fn type_of(v: &Value) -> Value {
     match v {
         Value::Instance(i) => Value::Class(i.class.clone()),
+        Value::Class(c) if let Some(m) = &c.metaclass => Value::Class(m.clone()),
+        Value::Wrapped(w) => Value::Type(match &**w {
+            super::value::Wrapped::Property(..) => "property",
+            super::value::Wrapped::StaticMethod(_) => "staticmethod",
+            super::value::Wrapped::ClassMethod(_) => "classmethod",
+            super::value::Wrapped::GradMode(..) => "function",
+        }),
         Value::NnModule(m) => match crate::torch::signature::binding("torch.nn", &m.class_name()) {
             Some(binding) => Value::NnClass(binding.name()),
             None => Value::Type(match m.class_name().as_str() {
@@ -1063,12 +1221,17 @@ pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyExcep
             object,
             Value::Class(_) | Value::Type(_) | Value::ExcClass(_) | Value::NnClass(_)
         ),
-        Value::Type("int") => matches!(object, Value::Int(_) | Value::BigInt(_) | Value::Bool(_)),
+        Value::Type("int") => match object {
+            Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => true,
+            Value::Instance(i) => i.class.derives_from_builtin("int"),
+            _ => false,
+        },
         // `range` is a type in Python, a builtin in the lab.
         Value::Builtin("range") => matches!(object, Value::Range { .. }),
         // NumPy's float64 derives from Python's float.
         Value::Type("float") => match object {
             Value::Float(_) => true,
+            Value::Instance(i) => i.class.derives_from_builtin("float"),
             Value::NpScalar(x) => x.dtype == crate::stdlib::numpy::dtype::NpDType::Float64,
             _ => false,
         },
@@ -1237,7 +1400,7 @@ fn modular_pow(base: &Value, exponent: &Value, modulus: &Value) -> Result<Value,
 }
 
 /// `issubclass(class, parent)`.
-fn is_subclass(class: &Value, parent: &Value) -> Result<bool, PyException> {
+pub(crate) fn is_subclass(class: &Value, parent: &Value) -> Result<bool, PyException> {
     Ok(match (class, parent) {
         (_, Value::Type("object")) => true,
         (Value::Class(c), Value::Class(p)) => c.is_or_derives(p),

@@ -95,6 +95,13 @@ impl Interpreter {
                     None => self.call_function(f, None, args).await,
                 }
             }
+            // A metaclass's `__call__` answers for calling its classes (`Color("red")`).
+            Value::Class(class)
+                if let Some(call) = class.metaclass.as_ref().and_then(|m| m.lookup("__call__")) =>
+            {
+                let bound = self.bind(callee, call);
+                Box::pin(self.call(&bound, args)).await
+            }
             Value::Class(class) => self.instantiate(class, args).await,
             Value::Typing(alias) => Ok(crate::stdlib::typing::call_typing(alias, &args)?),
             Value::GradMode(mode) => match args.positional.as_slice() {
@@ -195,6 +202,58 @@ impl Interpreter {
                 };
                 Ok(Value::Wrapped(Rc::new(property)))
             }
+            // `template.format(...)` asks learners' objects how they format.
+            Value::Method(owner, name) if matches!(&**name, "format" | "format_map") => {
+                let (template, args) = match &**owner {
+                    Value::Str(s) => (s.clone(), args),
+                    // `str.format(template, ...)`.
+                    Value::Type("str") => match args.positional.split_first() {
+                        Some((Value::Str(s), rest)) => (
+                            s.clone(),
+                            Args {
+                                positional: rest.to_vec(),
+                                keywords: args.keywords.clone(),
+                            },
+                        ),
+                        _ => {
+                            return Err(PyException::new(
+                                ExcType::TypeError,
+                                format!("descriptor '{name}' for 'str' objects needs a str"),
+                            )
+                            .into());
+                        }
+                    },
+                    _ => {
+                        return self
+                            .engine_call(|_| {
+                                super::methods::call_method(owner, name, args.clone())
+                                    .map_err(Flow::from)
+                            })
+                            .await;
+                    }
+                };
+                if &**name == "format_map" {
+                    let [mapping] = args.positional.as_slice() else {
+                        return Err(PyException::new(
+                            ExcType::TypeError,
+                            format!(
+                                "format_map() takes exactly one argument ({} given)",
+                                args.positional.len()
+                            ),
+                        )
+                        .into());
+                    };
+                    let mapping = mapping.clone();
+                    let none = Args::default();
+                    let text = self
+                        .format_template(&template, &none, Some(&mapping))
+                        .await?;
+                    return Ok(Value::str(&text));
+                }
+                Ok(Value::str(
+                    &self.format_template(&template, &args, None).await?,
+                ))
+            }
             Value::Method(owner, name) if &**name == "__container_init__" => {
                 Box::pin(self.fill_container(owner, args)).await?;
                 Ok(Value::None)
@@ -217,6 +276,12 @@ impl Interpreter {
                     for arg in &mut args.positional {
                         if let Value::Iterator(_) = arg {
                             *arg = Value::list(self.collect(arg).await?);
+                        }
+                        // `text.startswith(tag)` of a str subclass's object: its text.
+                        if let Value::Instance(_) = arg
+                            && let plain @ Value::Str(_) = arg.resolved().into_owned()
+                        {
+                            *arg = plain;
                         }
                     }
                 }

@@ -143,10 +143,7 @@ impl Interpreter {
         name: &str,
         arguments: Vec<Value>,
     ) -> Result<Value, Flow> {
-        let method = match object {
-            Value::Instance(i) => i.class.lookup(name),
-            _ => None,
-        };
+        let method = object.dunder_class().and_then(|c| c.lookup(name));
         let Some(method) = method else {
             return Err(PyException::new(
                 ExcType::TypeError,

@@ -64,7 +64,7 @@ fn comparison_methods(op: CmpOp) -> Option<(&'static str, &'static str)> {
 
 /// Whether `v` is a learner's object defining `method`.
 fn defines(v: &Value, method: &str) -> bool {
-    matches!(v, Value::Instance(i) if i.class.lookup(method).is_some())
+    v.dunder_class().is_some_and(|c| c.lookup(method).is_some())
 }
 
 impl Interpreter {

@@ -208,29 +208,7 @@ impl Interpreter {
                 Expr::Subscript(s) => {
                     let container = self.expr(&s.value).await?;
                     let index = self.subscript(&s.slice).await?;
-                    match &container {
-                        Value::Instance(i) if i.class.lookup("__getitem__").is_some() => {
-                            self.call_dunder(&container, "__getitem__", vec![index])
-                                .await?
-                        }
-                        // A dict subclass with `__missing__` (defaultdict, Counter) answers
-                        // for keys it lacks.
-                        Value::Instance(i) if i.class.lookup("__missing__").is_some() => {
-                            match operators::get_item(&container, &index) {
-                                Err(e) if e.kind == super::exception::ExcType::KeyError => {
-                                    self.call_dunder(&container, "__missing__", vec![index])
-                                        .await?
-                                }
-                                other => other?,
-                            }
-                        }
-                        Value::NnModule(m) if crate::torch::nn::module::holds_module_list(m) => {
-                            let children: Vec<Value> =
-                                m.children().iter().map(|c| self.object_of(c)).collect();
-                            operators::get_item(&Value::list(children), &index)?
-                        }
-                        _ => sync_first!(self, |_me| Ok(operators::get_item(&container, &index)?))?,
-                    }
+                    self.item(&container, index).await?
                 }
                 Expr::Call(call) => self.call_expr(call).await?,
                 Expr::FString(f) => Value::str(&self.fstring(f).await?),
@@ -444,6 +422,37 @@ impl Interpreter {
         Ok(out)
     }
 
+    /// `container[index]`: a learner's `__getitem__` (or `__missing__`), a `ModuleList`'s
+    /// children, or the built-in lookup.
+    pub(crate) async fn item(&mut self, container: &Value, index: Value) -> Result<Value, Flow> {
+        Ok(match container {
+            Value::Instance(_) | Value::Class(_)
+                if container
+                    .dunder_class()
+                    .is_some_and(|c| c.lookup("__getitem__").is_some()) =>
+            {
+                self.call_dunder(container, "__getitem__", vec![index])
+                    .await?
+            }
+            // A dict subclass with `__missing__` (defaultdict, Counter) answers
+            // for keys it lacks.
+            Value::Instance(i) if i.class.lookup("__missing__").is_some() => {
+                match operators::get_item(container, &index) {
+                    Err(e) if e.kind == super::exception::ExcType::KeyError => {
+                        self.call_dunder(container, "__missing__", vec![index])
+                            .await?
+                    }
+                    other => other?,
+                }
+            }
+            Value::NnModule(m) if crate::torch::nn::module::holds_module_list(m) => {
+                let children: Vec<Value> = m.children().iter().map(|c| self.object_of(c)).collect();
+                operators::get_item(&Value::list(children), &index)?
+            }
+            _ => sync_first!(self, |_me| Ok(operators::get_item(container, &index)?))?,
+        })
+    }
+
     /// The text of an f-string's elements; a format spec is itself such a list (`{x:{width}}`).
     fn interpolate<'a>(
         &'a mut self,
@@ -467,33 +476,17 @@ impl Interpreter {
                             Some(spec) => self.interpolate(&spec.elements).await?,
                             None => String::new(),
                         };
-                        let learners = matches!(
-                            value,
-                            Value::Instance(_)
-                                | Value::List(_)
-                                | Value::Tuple(_)
-                                | Value::Dict(_)
-                                | Value::Set(_)
-                        );
                         let conversion = match i.conversion {
                             ConversionFlag::None if i.debug_text.is_some() && spec.is_empty() => {
-                                ConversionFlag::Repr
+                                Some('r')
                             }
-                            other => other,
+                            ConversionFlag::None => None,
+                            ConversionFlag::Repr => Some('r'),
+                            ConversionFlag::Str => Some('s'),
+                            ConversionFlag::Ascii => Some('a'),
                         };
-                        let value = match conversion {
-                            ConversionFlag::Repr => Value::str(&self.text_of(&value, false).await?),
-                            ConversionFlag::Str => Value::str(&self.text_of(&value, true).await?),
-                            ConversionFlag::Ascii => Value::str(&super::strings::ascii(
-                                &self.text_of(&value, false).await?,
-                            )),
-                            // `format(x, "")` is `str(x)`.
-                            _ if learners && spec.is_empty() => {
-                                Value::str(&self.text_of(&value, true).await?)
-                            }
-                            _ => value,
-                        };
-                        out.push_str(&operators::format(&value, &spec)?);
+                        let value = self.convert(value, conversion).await?;
+                        out.push_str(&self.format_object(&value, &spec).await?);
                     }
                 }
             }

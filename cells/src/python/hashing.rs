@@ -16,6 +16,12 @@ const MODULUS: u64 = (1 << 61) - 1;
 /// `hash(x)`: CPython's for numbers and tuples of them; a stable one for strings (CPython
 /// salts those per process, so no program can rely on them) and for other objects.
 pub fn hash(v: &Value) -> Result<i64, PyException> {
+    // An int, float or str subclass's object hashes as its value.
+    if let Value::Instance(_) = v
+        && let value @ (Value::Int(_) | Value::Float(_) | Value::Str(_)) = &*v.resolved()
+    {
+        return hash(value);
+    }
     if let Some(h) = cpython_hash(v) {
         return Ok(h);
     }

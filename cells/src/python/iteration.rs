@@ -112,8 +112,9 @@ impl Interpreter {
                     Iter::Items(objects.into_iter())
                 }
                 Value::DataLoader(loader) => Iter::Loader(self.epoch(loader).await?),
-                Value::Instance(instance) => {
-                    let Some(iter) = instance.class.lookup("__iter__") else {
+                Value::Instance(_) | Value::Class(_) => {
+                    let Some(iter) = resolved.dunder_class().and_then(|c| c.lookup("__iter__"))
+                    else {
                         return Err(not_iterable(value).into());
                     };
                     let iter = self.bind(value, iter);

@@ -12,7 +12,7 @@ use tolab_engine::nn::{Assign, Module};
 use super::args::{Args, Flow};
 use super::exception::{ExcType, PyException};
 use super::interpreter::Interpreter;
-use super::value::{Class, Instance, Value};
+use super::value::{Class, Function, Instance, Value};
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -23,27 +23,66 @@ impl Interpreter {
         def: &StmtClassDef,
     ) -> std::result::Result<Value, Flow> {
         let mut bases = Vec::new();
+        let mut metaclass = None;
         if let Some(arguments) = &def.arguments {
             for expr in arguments.args.iter() {
                 bases.push(self.expr(expr).await?);
             }
-            if let Some(keyword) = arguments.keywords.first() {
-                let what = match &keyword.arg {
-                    Some(name) if name.as_str() == "metaclass" => "metaclasses".to_owned(),
-                    Some(name) => format!("class keyword arguments ({name}=)"),
-                    None => "'**' in a class's bases".to_owned(),
-                };
-                return Err(PyException::unsupported(&what).into());
+            for keyword in arguments.keywords.iter() {
+                match (&keyword.arg, &self.expr(&keyword.value).await?) {
+                    (Some(name), Value::Class(m)) if name.as_str() == "metaclass" => {
+                        metaclass = Some(m.clone())
+                    }
+                    (Some(name), Value::Builtin("type")) if name.as_str() == "metaclass" => {}
+                    (Some(name), other) if name.as_str() == "metaclass" => {
+                        return Err(PyException::unsupported(&format!(
+                            "a metaclass that is not a class deriving from type ({})",
+                            other.repr()
+                        ))
+                        .into());
+                    }
+                    (Some(name), _) => {
+                        return Err(PyException::unsupported(&format!(
+                            "class keyword arguments ({name}=)"
+                        ))
+                        .into());
+                    }
+                    (None, _) => {
+                        return Err(PyException::unsupported("'**' in a class's bases").into());
+                    }
+                }
             }
         }
         let module = match &self.lookup("__name__") {
             Ok(Value::Str(module)) => module.clone(),
             _ => Rc::from("__main__"),
         };
-        let class = Rc::new(class_from_bases(def.name.id.as_str(), module, &bases)?);
+        let mut class = class_from_bases(def.name.id.as_str(), module, &bases)?;
+        if metaclass.is_some() {
+            class.metaclass = metaclass;
+        }
+        let class = Rc::new(class);
         let namespace = self.run_class_body(&def.body).await?;
         *class.namespace.borrow_mut() = namespace;
-        Ok(Value::Class(class))
+        let made = Value::Class(class.clone());
+        // The metaclass's `__init__(cls, name, bases, namespace)` finishes the class (what
+        // `EnumMeta` turns attributes into members with). `__new__` is not called.
+        if let Some(init) = class.metaclass.as_ref().and_then(|m| m.lookup("__init__")) {
+            let namespace: Vec<(Value, Value)> = class
+                .namespace
+                .borrow()
+                .iter()
+                .map(|(k, v)| (Value::str(k), v.clone()))
+                .collect();
+            let args = Args::positional(vec![
+                Value::str(&class.name),
+                Value::Tuple(bases.into()),
+                Value::Dict(Rc::new(RefCell::new(namespace))),
+            ]);
+            let init = self.bind(&made, init);
+            Box::pin(self.call(&init, args)).await?;
+        }
+        Ok(made)
     }
 
     /// Calling a cell class: a new instance, initialised by the nearest `__init__`.
@@ -53,18 +92,12 @@ impl Interpreter {
         args: Args,
     ) -> std::result::Result<Value, Flow> {
         check_not_abstract(class)?;
-        let container = CONTAINERS
-            .iter()
-            .find(|name| class.derives_from_builtin(name))
-            .copied();
-        let instance = Rc::new(Instance {
-            class: class.clone(),
-            attributes: RefCell::default(),
-            module: class.is_module.then(|| Module::custom(&class.name)),
-            builtin: RefCell::new(container.map(empty_container)),
-        });
-        if let Some(module) = &instance.module {
-            self.instances.insert(module.id(), instance.clone());
+        let container = builtin_kind(class);
+        let instance = self.bare_instance(class);
+        // An int, float or str subclass's value, as `int(*args, **kwargs)` makes it.
+        if let Some(kind) = container.filter(|kind| VALUES.contains(kind)) {
+            let made = Box::pin(self.call_builtin(kind, args.clone())).await?;
+            *instance.builtin.borrow_mut() = Some(made);
         }
         if class.exception.is_some() {
             // As `BaseException.__new__` does, whatever `__init__` does after.
@@ -87,10 +120,25 @@ impl Interpreter {
                 },
             )
             .await?;
-        } else if container.is_some() {
+        } else if container.is_some_and(|kind| CONTAINERS.contains(&kind)) {
             self.fill_container(&object, args).await?;
         }
         Ok(object)
+    }
+
+    /// A new object of `class` that no `__init__` has run on (`object.__new__(cls)`).
+    pub(crate) fn bare_instance(&mut self, class: &Rc<Class>) -> Rc<Instance> {
+        let container = builtin_kind(class);
+        let instance = Rc::new(Instance {
+            class: class.clone(),
+            attributes: RefCell::default(),
+            module: class.is_module.then(|| Module::custom(&class.name)),
+            builtin: RefCell::new(container.map(empty_container)),
+        });
+        if let Some(module) = &instance.module {
+            self.instances.insert(module.id(), instance.clone());
+        }
+        instance
     }
 
     /// Fills the built-in container an object of a container subclass is, as the built-in's
@@ -326,12 +374,17 @@ impl Interpreter {
             {
                 Ok(method)
             }
-            Value::Class(class) if name != "__name__" => class.lookup(name).ok_or_else(|| {
-                PyException::new(
-                    ExcType::AttributeError,
-                    format!("type object '{}' has no attribute '{name}'", class.name),
-                )
-            }),
+            Value::Class(class) if let Some(found) = class.lookup(name) => Ok(found),
+            // A metaclass's method, bound to the class (`Sized.register(tuple)`).
+            Value::Class(class)
+                if let Some(method) = class.metaclass.as_ref().and_then(|m| m.lookup(name)) =>
+            {
+                Ok(self.bind(owner, method))
+            }
+            Value::Class(class) if name != "__name__" => Err(PyException::new(
+                ExcType::AttributeError,
+                format!("type object '{}' has no attribute '{name}'", class.name),
+            )),
             other => super::methods::get(other, name),
         }
     }
@@ -433,12 +486,29 @@ impl Interpreter {
 /// The built-in containers a cell's class may derive from.
 const CONTAINERS: &[&str] = &["dict", "list", "set", "tuple"];
 
-/// An empty built-in container.
+/// The built-in immutable values a cell's class may derive from (`class Stage(int, Enum)`):
+/// the object's value is made from the call's arguments before `__init__` runs, as
+/// `int.__new__` makes it.
+const VALUES: &[&str] = &["int", "float", "str"];
+
+/// The built-in class whose value an object of `class` carries, if any.
+fn builtin_kind(class: &Class) -> Option<&'static str> {
+    CONTAINERS
+        .iter()
+        .chain(VALUES)
+        .find(|name| class.derives_from_builtin(name))
+        .copied()
+}
+
+/// An empty built-in container, or a value type's zero.
 fn empty_container(name: &str) -> Value {
     match name {
         "dict" => Value::Dict(Rc::default()),
         "list" => Value::list(Vec::new()),
         "set" => Value::Set(Rc::default()),
+        "int" => Value::Int(0),
+        "float" => Value::Float(0.0),
+        "str" => Value::str(""),
         _ => Value::Tuple(Rc::from(Vec::new())),
     }
 }
@@ -458,6 +528,7 @@ pub(crate) fn class_from_bases(name: &str, module: Rc<str>, bases: &[Value]) -> 
                     ));
                 }
                 class.is_module |= c.is_module;
+                class.metaclass = class.metaclass.take().or_else(|| c.metaclass.clone());
                 class.exception = more_specific(class.exception.take(), c.exception.clone());
                 class.builtin_base = class.builtin_base.or(c.builtin_base);
                 class.bases.push(c.clone());
@@ -466,9 +537,27 @@ pub(crate) fn class_from_bases(name: &str, module: Rc<str>, bases: &[Value]) -> 
                 class.exception = more_specific(class.exception.take(), Some(kind.clone()));
             }
             Value::NnClass("Module") => class.is_module = true,
+            // A metaclass (`class EnumMeta(type)`).
+            Value::Builtin("type") => class.builtin_base = Some("type"),
             Value::Type(
-                t @ ("object" | "torch.utils.data.Dataset" | "dict" | "list" | "set" | "tuple"),
+                t @ ("object"
+                | "torch.utils.data.Dataset"
+                | "dict"
+                | "list"
+                | "set"
+                | "tuple"
+                | "int"
+                | "float"
+                | "str"),
             ) => {
+                // One built-in layout per object (`class X(int, str)` cannot be).
+                let layout = |b: &str| CONTAINERS.contains(&b) || VALUES.contains(&b);
+                if layout(t) && class.builtin_base.is_some_and(|b| b != *t && layout(b)) {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "multiple bases have instance lay-out conflict",
+                    ));
+                }
                 if class.builtin_base.is_none() || *t != "object" {
                     class.builtin_base = Some(*t);
                 }
@@ -583,24 +672,7 @@ fn more_specific(a: Option<ExcType>, b: Option<ExcType>) -> Option<ExcType> {
 
 /// An `abc.ABC` subclass with abstract methods left cannot be instantiated.
 fn check_not_abstract(class: &Rc<Class>) -> Result<()> {
-    let mut is_abc = false;
-    let mut names = Vec::new();
-    for c in std::iter::once(class).chain(class.ancestors.iter()) {
-        is_abc |= c.name == "ABC" && &*c.module == "abc";
-        names.extend(c.namespace.borrow().keys().cloned());
-    }
-    if !is_abc {
-        return Ok(());
-    }
-    let mut abstract_methods: Vec<String> = names
-        .into_iter()
-        .filter(|name| {
-            matches!(&class.lookup(name), Some(Value::Function(f))
-                if f.attributes.borrow().get("__isabstractmethod__").is_some_and(Value::truthy))
-        })
-        .collect();
-    abstract_methods.sort();
-    abstract_methods.dedup();
+    let abstract_methods = abstract_methods(class);
     if abstract_methods.is_empty() {
         return Ok(());
     }
@@ -613,6 +685,45 @@ fn check_not_abstract(class: &Rc<Class>) -> Result<()> {
             abstract_methods.join(", ")
         ),
     ))
+}
+
+/// The abstract methods `class` has left, sorted (`__abstractmethods__`): those marked by
+/// `@abstractmethod`, a property's getter included, that no class along the MRO overrides.
+/// Only classes made by `abc.ABCMeta` have any.
+pub(crate) fn abstract_methods(class: &Rc<Class>) -> Vec<String> {
+    let is_abc = class
+        .metaclass
+        .as_ref()
+        .is_some_and(|m| m.name == "ABCMeta" && &*m.module == "abc");
+    if !is_abc {
+        return Vec::new();
+    }
+    let marked = |f: &Function| {
+        f.attributes
+            .borrow()
+            .get("__isabstractmethod__")
+            .is_some_and(Value::truthy)
+    };
+    let mut names = Vec::new();
+    for c in std::iter::once(class).chain(class.ancestors.iter()) {
+        names.extend(c.namespace.borrow().keys().cloned());
+    }
+    let mut abstract_methods: Vec<String> = names
+        .into_iter()
+        .filter(|name| match &class.lookup(name) {
+            Some(Value::Function(f)) => marked(f),
+            Some(Value::Wrapped(w)) => match &**w {
+                super::value::Wrapped::Property(Value::Function(f), _)
+                | super::value::Wrapped::StaticMethod(Value::Function(f))
+                | super::value::Wrapped::ClassMethod(Value::Function(f)) => marked(f),
+                _ => false,
+            },
+            _ => false,
+        })
+        .collect();
+    abstract_methods.sort();
+    abstract_methods.dedup();
+    abstract_methods
 }
 
 /// A function's docstring: its body's leading string.

@@ -683,6 +683,12 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
         let array = crate::stdlib::numpy::scalar_array(x)?;
         return crate::stdlib::numpy::get_item(&array, index);
     }
+    // An int subclass's object indexes as its value (`names[Stage.FIT]`).
+    if let Value::Instance(_) = index
+        && let Value::Int(i) = &*index.resolved()
+    {
+        return get_item(container, &Value::Int(*i));
+    }
     // A NumPy integer indexes as the int it stands for (`classes[labels[i]]`).
     if let Value::NpScalar(x) = index
         && !x.dtype.is_float()

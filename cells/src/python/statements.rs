@@ -322,8 +322,8 @@ impl Interpreter {
             Expr::Name(n) => {
                 let name = n.id.as_str();
                 let removed = match self.stack.last().and_then(|a| a.locals.as_ref()) {
-                    Some(locals) => locals.borrow_mut().remove(name),
-                    None => self.globals.remove(name),
+                    Some(locals) => locals.borrow_mut().shift_remove(name),
+                    None => self.globals.shift_remove(name),
                 };
                 if removed.is_none() {
                     return Err(PyException::new(

@@ -374,7 +374,7 @@ pub(crate) fn call(s: &str, name: &str, args: &Args) -> Result<Value> {
             )?;
             let mut parts = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
-                match item {
+                match &*item.resolved() {
                     Value::Str(part) => parts.push(part.to_string()),
                     other => {
                         return Err(type_error(format!(
@@ -569,27 +569,7 @@ pub(crate) fn call(s: &str, name: &str, args: &Args) -> Result<Value> {
             }
             Value::str(&out)
         }
-        "format_map" => {
-            let mapping = args.positional.first().cloned().unwrap_or(Value::None);
-            let Value::Dict(entries) = &mapping else {
-                return Err(type_error(format!(
-                    "'{}' object is not subscriptable",
-                    mapping.type_name()
-                )));
-            };
-            let keywords = entries
-                .borrow()
-                .iter()
-                .map(|(k, v)| (k.str_text(), v.clone()))
-                .collect();
-            Value::str(&super::methods::format_str(
-                s,
-                &Args {
-                    positional: Vec::new(),
-                    keywords,
-                },
-            )?)
-        }
-        _ => Value::str(&super::methods::format_str(s, args)?),
+        // `format` and `format_map` call learners' `__format__`: see `str_format`.
+        _ => return Err(PyException::unsupported(&format!("str.{name}()"))),
     })
 }

@@ -205,6 +205,9 @@ pub struct Class {
     pub exception: Option<ExcType>,
     /// The module it was defined in (`__main__` in a cell), as its reprs name it.
     pub module: Rc<str>,
+    /// Its metaclass, when a cell class (`class Enum(metaclass=EnumMeta)`): the class whose
+    /// dunders answer for the class itself (`Color("red")`, `Color["RED"]`, `list(Color)`).
+    pub metaclass: Option<Rc<Class>>,
     /// Methods and class attributes.
     pub namespace: RefCell<Names>,
 }
@@ -220,6 +223,7 @@ impl Class {
             builtin_base: None,
             exception: None,
             module,
+            metaclass: None,
             namespace: RefCell::new(Names::default()),
         }
     }
@@ -305,7 +309,8 @@ pub type Scope = Rc<RefCell<Names>>;
 
 /// Names bound to values (a scope, a class's namespace, an object's attributes). Looked up at
 /// every use of a name, so hashed with Fx rather than SipHash: cells cannot choose hostile keys.
-pub type Names = rustc_hash::FxHashMap<String, Value>;
+/// Names in the order they were first bound (a class body's, as CPython keeps them).
+pub type Names = indexmap::IndexMap<String, Value, rustc_hash::FxBuildHasher>;
 
 /// An object's attributes: names in the order they were first set.
 pub type Attributes = indexmap::IndexMap<String, Value, rustc_hash::FxBuildHasher>;
@@ -346,6 +351,16 @@ impl Value {
             }
         }
         Ok(Value::Set(Rc::new(RefCell::new(unique))))
+    }
+
+    /// The cell class whose methods answer `x.__dunder__()` for this value: an instance's
+    /// class, or a class's metaclass.
+    pub fn dunder_class(&self) -> Option<&Rc<Class>> {
+        match self {
+            Value::Instance(i) => Some(&i.class),
+            Value::Class(c) => c.metaclass.as_ref(),
+            _ => None,
+        }
     }
 
     /// `type(x).__name__`.
@@ -586,7 +601,7 @@ impl Value {
                 0x7f00_0000_0000u64 + g.id() * 0x40
             ),
             Value::ExcClass(kind) => format!("<class '{}'>", kind.name()),
-            Value::Class(c) => format!("<class '__main__.{}'>", c.name),
+            Value::Class(c) => format!("<class '{}.{}'>", c.module, c.name),
             Value::NnClass(name) => match crate::torch::signature::binding("torch.nn", name) {
                 Some(b) => format!("<class '{}'>", b.class.unwrap_or(b.key)),
                 None => format!("<class 'torch.nn.{name}'>"),
@@ -725,6 +740,10 @@ impl Value {
             Value::Exception(e) => e.message.clone(),
             Value::NdArray(_) | Value::NpScalar(_) | Value::NpDType(_) => {
                 crate::stdlib::numpy::str(self)
+            }
+            // A str subclass's object shows its text (a container's shows its repr anyway).
+            Value::Instance(i) if matches!(&*i.builtin.borrow(), Some(Value::Str(_))) => {
+                self.resolved().str_text()
             }
             other => other.repr(),
         }

@@ -45,6 +45,7 @@ pub const MODULES: &[&str] = &[
     "logging",
     "argparse",
     "re",
+    "enum",
     "numpy",
     "numpy.random",
     // What the modules written in Python reach the interpreter through (`sys.stdout.write`).
@@ -71,6 +72,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("argparse", include_str!("py/argparse.py")),
     ("random", include_str!("py/random.py")),
     ("re", include_str!("py/re.py")),
+    ("enum", include_str!("py/enum.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
@@ -80,7 +82,15 @@ pub fn source(module: &str) -> Option<&'static str> {
 
 const WARNINGS: &[&str] = &["warn", "catch_warnings", "simplefilter", "filterwarnings"];
 const TIME: &[&str] = &["perf_counter", "time", "sleep", "monotonic"];
-const LAB: &[&str] = &["write_stdout", "write_stderr", "caller", "exc_info"];
+const LAB: &[&str] = &[
+    "write_stdout",
+    "write_stderr",
+    "caller",
+    "exc_info",
+    "new_object",
+    "abstract_methods",
+    "is_subclass",
+];
 
 /// The functions (and other names) of a standard-library module.
 pub fn names(module: &str) -> Vec<&'static str> {
@@ -204,6 +214,46 @@ impl Interpreter {
                     ])),
                 }
             }
+            // What `abc.ABCMeta` builds on: the abstract methods a class has left, and
+            // `issubclass` along the real bases only (`type.__subclasscheck__`).
+            ("_lab", "abstract_methods") => match args.positional.first() {
+                Some(Value::Class(class)) => Value::set(
+                    crate::python::objects::abstract_methods(class)
+                        .iter()
+                        .map(|name| Value::str(name))
+                        .collect(),
+                )?,
+                _ => Value::set(Vec::new())?,
+            },
+            ("_lab", "is_subclass") => match args.positional.as_slice() {
+                [class, parent] => {
+                    Value::Bool(crate::python::builtins::is_subclass(class, parent)?)
+                }
+                _ => {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "is_subclass() takes 2 arguments",
+                    )
+                    .into());
+                }
+            },
+            // `object.__new__(cls)`, or `int.__new__(cls, value)` for a class deriving from a
+            // built-in value: an object no `__init__` has run on.
+            ("_lab", "new_object") => match args.positional.as_slice() {
+                [Value::Class(class), value @ ..] if value.len() <= 1 => {
+                    let class = class.clone();
+                    let object = self.bare_instance(&class);
+                    if let [value] = value {
+                        *object.builtin.borrow_mut() = Some(value.clone());
+                    }
+                    Value::Instance(object)
+                }
+                _ => {
+                    return Err(
+                        PyException::new(ExcType::TypeError, "new_object() needs a class").into(),
+                    );
+                }
+            },
             // The exception being handled: its class, value and traceback as Python prints it.
             ("_lab", "exc_info") => match self.handling.last() {
                 Some((_, e)) => Value::Tuple(Rc::from(vec![
