@@ -198,7 +198,7 @@ impl Interpreter {
                 .find(|d| i.class.lookup(d).is_some())
             {
                 let object = object.clone();
-                let made = self.call_dunder(&object, dunder, Vec::new()).await?;
+                let made = Box::pin(self.call_dunder(&object, dunder, Vec::new())).await?;
                 let fits = match (dunder, &made) {
                     ("__float__", Value::Float(_)) => true,
                     ("__float__", _) => false,
@@ -246,7 +246,9 @@ impl Interpreter {
                         .into());
                     }
                 };
-                return Ok(Value::str(&self.format_object(&value, &spec).await?));
+                return Ok(Value::str(
+                    &Box::pin(self.format_object(&value, &spec)).await?,
+                ));
             }
             // A metaclass's `__instancecheck__` / `__subclasscheck__` answers for its classes
             // (`abc.ABCMeta` counts registered virtual subclasses).
@@ -264,9 +266,12 @@ impl Interpreter {
                 };
                 for class in &classes {
                     let verdict = if hooked_check(name, class) {
-                        let answer = self
-                            .call_dunder(class, hook, vec![args.positional[0].clone()])
-                            .await?;
+                        let answer = Box::pin(self.call_dunder(
+                            class,
+                            hook,
+                            vec![args.positional[0].clone()],
+                        ))
+                        .await?;
                         self.truth(&answer).await?
                     } else if name == "isinstance" {
                         is_instance(&args.positional[0], class)?
@@ -279,9 +284,19 @@ impl Interpreter {
                 }
                 return Ok(Value::Bool(false));
             }
+            // `set(objects)`: one of each set of learners' objects equal by `__eq__`.
+            "set"
+                if matches!(
+                    args.positional.as_slice(),
+                    [Value::List(_) | Value::Tuple(_) | Value::Iterator(_)]
+                ) =>
+            {
+                let items = Box::pin(self.collect(&args.positional[0])).await?;
+                return Ok(Value::set(Box::pin(self.distinct_keys(items)).await?)?);
+            }
             "bool" if matches!(args.positional.as_slice(), [Value::Instance(_)]) => {
                 let object = args.positional[0].clone();
-                return Ok(Value::Bool(self.truth(&object).await?));
+                return Ok(Value::Bool(Box::pin(self.truth(&object)).await?));
             }
             "len" => {
                 if let [object] = args.positional.as_slice() {
@@ -346,18 +361,14 @@ impl Interpreter {
                 self.assign_attribute(&object, &attribute, value).await?;
                 return Ok(Value::None);
             }
-            "hash" if matches!(args.positional.as_slice(), [Value::Instance(i)] if i.class.lookup("__hash__").is_some()) =>
+            "hash"
+                if matches!(
+                    args.positional.as_slice(),
+                    [Value::Instance(_) | Value::Tuple(_)]
+                ) =>
             {
                 let object = args.positional[0].clone();
-                let answer = self.call_dunder(&object, "__hash__", Vec::new()).await?;
-                return match answer {
-                    Value::Int(_) => Ok(answer),
-                    _ => Err(PyException::new(
-                        ExcType::TypeError,
-                        "__hash__ method should return an integer",
-                    )
-                    .into()),
-                };
+                return Ok(Value::Int(Box::pin(self.key_hash(&object)).await?));
             }
             "delattr" => {
                 let [object, Value::Str(attribute)] = args.positional.as_slice() else {

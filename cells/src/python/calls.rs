@@ -203,56 +203,11 @@ impl Interpreter {
                 Ok(Value::Wrapped(Rc::new(property)))
             }
             // `template.format(...)` asks learners' objects how they format.
-            Value::Method(owner, name) if matches!(&**name, "format" | "format_map") => {
-                let (template, args) = match &**owner {
-                    Value::Str(s) => (s.clone(), args),
-                    // `str.format(template, ...)`.
-                    Value::Type("str") => match args.positional.split_first() {
-                        Some((Value::Str(s), rest)) => (
-                            s.clone(),
-                            Args {
-                                positional: rest.to_vec(),
-                                keywords: args.keywords.clone(),
-                            },
-                        ),
-                        _ => {
-                            return Err(PyException::new(
-                                ExcType::TypeError,
-                                format!("descriptor '{name}' for 'str' objects needs a str"),
-                            )
-                            .into());
-                        }
-                    },
-                    _ => {
-                        return self
-                            .engine_call(|_| {
-                                super::methods::call_method(owner, name, args.clone())
-                                    .map_err(Flow::from)
-                            })
-                            .await;
-                    }
-                };
-                if &**name == "format_map" {
-                    let [mapping] = args.positional.as_slice() else {
-                        return Err(PyException::new(
-                            ExcType::TypeError,
-                            format!(
-                                "format_map() takes exactly one argument ({} given)",
-                                args.positional.len()
-                            ),
-                        )
-                        .into());
-                    };
-                    let mapping = mapping.clone();
-                    let none = Args::default();
-                    let text = self
-                        .format_template(&template, &none, Some(&mapping))
-                        .await?;
-                    return Ok(Value::str(&text));
-                }
-                Ok(Value::str(
-                    &self.format_template(&template, &args, None).await?,
-                ))
+            Value::Method(owner, name)
+                if matches!(&**name, "format" | "format_map")
+                    && matches!(&**owner, Value::Str(_) | Value::Type("str")) =>
+            {
+                Box::pin(self.str_format(owner, name, args)).await
             }
             Value::Method(owner, name) if &**name == "__container_init__" => {
                 Box::pin(self.fill_container(owner, args)).await?;
@@ -285,6 +240,10 @@ impl Interpreter {
                         }
                     }
                 }
+                let args = match Box::pin(self.keyed_method(owner, name, args)).await? {
+                    super::keys::Keyed::Call(args) => args,
+                    super::keys::Keyed::Answer(answer) => return Ok(answer),
+                };
                 self.engine_call(|_| {
                     super::methods::call_method(owner, name, args.clone()).map_err(Flow::from)
                 })

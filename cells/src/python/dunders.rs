@@ -141,7 +141,24 @@ impl Interpreter {
     ) -> Result<Option<Value>, Flow> {
         if let CmpOp::In | CmpOp::NotIn = op {
             if !defines(right, "__contains__") {
-                return Ok(None);
+                // `obj in seen`: found by `__hash__` and `__eq__` (in a list, by `__eq__`).
+                let found = match &*right.resolved() {
+                    Value::Dict(_) | Value::Set(_) => {
+                        let held = Box::pin(self.held_key(right, left.clone())).await?;
+                        operators::compare(CmpOp::In, &held, right)?.truthy()
+                    }
+                    Value::List(items) if defines(left, "__eq__") => {
+                        let items = items.borrow().clone();
+                        Box::pin(self.position_of(&items, left)).await?.is_some()
+                    }
+                    Value::Tuple(items) if defines(left, "__eq__") => {
+                        Box::pin(self.position_of(&items.clone(), left))
+                            .await?
+                            .is_some()
+                    }
+                    _ => return Ok(None),
+                };
+                return Ok(Some(Value::Bool(found == (op == CmpOp::In))));
             }
             let found = self
                 .call_dunder(right, "__contains__", vec![left.clone()])

@@ -170,9 +170,13 @@ impl Interpreter {
                     }
                 }
                 Expr::List(l) => Value::list(self.exprs(&l.elts).await?),
-                Expr::Set(set) => Value::set(self.exprs(&set.elts).await?)?,
+                Expr::Set(set) => {
+                    let items = self.exprs(&set.elts).await?;
+                    Value::set(Box::pin(self.distinct_keys(items)).await?)?
+                }
                 Expr::SetComp(c) => {
-                    Value::set(self.comprehension(&c.generators, &c.elt, None).await?)?
+                    let items = self.comprehension(&c.generators, &c.elt, None).await?;
+                    Value::set(Box::pin(self.distinct_keys(items)).await?)?
                 }
                 Expr::Tuple(t) => Value::Tuple(self.exprs(&t.elts).await?.into()),
                 Expr::Dict(d) => {
@@ -197,6 +201,7 @@ impl Interpreter {
                         };
                         let key = self.expr(key).await?;
                         let value = self.expr(&item.value).await?;
+                        let key = Box::pin(self.held_key(&dict, key)).await?;
                         super::operators::set_item(&dict, &key, value)?;
                     }
                     dict
@@ -224,16 +229,17 @@ impl Interpreter {
                     let values = self
                         .comprehension(&c.generators, &c.value, Some(key))
                         .await?;
-                    let entries = values
-                        .into_iter()
-                        .filter_map(|pair| match &pair {
-                            Value::Tuple(kv) if kv.len() == 2 => {
-                                Some((kv[0].clone(), kv[1].clone()))
-                            }
-                            _ => None,
-                        })
-                        .collect();
-                    Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
+                    // A key made twice keeps its first place and its last value.
+                    let dict = Value::Dict(Rc::default());
+                    for pair in values {
+                        if let Value::Tuple(kv) = &pair
+                            && let [key, value] = &kv[..]
+                        {
+                            let key = Box::pin(self.held_key(&dict, key.clone())).await?;
+                            super::operators::set_item(&dict, &key, value.clone())?;
+                        }
+                    }
+                    dict
                 }
                 // `name := value`: binds, and is the value.
                 Expr::Named(n) => {
@@ -425,6 +431,7 @@ impl Interpreter {
     /// `container[index]`: a learner's `__getitem__` (or `__missing__`), a `ModuleList`'s
     /// children, or the built-in lookup.
     pub(crate) async fn item(&mut self, container: &Value, index: Value) -> Result<Value, Flow> {
+        let index = Box::pin(self.held_key(container, index)).await?;
         Ok(match container {
             Value::Instance(_) | Value::Class(_)
                 if container
@@ -485,8 +492,8 @@ impl Interpreter {
                             ConversionFlag::Str => Some('s'),
                             ConversionFlag::Ascii => Some('a'),
                         };
-                        let value = self.convert(value, conversion).await?;
-                        out.push_str(&self.format_object(&value, &spec).await?);
+                        let value = Box::pin(self.convert(value, conversion)).await?;
+                        out.push_str(&Box::pin(self.format_object(&value, &spec)).await?);
                     }
                 }
             }

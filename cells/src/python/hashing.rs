@@ -118,7 +118,7 @@ fn frexp(x: f64) -> (f64, i32) {
 }
 
 /// CPython 3.8+'s tuple hash (xxHash's round over the items' hashes).
-fn tuple_hash(lanes: &[i64]) -> i64 {
+pub(crate) fn tuple_hash(lanes: &[i64]) -> i64 {
     const PRIME_1: u64 = 11_400_714_785_074_694_791;
     const PRIME_2: u64 = 14_029_467_366_897_019_727;
     const PRIME_5: u64 = 2_870_177_450_012_600_261;

@@ -467,6 +467,7 @@ impl Interpreter {
                             .await?;
                         return Ok(());
                     }
+                    let index = Box::pin(self.held_key(&container, index)).await?;
                     self.engine_call(|_| {
                         Ok(operators::set_item(&container, &index, value.clone())?)
                     })

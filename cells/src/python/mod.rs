@@ -17,6 +17,7 @@ pub(crate) mod hashing;
 pub(crate) mod int;
 pub(crate) mod interpreter;
 pub(crate) mod iteration;
+pub(crate) mod keys;
 mod methods;
 pub(crate) mod modules;
 pub(crate) mod objects;

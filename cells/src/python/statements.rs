@@ -344,6 +344,7 @@ impl Interpreter {
                         .await?;
                     return Ok(());
                 }
+                let index = Box::pin(self.held_key(&container, index)).await?;
                 operators::delete_item(&container, &index)?;
                 Ok(())
             }

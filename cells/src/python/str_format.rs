@@ -230,6 +230,55 @@ impl Interpreter {
         })
     }
 
+    /// `template.format(...)`, `template.format_map(mapping)` and `str.format(template, ...)`.
+    pub(crate) async fn str_format(
+        &mut self,
+        owner: &Value,
+        name: &str,
+        args: Args,
+    ) -> Result<Value, Flow> {
+        let (template, args) = match (owner, args.positional.split_first()) {
+            (Value::Str(s), _) => (s.clone(), args),
+            (_, Some((Value::Str(s), rest))) => (
+                s.clone(),
+                Args {
+                    positional: rest.to_vec(),
+                    keywords: args.keywords.clone(),
+                },
+            ),
+            (_, first) => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "descriptor '{name}' for 'str' objects doesn't apply to a '{}' object",
+                        first.map_or_else(|| "NoneType".to_owned(), |(v, _)| v.type_name())
+                    ),
+                )
+                .into());
+            }
+        };
+        if name == "format_map" {
+            let [mapping] = args.positional.as_slice() else {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "format_map() takes exactly one argument ({} given)",
+                        args.positional.len()
+                    ),
+                )
+                .into());
+            };
+            let none = Args::default();
+            let text = self
+                .format_template(&template, &none, Some(mapping))
+                .await?;
+            return Ok(Value::str(&text));
+        }
+        Ok(Value::str(
+            &self.format_template(&template, &args, None).await?,
+        ))
+    }
+
     /// `template.format(*args, **kwargs)`, or `template.format_map(mapping)`, whose names are
     /// looked up as `mapping[name]` (a `defaultdict`'s `__missing__` answers).
     pub(crate) async fn format_template(

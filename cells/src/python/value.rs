@@ -935,7 +935,7 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
 }
 
 /// Whether two values are the same object (`is`) for the containers that can hold themselves.
-fn identical(a: &Value, b: &Value) -> bool {
+pub(crate) fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::List(x), Value::List(y)) | (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
         (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
