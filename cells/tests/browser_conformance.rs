@@ -36,12 +36,7 @@ async fn run_every_program(session: impl Fn() -> Session) {
         // A notebook per program, as the CLI runs each file on its own.
         let mut notebook = Interpreter::notebook(session());
         let record = notebook.run_cell(name, source).await;
-        let got = common::shaped(
-            source,
-            &record.stdout,
-            &record.stderr,
-            record.error.as_deref(),
-        );
+        let got = common::shaped_record(source, &record);
         failures.extend(common::mismatch(name, expected, &got));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -104,3 +104,35 @@ fn a_failing_program_reports_its_traceback_with_the_learners_lines() {
             .ends_with("NotImplementedError: 'async def' is not supported in lab cells")
     );
 }
+
+/// The programs that use files, run in a notebook as the browser runs them: on files in
+/// memory (working directory `/lab`) rather than the disk, they print the same.
+#[test]
+fn file_programs_print_the_same_on_the_notebooks_memory_files() {
+    let file_programs = common::PROGRAMS
+        .iter()
+        .filter(|(_, source, _)| source.contains("open(") || source.contains("pathlib"));
+    // A debug build's calls take far more stack than the browser's: a thread with room.
+    const STACK: usize = 64 << 20;
+    let run = move || {
+        let mut failures = Vec::new();
+        for (name, source, expected) in file_programs {
+            let limits = tolab_cells::Limits {
+                stack_bytes: STACK / 2,
+                ..tolab_cells::Limits::default()
+            };
+            let mut notebook = Interpreter::notebook(Session::default()).with_limits(limits);
+            let record = pollster::block_on(notebook.run_cell(name, source));
+            let got = common::shaped_record(source, &record);
+            failures.extend(common::mismatch(name, expected, &got));
+        }
+        failures
+    };
+    let failures = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -551,6 +551,11 @@ pub enum Error {
     FileNotFound { path: String },
     #[error("{reason}: '{path}'")]
     FileAccess { path: String, reason: String },
+    #[error("Parent directory {dir} does not exist.")]
+    ParentDirectoryMissing { dir: String },
+    /// A file operation's failure with its errno (`FileExistsError`, `IsADirectoryError`, …).
+    #[error("[Errno {errno}] {}: '{path}'", strerror(*errno))]
+    Os { errno: i32, path: String },
     #[error("PytorchStreamReader failed reading zip archive: failed finding central directory")]
     NotACheckpoint,
     #[error(
@@ -997,13 +1002,15 @@ impl Error {
             | Error::StepTwice => PythonType::RuntimeError,
             Error::UnscaleFp16Gradients => PythonType::ValueError,
             Error::NoInfChecks | Error::ScalerNotInitialized { .. } => PythonType::AssertionError,
-            Error::CudaInForkedWorker | Error::CollateUnequalSizes => PythonType::RuntimeError,
+            Error::CudaInForkedWorker
+            | Error::CollateUnequalSizes
+            | Error::ParentDirectoryMissing { .. } => PythonType::RuntimeError,
             Error::WorkerFailed { original, .. } => original.python_type(),
             Error::TensorDatasetSizes => PythonType::AssertionError,
             Error::CollateType { .. } => PythonType::TypeError,
             Error::BatchSize { .. } | Error::SamplerWithShuffle => PythonType::ValueError,
             Error::DatasetIndex => PythonType::IndexError,
-            Error::FileAccess { .. } => PythonType::OSError,
+            Error::FileAccess { .. } | Error::Os { .. } => PythonType::OSError,
             Error::NotACheckpoint
             | Error::UnknownLocation { .. }
             | Error::CheckpointDeviceUnavailable { .. }
@@ -1028,5 +1035,18 @@ impl PythonType {
             PythonType::UnpicklingError => "_pickle.UnpicklingError",
             PythonType::NotImplementedError => "NotImplementedError",
         }
+    }
+}
+
+/// What CPython says of an errno (`os.strerror`), for the ones the lab's files report.
+pub fn strerror(errno: i32) -> &'static str {
+    match errno {
+        2 => "No such file or directory",
+        13 => "Permission denied",
+        17 => "File exists",
+        20 => "Not a directory",
+        21 => "Is a directory",
+        39 => "Directory not empty",
+        _ => "Input/output error",
     }
 }

@@ -23,6 +23,7 @@ pub mod distributed;
 pub mod dtype;
 pub mod element;
 pub mod error;
+pub mod files;
 pub mod host;
 pub mod layout;
 pub mod memory;

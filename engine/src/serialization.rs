@@ -8,9 +8,6 @@
 //! pickles; what a learner can observe — devices, dtypes, values, `requires_grad`, errors — follows
 //! PyTorch.
 
-use std::cell::RefCell;
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 pub use crate::value::{Key, Value};
@@ -27,59 +24,9 @@ use crate::transfer::{Target, To};
 /// The first bytes of every checkpoint.
 const MAGIC: &[u8; 8] = b"TOLABPT1";
 
-/// Where checkpoints are read and written.
-pub trait Files {
-    fn read(&self, path: &str) -> Result<Vec<u8>, Error>;
-    fn write(&self, path: &str, bytes: Vec<u8>) -> Result<(), Error>;
-}
-
-/// Files kept in memory (the browser's, one set per lesson).
-#[derive(Debug, Default)]
-pub struct MemoryFiles {
-    files: RefCell<BTreeMap<String, Vec<u8>>>,
-}
-
-impl Files for MemoryFiles {
-    fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
-        self.files
-            .borrow()
-            .get(path)
-            .cloned()
-            .ok_or_else(|| Error::FileNotFound { path: path.into() })
-    }
-
-    fn write(&self, path: &str, bytes: Vec<u8>) -> Result<(), Error> {
-        self.files.borrow_mut().insert(path.to_owned(), bytes);
-        Ok(())
-    }
-}
-
-/// Real files, paths relative to a working directory.
 #[cfg(not(target_arch = "wasm32"))]
-#[derive(Debug)]
-pub struct DiskFiles {
-    pub root: std::path::PathBuf,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Files for DiskFiles {
-    fn read(&self, path: &str) -> Result<Vec<u8>, Error> {
-        std::fs::read(self.root.join(path)).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => Error::FileNotFound { path: path.into() },
-            _ => Error::FileAccess {
-                path: path.into(),
-                reason: e.to_string(),
-            },
-        })
-    }
-
-    fn write(&self, path: &str, bytes: Vec<u8>) -> Result<(), Error> {
-        std::fs::write(self.root.join(path), bytes).map_err(|e| Error::FileAccess {
-            path: path.into(),
-            reason: e.to_string(),
-        })
-    }
-}
+pub use crate::files::DiskFiles;
+pub use crate::files::{Files, MemoryFiles};
 
 /// Restores a saved tensor somewhere else: it gets the tensor (already on the CPU) and the
 /// location it was saved from; `None` keeps the default.
@@ -149,6 +96,13 @@ pub fn save(obj: &Value, path: &str, files: &dyn Files) -> Result<(), Error> {
     bytes.extend_from_slice(&(header.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&header);
     bytes.extend_from_slice(&data);
+    // As torch/serialization.py checks before it opens the file.
+    if let Some((dir, _)) = path.rsplit_once('/')
+        && !dir.is_empty()
+        && files.entry(dir) != Some(crate::files::Entry::Dir)
+    {
+        return Err(Error::ParentDirectoryMissing { dir: dir.into() });
+    }
     files.write(path, bytes)
 }
 

@@ -48,6 +48,7 @@ const NAMES: &[&str] = &[
     "id",
     "callable",
     "input",
+    "open",
     "property",
     "staticmethod",
     "classmethod",
@@ -293,6 +294,12 @@ impl Interpreter {
             {
                 let items = Box::pin(self.collect(&args.positional[0])).await?;
                 return Ok(Value::set(Box::pin(self.distinct_keys(items)).await?)?);
+            }
+            // `open(...)` is `io.open`, on the notebook's files.
+            "open" => {
+                let io = Box::pin(self.import("io")).await?;
+                let open = self.get_attribute(&io, "open")?;
+                return Box::pin(self.call(&open, args)).await;
             }
             "bool" if matches!(args.positional.as_slice(), [Value::Instance(_)]) => {
                 let object = args.positional[0].clone();

@@ -115,6 +115,11 @@ impl ExcType {
         })
     }
 
+    /// `OSError` or one of its subclasses (`FileNotFoundError`, …).
+    pub fn is_os_error(&self) -> bool {
+        self.caught_by(&ExcType::Other("OSError".to_owned()))
+    }
+
     /// `except handler:` catches an exception of this type (Python's class hierarchy, as far as
     /// the lab's exceptions go).
     pub fn caught_by(&self, handler: &ExcType) -> bool {
@@ -255,6 +260,14 @@ impl PyException {
     pub fn with_args(kind: ExcType, args: Vec<Value>) -> PyException {
         let message = match args.as_slice() {
             [] => String::new(),
+            // `OSError(errno, strerror[, filename])`: `[Errno 2] No such file or directory: 'x'`.
+            [Value::Int(errno), strerror, rest @ ..] if kind.is_os_error() && rest.len() <= 1 => {
+                let mut message = format!("[Errno {errno}] {}", strerror.str_text());
+                if let [filename] = rest {
+                    message.push_str(&format!(": {}", filename.repr()));
+                }
+                message
+            }
             // A KeyError shows its key as a repr (`KeyError: 'lr'`).
             [one] if kind == ExcType::KeyError => one.repr(),
             [one] => one.str_text(),
@@ -266,9 +279,34 @@ impl PyException {
         }
     }
 
+    /// An `OSError`'s `errno`, `strerror` and `filename` (None where not given).
+    pub fn os_error_field(&self, name: &str) -> Option<Value> {
+        if !self.kind.is_os_error() {
+            return None;
+        }
+        let given = match &self.args {
+            ExceptionArgs::Args(args) if matches!(args.first(), Some(Value::Int(_))) => {
+                args.to_vec()
+            }
+            _ => Vec::new(),
+        };
+        let at = ["errno", "strerror", "filename"]
+            .iter()
+            .position(|field| *field == name)?;
+        Some(given.get(at).cloned().unwrap_or(Value::None))
+    }
+
     /// `e.args`: what a cell raised it with, or its message.
     pub fn args(&self) -> Vec<Value> {
         match &self.args {
+            // An OSError's filename is not one of its args.
+            ExceptionArgs::Args(args)
+                if self.kind.is_os_error()
+                    && args.len() == 3
+                    && matches!(args[0], Value::Int(_)) =>
+            {
+                args[..2].to_vec()
+            }
             ExceptionArgs::Args(args) => args.to_vec(),
             ExceptionArgs::Object(object) => match &**object {
                 Value::Instance(i) => match i.attributes.borrow().get("args") {

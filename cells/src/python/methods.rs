@@ -90,6 +90,9 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         }
         Value::Exception(e) => match name {
             "args" => Ok(Value::Tuple(e.args().into())),
+            "errno" | "strerror" | "filename" if let Some(field) = e.os_error_field(name) => {
+                Ok(field)
+            }
             "value" if e.kind == ExcType::StopIteration => {
                 Ok(e.args().into_iter().next().unwrap_or(Value::None))
             }

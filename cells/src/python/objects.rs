@@ -333,7 +333,6 @@ impl Interpreter {
                         .ok_or_else(|| super_lacks(name)),
                 }
             }
-            Value::Module("os") if name == "environ" => Ok(Value::Environ(self.session.clone())),
             Value::Function(f) if let Some(value) = f.attributes.borrow().get(name) => {
                 Ok(value.clone())
             }

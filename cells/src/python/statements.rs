@@ -165,9 +165,10 @@ impl Interpreter {
                         match &alias.asname {
                             Some(asname) => self.set_name(asname.id.as_str(), module),
                             None => {
-                                // `import torch.nn` binds `torch`.
+                                // `import os.path` binds `os`, run first as in CPython.
                                 let top = name.split('.').next().unwrap_or(name);
-                                self.set_name(top, super::modules::import(top)?);
+                                let top = self.import(top).await?;
+                                self.set_name(name.split('.').next().unwrap_or(name), top);
                             }
                         }
                     }
@@ -176,10 +177,7 @@ impl Interpreter {
                     let module = import.module.as_ref().map_or("", |m| m.id.as_str());
                     for alias in &import.names {
                         let name = alias.name.id.as_str();
-                        let value = match (module, name) {
-                            ("os", "environ") => Value::Environ(self.session.clone()),
-                            _ => self.import_from(module, name).await?,
-                        };
+                        let value = self.import_from(module, name).await?;
                         let bound = alias.asname.as_ref().map_or(name, |a| a.id.as_str());
                         self.set_name(bound, value);
                     }

@@ -638,7 +638,14 @@ impl Value {
             Value::Exception(e) if e.kind == ExcType::KeyError => {
                 format!("KeyError({})", e.message)
             }
-            Value::Exception(e) => format!("{}({})", e.kind.name(), Value::str(&e.message).repr()),
+            // Its args as made (`FileNotFoundError(2, 'No such file or directory')`).
+            Value::Exception(e) => match &e.args {
+                super::exception::ExceptionArgs::Args(_) => {
+                    let args: Vec<String> = e.args().iter().map(|a| a.repr_in(cx)).collect();
+                    format!("{}({})", e.kind.name(), args.join(", "))
+                }
+                _ => format!("{}({})", e.kind.name(), Value::str(&e.message).repr()),
+            },
             Value::GradMode(mode) => format!(
                 "<torch.autograd.grad_mode.{} object>",
                 if *mode { "enable_grad" } else { "no_grad" }

@@ -1,10 +1,11 @@
 //! Python's standard library as the lab has it, and the `numpy` that PyTorch tutorials use:
-//! each module's names, and calling its functions. `math`, `copy`, `random`, `typing` and
-//! `numpy` are modules of their own here; `time`, `warnings`, `os.environ` and `_lab` (the
-//! cell's output streams, for `sys.stdout` and `sys.stderr`) are small enough to live in this
-//! file.
+//! each module's names, and calling its functions. `math`, `copy`, `random`, `re`, `files`,
+//! `typing` and `numpy` are modules of their own here; `time`, `warnings` and `_lab` (what the
+//! modules in `py/` reach the interpreter through: the cell's output streams, `os.environ`,
+//! …) are small enough to live in this file.
 
 pub mod copy;
+pub mod files;
 pub mod math;
 pub mod numpy;
 pub mod random;
@@ -46,6 +47,12 @@ pub const MODULES: &[&str] = &[
     "argparse",
     "re",
     "enum",
+    "os.path",
+    "pathlib",
+    "glob",
+    "fnmatch",
+    "shutil",
+    "csv",
     "numpy",
     "numpy.random",
     // What the modules written in Python reach the interpreter through (`sys.stdout.write`).
@@ -73,6 +80,13 @@ const SOURCES: &[(&str, &str)] = &[
     ("random", include_str!("py/random.py")),
     ("re", include_str!("py/re.py")),
     ("enum", include_str!("py/enum.py")),
+    ("os", include_str!("py/os.py")),
+    ("os.path", include_str!("py/posixpath.py")),
+    ("pathlib", include_str!("py/pathlib.py")),
+    ("glob", include_str!("py/glob.py")),
+    ("fnmatch", include_str!("py/fnmatch.py")),
+    ("shutil", include_str!("py/shutil.py")),
+    ("csv", include_str!("py/csv.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
@@ -90,6 +104,7 @@ const LAB: &[&str] = &[
     "new_object",
     "abstract_methods",
     "is_subclass",
+    "environ",
 ];
 
 /// The functions (and other names) of a standard-library module.
@@ -104,11 +119,11 @@ pub fn names(module: &str) -> Vec<&'static str> {
         "time" => TIME.to_vec(),
         "typing" => typing::NAMES.to_vec(),
         "copy" => copy::FUNCTIONS.to_vec(),
-        "os" => vec!["environ"],
         "_lab" => LAB
             .iter()
             .chain(random::NATIVES)
             .chain(re::NATIVES)
+            .chain(files::NATIVES)
             .copied()
             .collect(),
         "numpy" | "numpy.random" => numpy::names(module),
@@ -116,8 +131,7 @@ pub fn names(module: &str) -> Vec<&'static str> {
     }
 }
 
-/// `module.name`, if the module has it (`os.environ` is the interpreter's: see
-/// [`Interpreter::get_attribute`]).
+/// `module.name`, if the module has it.
 pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
     let function = || Some(Value::ModuleFn(module, Rc::from(name)));
     match module {
@@ -132,7 +146,8 @@ pub fn attribute(module: &'static str, name: &str) -> Option<Value> {
         "_lab"
             if LAB.contains(&name)
                 || random::NATIVES.contains(&name)
-                || re::NATIVES.contains(&name) =>
+                || re::NATIVES.contains(&name)
+                || files::NATIVES.contains(&name) =>
         {
             function()
         }
@@ -237,6 +252,7 @@ impl Interpreter {
                     .into());
                 }
             },
+            ("_lab", "environ") => Value::Environ(self.session.clone()),
             // `object.__new__(cls)`, or `int.__new__(cls, value)` for a class deriving from a
             // built-in value: an object no `__init__` has run on.
             ("_lab", "new_object") => match args.positional.as_slice() {
@@ -264,6 +280,9 @@ impl Interpreter {
                 None => Value::Tuple(Rc::from(vec![Value::None, Value::None, Value::None])),
             },
             ("_lab", _) if re::NATIVES.contains(&name) => re::call(name, &args)?,
+            ("_lab", _) if files::NATIVES.contains(&name) => {
+                files::call(&*self.files, name, &args)?
+            }
             ("_lab", _) if random::NATIVES.contains(&name) => {
                 random::call(&self.python_random, name, &args)?
             }

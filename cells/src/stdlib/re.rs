@@ -34,7 +34,8 @@ fn error(message: String) -> PyException {
     PyException::new(ExcType::ValueError, message)
 }
 
-/// Python's pattern syntax as `fancy-regex`'s: `\Z` is `\z`, `{,n}` is `{0,n}`.
+/// Python's pattern syntax as `fancy-regex`'s: `\Z` is `\z`, `{,n}` is `{0,n}`, and a class's
+/// `[`, `&` and `~` are literal.
 fn translate(pattern: &str) -> Result<String> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len());
@@ -55,8 +56,30 @@ fn translate(pattern: &str) -> Result<String> {
                 i += 2;
                 continue;
             }
-            '[' if !in_class => in_class = true,
+            '[' if !in_class => {
+                in_class = true;
+                out.push('[');
+                i += 1;
+                // A `]` first (after `^`) is itself, in both syntaxes.
+                if chars.get(i) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                if chars.get(i) == Some(&']') {
+                    out.push_str("\\]");
+                    i += 1;
+                }
+                continue;
+            }
             ']' if in_class => in_class = false,
+            // Inside a class Python takes these as themselves; the regex crate nests classes
+            // and has set operations (`[a[b]]`, `&&`, `~~`).
+            '[' | '&' | '~' if in_class => {
+                out.push('\\');
+                out.push(c);
+                i += 1;
+                continue;
+            }
             '{' if !in_class && chars.get(i + 1) == Some(&',') => {
                 out.push_str("{0");
                 i += 1;

@@ -183,6 +183,8 @@ impl Interpreter {
         process.stdout = self.stdout.clone();
         process.stderr = self.stderr.clone();
         process.files = self.files.clone();
+        // The modules the cell imported, as the names it holds find them (`os.environ`).
+        process.source_modules = self.source_modules.clone();
         process.instances = self.instances.clone();
         process.limits = self.limits;
         process.deadline = self.deadline;

@@ -17,22 +17,31 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.load", Handler::Interpreter(load)),
 ];
 
-/// A path argument: a string (the lab's files have no file objects yet).
-fn path(call: &Call, name: &str) -> Result<String, PyException> {
-    match call.value(name)?.as_ref() {
-        Some(Value::Str(s)) => Ok(s.to_string()),
-        other => Err(super::ops::not_yet(&format!(
-            "torch.{}() with a {} for '{name}' (the lab takes a path string)",
-            call.binding.name(),
-            other.map_or("nothing".into(), |v| v.type_name())
-        ))),
+/// A path argument: a string or a path-like object (`pathlib.Path`, through `__fspath__`); the
+/// lab's files have no binary file objects yet.
+async fn path(me: &mut Interpreter, call: &Call, name: &str) -> Result<String, Flow> {
+    let given = call.value(name)?;
+    match &given {
+        Some(Value::Str(s)) => return Ok(s.to_string()),
+        Some(object @ Value::Instance(i)) if i.class.lookup("__fspath__").is_some() => {
+            if let Value::Str(s) = &me.call_dunder(object, "__fspath__", Vec::new()).await? {
+                return Ok(s.to_string());
+            }
+        }
+        _ => {}
     }
+    Err(super::ops::not_yet(&format!(
+        "torch.{}() with a {} for '{name}' (the lab takes a path)",
+        call.binding.name(),
+        given.map_or("nothing".into(), |v| v.type_name())
+    ))
+    .into())
 }
 
 fn save(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
     Box::pin(async move {
         let object = call.value("obj")?.unwrap_or(Value::None);
-        let path = path(&call, "f")?;
+        let path = path(me, &call, "f").await?;
         for setting in [
             "pickle_module",
             "pickle_protocol",
@@ -53,7 +62,7 @@ fn save(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
 
 fn load(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
     Box::pin(async move {
-        let path = path(&call, "f")?;
+        let path = path(me, &call, "f").await?;
         let weights_only = match call.value("weights_only")? {
             None | Some(Value::None) => true,
             Some(v) => v.truthy(),

@@ -55,6 +55,16 @@ pub fn program_stderr(stderr: &str) -> String {
 }
 
 /// `None` when `got` is what was expected (addresses aside), else a failure message with both.
+/// A notebook run's record in the `.out` files' shape.
+pub fn shaped_record(source: &str, record: &tolab_cells::RunRecord) -> String {
+    shaped(
+        source,
+        &record.stdout,
+        &record.stderr,
+        record.error.as_deref(),
+    )
+}
+
 pub fn mismatch(name: &str, expected: &str, got: &str) -> Option<String> {
     (masked(got) != masked(expected))
         .then(|| format!("{name}:\n--- expected\n{expected}--- got\n{got}"))

@@ -1,26 +1,156 @@
 """io, as the lab has it: `StringIO`, an in-memory text stream (what tutorials hand to
-`print(file=...)`, `logging.StreamHandler` or `csv`), with CPython's reading and writing
-rules."""
+`print(file=...)`, `logging.StreamHandler` or `csv`), and `open` (the builtin's): text files on
+the notebook's file system, UTF-8, with CPython's modes, newline translation and errors. A
+file is read whole when opened; each write goes straight to the file system. Binary modes
+need `bytes`, which the lab does not have yet."""
+
+import _lab
+import os
 
 
 class UnsupportedOperation(OSError, ValueError):
     pass
 
 
-class StringIO:
-    def __init__(self, initial_value="", newline="\n"):
-        if initial_value is None:
-            initial_value = ""
-        if not isinstance(initial_value, str):
-            raise TypeError(
-                f"initial_value must be str or None, not {type(initial_value).__name__}")
-        self._text = initial_value
+def _split_lines(text, newline):
+    """Lines with their endings: at any of CR, LF and CRLF for newline='' (universal), else
+    at the newline given (at LF for newline=None, whose text is translated already)."""
+    if newline == "":
+        lines = []
+        start = 0
+        i = 0
+        while i < len(text):
+            c = text[i]
+            if c == "\n" or c == "\r":
+                end = i + 2 if c == "\r" and text[i + 1:i + 2] == "\n" else i + 1
+                lines.append(text[start:end])
+                start = i = end
+            else:
+                i += 1
+        if start < len(text):
+            lines.append(text[start:])
+        return lines
+    ending = "\n" if newline is None else newline
+    lines = []
+    start = 0
+    while True:
+        at = text.find(ending, start)
+        if at < 0:
+            break
+        lines.append(text[start:at + len(ending)])
+        start = at + len(ending)
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
+class _TextStream:
+    """What StringIO and text files share: text read from a position, line by line."""
+
+    _newline = "\n"
+
+    def __init__(self):
+        self._text = ""
         self._pos = 0
         self.closed = False
 
     def _check_open(self):
         if self.closed:
             raise ValueError("I/O operation on closed file.")
+
+    def _check_readable(self):
+        self._check_open()
+
+    def read(self, size=-1):
+        self._check_readable()
+        if size is None or size < 0:
+            out = self._text[self._pos:]
+        else:
+            out = self._text[self._pos:self._pos + size]
+        self._pos += len(out)
+        return out
+
+    def readline(self, size=-1):
+        self._check_readable()
+        lines = _split_lines(self._text[self._pos:], self._newline)
+        line = lines[0] if lines else ""
+        if size is not None and size >= 0:
+            line = line[:size]
+        self._pos += len(line)
+        return line
+
+    def readlines(self, hint=-1):
+        self._check_readable()
+        lines = _split_lines(self._text[self._pos:], self._newline)
+        self._pos = len(self._text)
+        return lines
+
+    def __iter__(self):
+        self._check_readable()
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def seek(self, pos, whence=0):
+        self._check_open()
+        if whence == 0:
+            if pos < 0:
+                raise ValueError(f"Negative seek position {pos}")
+            self._pos = pos
+        elif whence in (1, 2):
+            if pos != 0:
+                raise UnsupportedOperation("can't do nonzero cur-relative seeks")
+            if whence == 2:
+                self._pos = len(self._text)
+        else:
+            raise ValueError(f"invalid whence ({whence}, should be 0, 1 or 2)")
+        return self._pos
+
+    def tell(self):
+        self._check_open()
+        return self._pos
+
+    def flush(self):
+        self._check_open()
+
+    def close(self):
+        self.closed = True
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def __enter__(self):
+        self._check_open()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class StringIO(_TextStream):
+    def __init__(self, initial_value="", newline="\n"):
+        super().__init__()
+        if initial_value is None:
+            initial_value = ""
+        if not isinstance(initial_value, str):
+            raise TypeError(
+                f"initial_value must be str or None, not {type(initial_value).__name__}")
+        self._text = initial_value
 
     def write(self, s):
         self._check_open()
@@ -33,59 +163,9 @@ class StringIO:
         self._pos = end
         return len(s)
 
-    def writelines(self, lines):
-        for line in lines:
-            self.write(line)
-
     def getvalue(self):
         self._check_open()
         return self._text
-
-    def read(self, size=-1):
-        self._check_open()
-        if size is None or size < 0:
-            out = self._text[self._pos:]
-        else:
-            out = self._text[self._pos:self._pos + size]
-        self._pos += len(out)
-        return out
-
-    def readline(self, size=-1):
-        self._check_open()
-        rest = self._text[self._pos:]
-        at = rest.find("\n")
-        line = rest if at < 0 else rest[:at + 1]
-        if size is not None and size >= 0:
-            line = line[:size]
-        self._pos += len(line)
-        return line
-
-    def readlines(self, hint=-1):
-        lines = []
-        while True:
-            line = self.readline()
-            if not line:
-                return lines
-            lines.append(line)
-
-    def seek(self, pos, whence=0):
-        self._check_open()
-        if whence == 0:
-            if pos < 0:
-                raise ValueError(f"Negative seek position {pos}")
-            self._pos = pos
-        elif whence in (1, 2):
-            if pos != 0:
-                raise OSError("Can't do nonzero cur-relative seeks")
-            if whence == 2:
-                self._pos = len(self._text)
-        else:
-            raise ValueError(f"Invalid whence ({whence}, should be 0, 1 or 2)")
-        return self._pos
-
-    def tell(self):
-        self._check_open()
-        return self._pos
 
     def truncate(self, size=None):
         self._check_open()
@@ -93,36 +173,79 @@ class StringIO:
         self._text = self._text[:size]
         return size
 
-    def flush(self):
-        self._check_open()
-
-    def close(self):
-        self.closed = True
-
-    def readable(self):
-        return True
-
     def writable(self):
         return True
 
-    def seekable(self):
-        return True
 
-    def isatty(self):
-        return False
+class TextIOWrapper(_TextStream):
+    """A text file opened by `open()`: read whole when opened, each write straight through."""
 
-    def __iter__(self):
-        return self
+    def __init__(self, name, mode, newline, encoding):
+        super().__init__()
+        self.name = name
+        self.mode = mode
+        self.encoding = encoding
+        self._newline = newline
+        self._path = os.fspath(name)
+        self._reading = "r" in mode
+        if self._reading:
+            text = _lab.fs_read(self._path)
+            if newline is None:
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            self._text = text
+        elif "x" in mode:
+            if _lab.fs_stat(self._path) is not None:
+                raise FileExistsError(17, "File exists", self._path)
+            _lab.fs_write(self._path, "", False)
+        else:
+            _lab.fs_write(self._path, "", "a" in mode)
 
-    def __next__(self):
-        line = self.readline()
-        if not line:
-            raise StopIteration
-        return line
+    def __repr__(self):
+        return f"<_io.TextIOWrapper name={self.name!r} mode={self.mode!r} encoding={self.encoding!r}>"
 
-    def __enter__(self):
-        return self
+    def _check_readable(self):
+        self._check_open()
+        if not self._reading:
+            raise UnsupportedOperation("not readable")
 
-    def __exit__(self, *exc):
-        self.close()
-        return False
+    def write(self, s):
+        self._check_open()
+        if self._reading:
+            raise UnsupportedOperation("not writable")
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        text = s
+        if self._newline in ("\r", "\r\n"):
+            text = text.replace("\n", self._newline)
+        _lab.fs_write(self._path, text, True)
+        return len(s)
+
+    def readable(self):
+        return self._reading
+
+    def writable(self):
+        return not self._reading
+
+
+def open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True,
+         opener=None):
+    if not isinstance(mode, str):
+        raise TypeError(f"open() argument 'mode' must be str, not {type(mode).__name__}")
+    if any(c not in "rwaxbt+" for c in mode) or len(set(mode)) != len(mode):
+        raise ValueError(f"invalid mode: '{mode}'")
+    if "b" in mode and "t" in mode:
+        raise ValueError("can't have text and binary mode at once")
+    if len([c for c in mode if c in "rwax"]) != 1:
+        raise ValueError("must have exactly one of create/read/write/append mode")
+    if "b" in mode:
+        raise NotImplementedError(
+            f"open(mode={mode!r}): binary files need bytes, which the lab does not have yet")
+    if "+" in mode:
+        raise NotImplementedError(f"open(mode={mode!r}): files opened for reading and writing at once are not in the lab yet")
+    if newline not in (None, "", "\n", "\r", "\r\n"):
+        raise ValueError(f"illegal newline value: {newline}")
+    if encoding is not None and encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+        raise NotImplementedError(f"open(encoding={encoding!r}): the lab's files are UTF-8")
+    if errors is not None or buffering != -1 or opener is not None or closefd is not True:
+        raise NotImplementedError("open(): the lab takes file, mode, encoding and newline")
+    return TextIOWrapper(file, mode, newline, "UTF-8" if encoding is None else encoding)
