@@ -105,13 +105,30 @@ fn stop_ends_the_running_cell_and_only_that_one() {
 #[test]
 fn runaway_recursion_and_huge_values_end_with_python_errors() {
     let mut nb = notebook(Limits::default());
-    let recursion = run(&mut nb, "def f(n):\n    return f(n + 1)\nf(0)\n");
+    let runaway = "def f(n):\n    return f(n + 1)\nf(0)\n";
+    // On a test thread's small stack, the native stack's limit ends it.
+    let recursion = run(&mut nb, runaway);
     assert_eq!(
         last_line(&recursion),
         "RecursionError: maximum recursion depth exceeded"
     );
-    // The repeated frame is printed three times and then counted, as CPython does.
-    let traceback = recursion.error.as_deref().unwrap_or_default();
+    // With room (a debug build's calls take far more stack than a release build's), the
+    // depth limit ends it; the repeated frame is printed three times and then counted, as
+    // CPython does.
+    const ROOM: usize = 64 << 20;
+    let deep = std::thread::Builder::new()
+        .stack_size(ROOM)
+        .spawn(move || {
+            let limits = Limits {
+                stack_bytes: ROOM / 2,
+                ..Limits::default()
+            };
+            run(&mut notebook(limits), runaway).error
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    let traceback = deep.as_deref().unwrap_or_default();
     let lines: Vec<&str> = traceback.lines().collect();
     assert_eq!(
         lines[..10],

@@ -14,7 +14,7 @@ use super::value::{
 
 /// The builtin types: calling one converts (`int("3")`), and `isinstance` tests against it.
 pub const TYPES: &[&str] = &[
-    "int", "float", "str", "bool", "list", "tuple", "dict", "set", "object",
+    "int", "float", "str", "bool", "list", "tuple", "dict", "set", "object", "bytes",
 ];
 
 const NAMES: &[&str] = &[
@@ -49,6 +49,7 @@ const NAMES: &[&str] = &[
     "callable",
     "input",
     "open",
+    "dir",
     "property",
     "staticmethod",
     "classmethod",
@@ -680,6 +681,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             let v = first();
             let n = match &v {
                 Value::Str(s) => s.chars().count(),
+                Value::Bytes(b) => b.len(),
                 Value::Tensor(t) if t.dim() == 0 => {
                     return Err(PyException::new(
                         ExcType::TypeError,
@@ -733,6 +735,20 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                 ExcType::Other("OSError".into()),
                 "input() reads from the keyboard, which lab cells do not have: set the value in the code instead",
             ));
+        }
+        "bytes" => super::bytes::construct(&args)?,
+        // `dir()`: the names of the scope it runs in; `dir(x)`: x's attributes.
+        "dir" => {
+            arity(name, &args, 0, 1)?;
+            let mut names: Vec<String> = match args.positional.first() {
+                Some(v) => super::completion::dir_names(v),
+                None => match interp.stack.last().and_then(|a| a.locals.as_ref()) {
+                    Some(locals) => locals.borrow().keys().cloned().collect(),
+                    None => interp.globals.keys().cloned().collect(),
+                },
+            };
+            names.sort();
+            Value::list(names.iter().map(|n| Value::str(n)).collect())
         }
         "str" => Value::str(
             &args

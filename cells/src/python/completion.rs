@@ -341,6 +341,66 @@ fn attribute_names(owner: &Value) -> Vec<(String, &'static str)> {
     }
 }
 
+/// What every object of a plain class has from `object` (CPython 3.11's `dir(object())`), and
+/// what a class adds (`__dict__`, `__module__`, `__weakref__`).
+const OBJECT_NAMES: &[&str] = &[
+    "__class__",
+    "__delattr__",
+    "__dir__",
+    "__doc__",
+    "__eq__",
+    "__format__",
+    "__ge__",
+    "__getattribute__",
+    "__getstate__",
+    "__gt__",
+    "__hash__",
+    "__init__",
+    "__init_subclass__",
+    "__le__",
+    "__lt__",
+    "__ne__",
+    "__new__",
+    "__reduce__",
+    "__reduce_ex__",
+    "__repr__",
+    "__setattr__",
+    "__sizeof__",
+    "__str__",
+    "__subclasshook__",
+];
+const CLASS_NAMES: &[&str] = &["__dict__", "__module__", "__weakref__"];
+
+/// `dir(x)`: its attribute names, sorted. A learner's plain object or class lists what
+/// CPython lists; the lab's built-in objects list their public names only (no dunders).
+pub(crate) fn dir_names(v: &Value) -> Vec<String> {
+    let mut names: Vec<String> = match v {
+        Value::Class(class) => std::iter::once(class)
+            .chain(class.ancestors.iter())
+            .flat_map(|c| c.namespace.borrow().keys().cloned().collect::<Vec<_>>())
+            .collect(),
+        other => attribute_names(other).into_iter().map(|(n, _)| n).collect(),
+    };
+    let plain = match v {
+        Value::Class(c) => c.builtin_base.is_none() && !c.is_module && c.exception.is_none(),
+        Value::Instance(i) => {
+            i.class.builtin_base.is_none() && i.module.is_none() && i.class.exception.is_none()
+        }
+        _ => false,
+    };
+    if plain {
+        names.extend(
+            OBJECT_NAMES
+                .iter()
+                .chain(CLASS_NAMES)
+                .map(|n| (*n).to_owned()),
+        );
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::{dotted_tail, open_call};

@@ -211,6 +211,17 @@ pub struct PyException {
     pub ends_cell: bool,
     /// What a cell raised it with (`ValueError("bad", 3).args`), when a cell made it.
     pub args: ExceptionArgs,
+    /// What it was raised from or during, if anything.
+    pub chain: Option<Box<Chain>>,
+}
+
+/// `raise … from cause` (`__cause__`), and the exception being handled when one was raised
+/// (`__context__`); `from` suppresses the context in tracebacks.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Chain {
+    pub cause: Option<PyException>,
+    pub context: Option<PyException>,
+    pub suppress_context: bool,
 }
 
 /// An exception's `args` as the cell gave them (a `StopIteration`'s first is its `value`), or
@@ -252,6 +263,53 @@ impl PyException {
             engine: None,
             ends_cell: false,
             args: ExceptionArgs::default(),
+            chain: None,
+        }
+    }
+
+    /// Sets `__cause__` / `__context__` / `__suppress_context__`, on the learner's object too
+    /// when it is one (where `e.__cause__` reads them).
+    pub fn link(
+        &mut self,
+        cause: Option<PyException>,
+        context: Option<PyException>,
+        suppress: bool,
+    ) {
+        if let Some(object) = self.object() {
+            let mut attributes = object.attributes.borrow_mut();
+            if suppress {
+                let cause = cause.as_ref().map_or(Value::None, PyException::value);
+                attributes.insert("__cause__".into(), cause);
+                attributes.insert("__suppress_context__".into(), Value::Bool(true));
+            }
+            if let Some(context) = &context {
+                attributes.insert("__context__".into(), context.value());
+            }
+        }
+        let chain = self.chain.get_or_insert_with(Box::default);
+        if suppress {
+            chain.cause = cause;
+            chain.suppress_context = true;
+        }
+        if context.is_some() {
+            chain.context = context;
+        }
+    }
+
+    /// The exception being handled when this one was raised.
+    pub fn context(&self) -> Option<&PyException> {
+        self.chain.as_ref()?.context.as_ref()
+    }
+
+    /// `e.__cause__`, `e.__context__`, `e.__suppress_context__`.
+    pub fn chain_field(&self, name: &str) -> Option<Value> {
+        let chain = self.chain.as_deref().cloned().unwrap_or_default();
+        let value = |e: &Option<PyException>| e.as_ref().map_or(Value::None, PyException::value);
+        match name {
+            "__cause__" => Some(value(&chain.cause)),
+            "__context__" => Some(value(&chain.context)),
+            "__suppress_context__" => Some(Value::Bool(chain.suppress_context)),
+            _ => None,
         }
     }
 
@@ -396,6 +454,34 @@ impl PyException {
 
     /// The traceback as CPython prints it.
     pub fn traceback(&self) -> String {
+        self.chained_traceback(MAX_CHAIN)
+    }
+
+    /// The tracebacks of the exceptions this one was raised from or during, first, as
+    /// CPython prints them (at most `depth` of them).
+    fn chained_traceback(&self, depth: usize) -> String {
+        let mut out = String::new();
+        let chain = self.chain.as_deref();
+        let earlier = match chain.map(|c| (&c.cause, &c.context)) {
+            Some((Some(cause), _)) => Some((
+                cause,
+                "The above exception was the direct cause of the following exception:",
+            )),
+            Some((None, Some(context))) if !chain.is_some_and(|c| c.suppress_context) => Some((
+                context,
+                "During handling of the above exception, another exception occurred:",
+            )),
+            _ => None,
+        };
+        if let Some((earlier, why)) = earlier.filter(|_| depth > 0) {
+            out.push_str(&earlier.chained_traceback(depth - 1));
+            out.push_str(&format!("\n\n{why}\n\n"));
+        }
+        out.push_str(&self.own_traceback());
+        out
+    }
+
+    fn own_traceback(&self) -> String {
         let mut out = String::new();
         if let Some(at) = &self.syntax_at {
             out.push_str(&format!("  File \"{}\", line {}\n", at.file, at.line));
@@ -450,6 +536,9 @@ impl PyException {
         out
     }
 }
+
+/// How many chained exceptions a traceback shows before the one raised.
+const MAX_CHAIN: usize = 16;
 
 impl From<Error> for PyException {
     fn from(error: Error) -> PyException {

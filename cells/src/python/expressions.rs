@@ -55,6 +55,7 @@ impl Interpreter {
                 }
             },
             Expr::StringLiteral(s) => Value::str(s.value.to_str()),
+            Expr::BytesLiteral(b) => super::bytes::value(&b.value.bytes().collect::<Vec<u8>>()),
             Expr::BooleanLiteral(b) => Value::Bool(b.value),
             Expr::NoneLiteral(_) => Value::None,
             Expr::Name(n) => self.lookup(n.id.as_str())?,
@@ -88,6 +89,7 @@ impl Interpreter {
             Ok(match e {
                 Expr::NumberLiteral(_)
                 | Expr::StringLiteral(_)
+                | Expr::BytesLiteral(_)
                 | Expr::BooleanLiteral(_)
                 | Expr::NoneLiteral(_)
                 | Expr::Name(_) => self.simple_expr(e)?.unwrap_or(Value::None),
@@ -528,6 +530,7 @@ pub(crate) fn is_simple(e: &Expr) -> bool {
     match e {
         Expr::NumberLiteral(_)
         | Expr::StringLiteral(_)
+        | Expr::BytesLiteral(_)
         | Expr::BooleanLiteral(_)
         | Expr::NoneLiteral(_)
         | Expr::Name(_) => true,

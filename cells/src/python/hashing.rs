@@ -26,9 +26,15 @@ pub fn hash(v: &Value) -> Result<i64, PyException> {
         return Ok(h);
     }
     Ok(match v {
-        Value::Str(s) => {
+        // A str and the bytes of its ASCII text hash alike, as in CPython.
+        Value::Str(_) | Value::Bytes(_) => {
+            let bytes = match v {
+                Value::Str(s) => s.as_bytes(),
+                Value::Bytes(b) => b,
+                _ => &[],
+            };
             let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for b in s.bytes() {
+            for &b in bytes {
                 h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
             }
             (h >> 1) as i64

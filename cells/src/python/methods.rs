@@ -93,6 +93,9 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             "errno" | "strerror" | "filename" if let Some(field) = e.os_error_field(name) => {
                 Ok(field)
             }
+            "__cause__" | "__context__" | "__suppress_context__" => {
+                Ok(e.chain_field(name).unwrap_or(Value::None))
+            }
             "value" if e.kind == ExcType::StopIteration => {
                 Ok(e.args().into_iter().next().unwrap_or(Value::None))
             }
@@ -148,6 +151,8 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         Value::Dict(_) if DICT_METHODS.contains(&name) => method(),
         Value::Set(_) if SET_METHODS.contains(&name) => method(),
         Value::Str(_) if super::strings::METHODS.contains(&name) => method(),
+        Value::Bytes(_) if super::bytes::METHODS.contains(&name) => method(),
+        Value::Type("bytes") if name == "fromhex" => method(),
         Value::Environ(_) if DICT_METHODS.contains(&name) => method(),
         Value::Generator(_) => torch_method("torch.Generator"),
         Value::GradScaler(_) => torch_method("torch.amp.GradScaler"),
@@ -258,6 +263,17 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
             })
         }
         Value::Str(s) => super::strings::call(s, name, &args),
+        Value::Bytes(b) => super::bytes::call(b, name, &args),
+        Value::Type("bytes") => match args.positional.first() {
+            Some(Value::Str(text)) => super::bytes::fromhex(text),
+            other => Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "fromhex() argument must be str, not {}",
+                    other.map_or_else(|| "NoneType".to_owned(), Value::type_name)
+                ),
+            )),
+        },
         Value::Type("str") => match args.positional.split_first() {
             Some((Value::Str(s), rest)) => {
                 let rest = Args {

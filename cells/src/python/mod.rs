@@ -5,6 +5,7 @@
 pub(crate) mod args;
 mod bindings;
 pub(crate) mod builtins;
+mod bytes;
 mod calls;
 pub(crate) mod clock;
 mod completion;

@@ -255,6 +255,17 @@ impl Interpreter {
                         Ok(Value::BoundMethod(Box::new(owner.clone()), f.clone()))
                     }
                     Some(_) => Ok(found.unwrap_or(Value::None)),
+                    // An exception never raised from or during another.
+                    None if instance.class.exception.is_some()
+                        && matches!(name, "__cause__" | "__context__" | "__traceback__") =>
+                    {
+                        Ok(Value::None)
+                    }
+                    None if instance.class.exception.is_some()
+                        && name == "__suppress_context__" =>
+                    {
+                        Ok(Value::Bool(false))
+                    }
                     // A container subclass has its built-in's methods (`counter.items()`).
                     None if let Some(container) = instance.builtin.borrow().clone() => {
                         super::methods::get(&container, name).map_err(|_| {

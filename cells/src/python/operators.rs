@@ -69,6 +69,18 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
     let unsupported = || unsupported_operands(op, left, right);
     match (left, right) {
         (Value::Str(a), Value::Str(b)) if op == Operator::Add => Ok(Value::str(&format!("{a}{b}"))),
+        (Value::Bytes(a), Value::Bytes(b)) if op == Operator::Add => {
+            Ok(super::bytes::value(&[&a[..], &b[..]].concat()))
+        }
+        (Value::Bytes(_), other) if op == Operator::Add => Err(type_error(format!(
+            "can't concat {} to bytes",
+            other.type_name()
+        ))),
+        (Value::Bytes(b), Value::Int(n)) | (Value::Int(n), Value::Bytes(b))
+            if op == Operator::Mult =>
+        {
+            Ok(super::bytes::value(&b.repeat(repetitions(b.len(), *n)?)))
+        }
         // printf-style formatting; learners' `__str__`/`__repr__` need the evaluator, which
         // formats those itself (`Interpreter::percent_format`).
         (Value::Str(template), args) if op == Operator::Mod => {
@@ -147,6 +159,14 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
 }
 
 fn unsupported_operands(op: Operator, left: &Value, right: &Value) -> PyException {
+    // A sequence's `+` names what it can concatenate, as CPython's do.
+    if let (Operator::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) = (op, left) {
+        let kind = left.type_name();
+        return type_error(format!(
+            "can only concatenate {kind} (not \"{}\") to {kind}",
+            right.type_name()
+        ));
+    }
     type_error(format!(
         "unsupported operand type(s) for {}: '{}' and '{}'",
         symbol(op),
@@ -413,6 +433,7 @@ fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     };
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+        (Value::Bytes(x), Value::Bytes(y)) => Some(x.cmp(y)),
         (x, y) if number(x) && number(y) => super::value::number_order(x, y),
         (Value::Tuple(_), Value::Tuple(_)) | (Value::List(_), Value::List(_)) => {
             let (xs, ys) = (iterate(a).ok()?, iterate(b).ok()?);
@@ -443,6 +464,7 @@ fn identical(a: &Value, b: &Value) -> bool {
         // (`nan is nan` for one `nan`), where CPython may hold two equal floats apart.
         (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
         (Value::Str(x), Value::Str(y)) => Rc::ptr_eq(x, y),
+        (Value::Bytes(x), Value::Bytes(y)) => Rc::ptr_eq(x, y),
         (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
         (Value::PyRandom(x), Value::PyRandom(y)) => Rc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
@@ -473,6 +495,7 @@ fn contains(container: &Value, item: &Value) -> Result<bool> {
                 )));
             }
         },
+        Value::Bytes(b) => super::bytes::contains(b, item)?,
         Value::Dict(entries) => entries.borrow().iter().any(|(k, _)| equal(k, item)),
         Value::Environ(session) => session.env(&item.str_text()).is_some(),
         Value::Range { start, stop, step } => match item {
@@ -543,6 +566,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>> {
         Value::StructSeq(s) => s.items(),
         Value::Sampler(s) => s.indices(),
         Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
+        Value::Bytes(b) => b.iter().map(|&x| Value::Int(i64::from(x))).collect(),
         Value::Dict(entries) => entries.borrow().iter().map(|(k, _)| k.clone()).collect(),
         Value::Set(items) => super::hashing::in_set_order(&items.borrow()),
         Value::Range { start, stop, step } => {
@@ -608,10 +632,12 @@ fn as_slice(v: &Value) -> Option<(Option<i64>, Option<i64>, Option<i64>)> {
 fn wrap_index(index: i64, len: usize, what: &str) -> Result<usize> {
     let i = if index < 0 { index + len as i64 } else { index };
     if i < 0 || i as usize >= len {
-        return Err(PyException::new(
-            ExcType::IndexError,
-            format!("{what} index out of range"),
-        ));
+        // CPython's bytes say only "index out of range".
+        let message = match what {
+            "bytes" => "index out of range".to_owned(),
+            what => format!("{what} index out of range"),
+        };
+        return Err(PyException::new(ExcType::IndexError, message));
     }
     Ok(i as usize)
 }
@@ -744,6 +770,7 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
         | Value::Tuple(_)
         | Value::StructSeq(_)
         | Value::Str(_)
+        | Value::Bytes(_)
         | Value::Range { .. }
         | Value::Size(_) => iterate(container)?,
         other => {
@@ -761,6 +788,9 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
         return Ok(match container {
             Value::Tuple(_) => Value::Tuple(picked.into()),
             Value::Str(_) => Value::str(&picked.iter().map(Value::str_text).collect::<String>()),
+            Value::Bytes(_) => {
+                super::bytes::value(&picked.iter().map(|v| as_f64(v) as u8).collect::<Vec<u8>>())
+            }
             Value::Size(_) => Value::Size(
                 picked
                     .iter()

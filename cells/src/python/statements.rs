@@ -167,7 +167,7 @@ impl Interpreter {
                             None => {
                                 // `import os.path` binds `os`, run first as in CPython.
                                 let top = name.split('.').next().unwrap_or(name);
-                                let top = self.import(top).await?;
+                                let top = Box::pin(self.import(top)).await?;
                                 self.set_name(name.split('.').next().unwrap_or(name), top);
                             }
                         }
@@ -225,10 +225,17 @@ impl Interpreter {
                                 )
                             })?,
                     };
-                    return Err(Flow::Error(PyException {
+                    let mut error = PyException {
                         frames: Vec::new(),
                         ..error
-                    }));
+                    };
+                    // `raise … from cause`: its `__cause__`, and no context shown.
+                    if let Some(cause) = &r.cause {
+                        let cause = self.expr(cause).await?;
+                        let cause = Box::pin(self.exception_for_cause(cause)).await?;
+                        error.link(cause, None, true);
+                    }
+                    return Err(Flow::Error(error));
                 }
                 Stmt::Global(g) => {
                     if let Some(a) = self.stack.last_mut() {
@@ -302,9 +309,23 @@ impl Interpreter {
                     if let Some(a) = self.stack.last() {
                         seen.frames.insert(0, super::interpreter::frame_of(a));
                     }
-                    self.handling.push((error.clone(), seen));
+                    self.handling.push((error.clone(), seen.clone()));
                     outcome = self.block(&h.body).await;
                     self.handling.pop();
+                    // `except E as name:` unbinds the name when the handler ends, as CPython
+                    // does (so the traceback it holds is freed).
+                    if let Some(name) = &h.name {
+                        self.unbind(name.id.as_str());
+                    }
+                    // An exception raised while handling this one has it as `__context__`
+                    // (not a re-raise of it, and not one that has a context already).
+                    if let Err(Flow::Error(raised)) = &mut outcome
+                        && !raised.ends_cell
+                        && raised.context().is_none()
+                        && !same_exception(raised, &error)
+                    {
+                        raised.link(None, Some(seen), false);
+                    }
                     break;
                 }
             }
@@ -315,14 +336,52 @@ impl Interpreter {
         finally.and(outcome)
     }
 
+    /// What `raise … from cause` makes `__cause__`: an exception (the one being handled
+    /// keeps its traceback), a class (instantiated), or None.
+    async fn exception_for_cause(&mut self, cause: Value) -> Result<Option<PyException>, Flow> {
+        if let Value::None = cause {
+            return Ok(None);
+        }
+        if let Some((_, seen)) = self.handling.iter().rev().find(|(e, _)| match &cause {
+            // A built-in exception's value is made afresh each time it is bound.
+            Value::Exception(bound) => same_exception(bound, e),
+            _ => super::value::identical(&e.value(), &cause),
+        }) {
+            return Ok(Some(seen.clone()));
+        }
+        Ok(Some(match &cause {
+            Value::Exception(e) => (**e).clone(),
+            Value::ExcClass(kind) => PyException::new(kind.clone(), ""),
+            Value::Class(c) if c.exception.is_some() => {
+                let object = self.instantiate(c, Args::default()).await?;
+                self.exception_of(object).await?
+            }
+            Value::Instance(i) if i.class.exception.is_some() => {
+                self.exception_of(cause.clone()).await?
+            }
+            _ => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    "exception causes must derive from BaseException",
+                )
+                .into());
+            }
+        }))
+    }
+
+    /// Removes a name from the scope it would be bound in; what it held, if anything.
+    fn unbind(&mut self, name: &str) -> Option<Value> {
+        match self.stack.last().and_then(|a| a.locals.as_ref()) {
+            Some(locals) => locals.borrow_mut().shift_remove(name),
+            None => self.globals.shift_remove(name),
+        }
+    }
+
     async fn delete(&mut self, target: &Expr) -> Result<(), Flow> {
         match target {
             Expr::Name(n) => {
                 let name = n.id.as_str();
-                let removed = match self.stack.last().and_then(|a| a.locals.as_ref()) {
-                    Some(locals) => locals.borrow_mut().shift_remove(name),
-                    None => self.globals.shift_remove(name),
-                };
+                let removed = self.unbind(name);
                 if removed.is_none() {
                     return Err(PyException::new(
                         ExcType::NameError,
@@ -476,4 +535,13 @@ fn statement_name(stmt: &Stmt) -> String {
         _ => "this statement",
     }
     .to_owned()
+}
+
+/// Whether `raised` is `handled` raised again (`raise`, `raise e`): frames aside, the same.
+fn same_exception(raised: &PyException, handled: &PyException) -> bool {
+    let bare = |e: &PyException| PyException {
+        frames: Vec::new(),
+        ..e.clone()
+    };
+    bare(raised) == bare(handled)
 }

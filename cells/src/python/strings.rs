@@ -10,6 +10,7 @@ type Result<T> = std::result::Result<T, PyException>;
 
 /// Every method `str` has here.
 pub(crate) const METHODS: &[&str] = &[
+    "encode",
     "upper",
     "lower",
     "casefold",
@@ -321,6 +322,7 @@ fn cased_test(s: &str, wanted: fn(char) -> bool, other: fn(char) -> bool) -> boo
 pub(crate) fn call(s: &str, name: &str, args: &Args) -> Result<Value> {
     let text = |i: usize, key: &str| text_arg(args, i, key, name);
     Ok(match name {
+        "encode" => super::bytes::encode(s, args)?,
         "upper" => Value::str(&s.to_uppercase()),
         "lower" => Value::str(&s.to_lowercase()),
         // Full case folding differs from lowercasing in a few letters; these are the ones

@@ -45,6 +45,7 @@ fn atomic(value: &Value) -> bool {
             | Value::BigInt(_)
             | Value::Float(_)
             | Value::Str(_)
+            | Value::Bytes(_)
             | Value::Range { .. }
             | Value::Device(_)
             | Value::DType(_)

@@ -1,6 +1,6 @@
 //! The file system calls under `open`, `os`, `os.path`, `pathlib`, `glob` and `shutil`
 //! (`py/io.py`, `py/os.py`, … reach them as `_lab.fs_*`), on the notebook's files: in memory in
-//! the browser, the working directory for the CLI. Text is UTF-8. Failures are CPython's
+//! the browser, the working directory for the CLI. Text is UTF-8; binary files are bytes. Failures are CPython's
 //! `OSError` subclasses with their errno, strerror and filename (`FileNotFoundError: [Errno 2]
 //! No such file or directory: 'x.txt'`).
 
@@ -72,10 +72,13 @@ pub fn call(files: &dyn Files, name: &str, args: &Args) -> Result<Value> {
     let p = path(args, 0);
     Ok(match name {
         "fs_cwd" => Value::str(&files.cwd()),
-        // The whole file as text.
+        // The whole file: text, or bytes when asked (`fs_read(path, True)`).
         "fs_read" => {
             let p = p?;
             let bytes = files.read(&p).map_err(|e| failed(e, &p))?;
+            if args.positional.get(1).is_some_and(Value::truthy) {
+                return Ok(Value::Bytes(bytes.into()));
+            }
             let text = String::from_utf8(bytes).map_err(|e| {
                 let at = e.utf8_error().valid_up_to();
                 PyException::new(
@@ -88,16 +91,17 @@ pub fn call(files: &dyn Files, name: &str, args: &Args) -> Result<Value> {
             })?;
             Value::str(&text)
         }
-        // `fs_write(path, text, append)`.
+        // `fs_write(path, text_or_bytes, append)`.
         "fs_write" => {
             let p = p?;
-            let text = match args.positional.get(1) {
-                Some(Value::Str(s)) => s.clone(),
+            let data: Vec<u8> = match args.positional.get(1) {
+                Some(Value::Str(s)) => s.as_bytes().to_vec(),
+                Some(Value::Bytes(b)) => b.to_vec(),
                 other => {
                     return Err(PyException::new(
                         ExcType::TypeError,
                         format!(
-                            "write() argument must be str, not {}",
+                            "write() argument must be str or bytes, not {}",
                             other.map_or_else(|| "NoneType".to_owned(), Value::type_name)
                         ),
                     ));
@@ -105,9 +109,9 @@ pub fn call(files: &dyn Files, name: &str, args: &Args) -> Result<Value> {
             };
             let append = args.positional.get(2).is_some_and(Value::truthy);
             let done = if append {
-                files.append(&p, text.as_bytes())
+                files.append(&p, &data)
             } else {
-                files.write(&p, text.as_bytes().to_vec())
+                files.write(&p, data)
             };
             done.map_err(|e| failed(e, &p))?;
             Value::None

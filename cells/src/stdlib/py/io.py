@@ -2,7 +2,7 @@
 `print(file=...)`, `logging.StreamHandler` or `csv`), and `open` (the builtin's): text files on
 the notebook's file system, UTF-8, with CPython's modes, newline translation and errors. A
 file is read whole when opened; each write goes straight to the file system. Binary modes
-need `bytes`, which the lab does not have yet."""
+(`'rb'`, `'wb'`, `'ab'`, `'xb'`) read and write bytes."""
 
 import _lab
 import os
@@ -177,28 +177,41 @@ class StringIO(_TextStream):
         return True
 
 
-class TextIOWrapper(_TextStream):
+class _File(_TextStream):
+    """A file on the notebook's file system, opened for reading or for writing."""
+
+    def _open(self, name, mode, empty):
+        self.name = name
+        self.mode = mode
+        self._path = os.fspath(name)
+        self._reading = "r" in mode
+        if self._reading:
+            return
+        if "x" in mode and _lab.fs_stat(self._path) is not None:
+            raise FileExistsError(17, "File exists", self._path)
+        # Made empty (`w`, `x`) or kept (`a`), before the first write.
+        _lab.fs_write(self._path, empty, "a" in mode)
+
+    def readable(self):
+        return self._reading
+
+    def writable(self):
+        return not self._reading
+
+
+class TextIOWrapper(_File):
     """A text file opened by `open()`: read whole when opened, each write straight through."""
 
     def __init__(self, name, mode, newline, encoding):
         super().__init__()
-        self.name = name
-        self.mode = mode
         self.encoding = encoding
         self._newline = newline
-        self._path = os.fspath(name)
-        self._reading = "r" in mode
+        self._open(name, mode, "")
         if self._reading:
             text = _lab.fs_read(self._path)
             if newline is None:
                 text = text.replace("\r\n", "\n").replace("\r", "\n")
             self._text = text
-        elif "x" in mode:
-            if _lab.fs_stat(self._path) is not None:
-                raise FileExistsError(17, "File exists", self._path)
-            _lab.fs_write(self._path, "", False)
-        else:
-            _lab.fs_write(self._path, "", "a" in mode)
 
     def __repr__(self):
         return f"<_io.TextIOWrapper name={self.name!r} mode={self.mode!r} encoding={self.encoding!r}>"
@@ -220,11 +233,85 @@ class TextIOWrapper(_TextStream):
         _lab.fs_write(self._path, text, True)
         return len(s)
 
-    def readable(self):
-        return self._reading
+
+class _BufferedFile(_File):
+    """A file opened in a binary mode: bytes, lines ending at b"\\n"."""
+
+    def __init__(self, name, mode):
+        super().__init__()
+        self._text = b""
+        self._open(name, mode, b"")
+        if self._reading:
+            self._text = _lab.fs_read(self._path, True)
+
+    def __repr__(self):
+        kind = "BufferedReader" if self._reading else "BufferedWriter"
+        return f"<_io.{kind} name={self.name!r}>"
+
+    def _check_readable(self):
+        self._check_open()
+        if not self._reading:
+            raise UnsupportedOperation("read")
+
+    def readline(self, size=-1):
+        self._check_readable()
+        at = self._text.find(b"\n", self._pos)
+        end = len(self._text) if at < 0 else at + 1
+        if size is not None and size >= 0:
+            end = min(end, self._pos + size)
+        line = self._text[self._pos:end]
+        self._pos = end
+        return line
+
+    def readlines(self, hint=-1):
+        lines = []
+        while True:
+            line = self.readline()
+            if not line:
+                return lines
+            lines.append(line)
+
+    def write(self, b):
+        self._check_open()
+        if self._reading:
+            raise UnsupportedOperation("write")
+        if not isinstance(b, bytes):
+            raise TypeError(f"a bytes-like object is required, not '{type(b).__name__}'")
+        _lab.fs_write(self._path, b, True)
+        return len(b)
+
+
+class BytesIO(_BufferedFile):
+    """An in-memory binary stream."""
+
+    def __init__(self, initial_bytes=b""):
+        _TextStream.__init__(self)
+        if initial_bytes is None:
+            initial_bytes = b""
+        if not isinstance(initial_bytes, bytes):
+            raise TypeError(f"a bytes-like object is required, not '{type(initial_bytes).__name__}'")
+        self._text = initial_bytes
+        self._reading = True
+
+    def __repr__(self):
+        return "<_io.BytesIO object>"
+
+    def write(self, b):
+        self._check_open()
+        if not isinstance(b, bytes):
+            raise TypeError(f"a bytes-like object is required, not '{type(b).__name__}'")
+        if self._pos > len(self._text):
+            self._text = self._text + bytes(self._pos - len(self._text))
+        self._text = self._text[:self._pos] + b + self._text[self._pos + len(b):]
+        self._pos += len(b)
+        return len(b)
+
+    def getvalue(self):
+        self._check_open()
+        return self._text
 
     def writable(self):
-        return not self._reading
+        return True
 
 
 def open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True,
@@ -238,8 +325,11 @@ def open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None,
     if len([c for c in mode if c in "rwax"]) != 1:
         raise ValueError("must have exactly one of create/read/write/append mode")
     if "b" in mode:
-        raise NotImplementedError(
-            f"open(mode={mode!r}): binary files need bytes, which the lab does not have yet")
+        for given, text in [(encoding, "an encoding"), (errors, "an errors"), (newline, "a newline")]:
+            if given is not None:
+                raise ValueError(f"binary mode doesn't take {text} argument")
+        if "+" not in mode:
+            return _BufferedFile(file, mode)
     if "+" in mode:
         raise NotImplementedError(f"open(mode={mode!r}): files opened for reading and writing at once are not in the lab yet")
     if newline not in (None, "", "\n", "\r", "\r\n"):
