@@ -53,6 +53,7 @@ pub const MODULES: &[&str] = &[
     "fnmatch",
     "shutil",
     "csv",
+    "datetime",
     "numpy",
     "numpy.random",
     // What the modules written in Python reach the interpreter through (`sys.stdout.write`).
@@ -87,6 +88,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("fnmatch", include_str!("py/fnmatch.py")),
     ("shutil", include_str!("py/shutil.py")),
     ("csv", include_str!("py/csv.py")),
+    ("datetime", include_str!("py/datetime.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
