@@ -271,8 +271,46 @@ def _offset_text(offset, sep):
     return text
 
 
-def _format(fmt, d, t, tz):
-    """strftime of a date part `d` (a date) and a time part `t` (hour, minute, second, us)."""
+def _week_of_year(d, first_weekday):
+    """%U (weeks starting Sunday, first_weekday 6) and %W (Monday, 0)."""
+    yday = d._yday() - 1
+    return (yday + 7 - (d.weekday() - first_weekday) % 7) // 7
+
+
+# What each strftime directive writes, from the date part `d` and the time part
+# `t` = (hour, minute, second, microsecond, tzinfo).
+_DIRECTIVES = {
+    "Y": lambda d, t: f"{d.year}",
+    "y": lambda d, t: f"{d.year % 100:02d}",
+    "m": lambda d, t: f"{d.month:02d}",
+    "d": lambda d, t: f"{d.day:02d}",
+    "e": lambda d, t: f"{d.day:2d}",
+    "H": lambda d, t: f"{t[0]:02d}",
+    "I": lambda d, t: f"{(t[0] % 12) or 12:02d}",
+    "M": lambda d, t: f"{t[1]:02d}",
+    "S": lambda d, t: f"{t[2]:02d}",
+    "f": lambda d, t: f"{t[3]:06d}",
+    "p": lambda d, t: "AM" if t[0] < 12 else "PM",
+    "a": lambda d, t: _DAYS[d.weekday()],
+    "A": lambda d, t: _FULL_DAYS[d.weekday()],
+    "w": lambda d, t: f"{(d.weekday() + 1) % 7}",
+    "u": lambda d, t: f"{d.weekday() + 1}",
+    "b": lambda d, t: _MONTHS[d.month - 1],
+    "h": lambda d, t: _MONTHS[d.month - 1],
+    "B": lambda d, t: _FULL_MONTHS[d.month - 1],
+    "j": lambda d, t: f"{d._yday():03d}",
+    "U": lambda d, t: f"{_week_of_year(d, 6):02d}",
+    "W": lambda d, t: f"{_week_of_year(d, 0):02d}",
+    "c": lambda d, t: _format("%a %b %e %H:%M:%S %Y", d, t),
+    "x": lambda d, t: _format("%m/%d/%y", d, t),
+    "X": lambda d, t: _format("%H:%M:%S", d, t),
+    "z": lambda d, t: "" if t[4] is None else _offset_text(t[4].utcoffset(None), ""),
+    "Z": lambda d, t: "" if t[4] is None else t[4].tzname(None),
+    "%": lambda d, t: "%",
+}
+
+
+def _format(fmt, d, t):
     out = []
     i = 0
     while i < len(fmt):
@@ -283,65 +321,9 @@ def _format(fmt, d, t, tz):
             continue
         code = fmt[i + 1]
         i += 2
-        hour, minute, second, us = t
-        wd = d.weekday()
-        if code == "Y":
-            out.append(f"{d.year}")
-        elif code == "y":
-            out.append(f"{d.year % 100:02d}")
-        elif code == "m":
-            out.append(f"{d.month:02d}")
-        elif code == "d":
-            out.append(f"{d.day:02d}")
-        elif code == "e":
-            out.append(f"{d.day:2d}")
-        elif code == "H":
-            out.append(f"{hour:02d}")
-        elif code == "I":
-            out.append(f"{(hour % 12) or 12:02d}")
-        elif code == "M":
-            out.append(f"{minute:02d}")
-        elif code == "S":
-            out.append(f"{second:02d}")
-        elif code == "f":
-            out.append(f"{us:06d}")
-        elif code == "p":
-            out.append("AM" if hour < 12 else "PM")
-        elif code == "a":
-            out.append(_DAYS[wd])
-        elif code == "A":
-            out.append(_FULL_DAYS[wd])
-        elif code == "w":
-            out.append(f"{(wd + 1) % 7}")
-        elif code == "u":
-            out.append(f"{wd + 1}")
-        elif code == "b" or code == "h":
-            out.append(_MONTHS[d.month - 1])
-        elif code == "B":
-            out.append(_FULL_MONTHS[d.month - 1])
-        elif code == "j":
-            out.append(f"{d._yday():03d}")
-        elif code == "U":
-            yday = d._yday() - 1
-            out.append(f"{(yday + 7 - (wd + 1) % 7) // 7:02d}")
-        elif code == "W":
-            yday = d._yday() - 1
-            out.append(f"{(yday + 7 - wd) // 7:02d}")
-        elif code == "c":
-            out.append(f"{_DAYS[wd]} {_MONTHS[d.month - 1]} {d.day:2d} "
-                       f"{hour:02d}:{minute:02d}:{second:02d} {d.year}")
-        elif code == "x":
-            out.append(f"{d.month:02d}/{d.day:02d}/{d.year % 100:02d}")
-        elif code == "X":
-            out.append(f"{hour:02d}:{minute:02d}:{second:02d}")
-        elif code == "z":
-            out.append("" if tz is None else _offset_text(tz.utcoffset(None), ""))
-        elif code == "Z":
-            out.append("" if tz is None else tz.tzname(None))
-        elif code == "%":
-            out.append("%")
-        else:
+        if code not in _DIRECTIVES:
             raise ValueError(f"strftime directive '%{code}' is not in the lab yet")
+        out.append(_DIRECTIVES[code](d, t))
     return "".join(out)
 
 
@@ -417,7 +399,7 @@ class date:
     __str__ = isoformat
 
     def strftime(self, fmt):
-        return _format(fmt, self, (0, 0, 0, 0), None)
+        return _format(fmt, self, (0, 0, 0, 0, None))
 
     def __format__(self, spec):
         return self.strftime(spec) if spec else str(self)
@@ -521,7 +503,7 @@ class time:
 
     def strftime(self, fmt):
         return _format(fmt, date(1900, 1, 1),
-                       (self._hour, self._minute, self._second, self._microsecond), self._tzinfo)
+                       (self._hour, self._minute, self._second, self._microsecond, self._tzinfo))
 
     def __format__(self, spec):
         return self.strftime(spec) if spec else str(self)
@@ -700,7 +682,7 @@ class datetime(date):
 
     def strftime(self, fmt):
         return _format(fmt, self.date(),
-                       (self._hour, self._minute, self._second, self._microsecond), self._tzinfo)
+                       (self._hour, self._minute, self._second, self._microsecond, self._tzinfo))
 
     def __repr__(self):
         parts = [self._year, self._month, self._day, self._hour, self._minute]
