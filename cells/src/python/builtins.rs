@@ -50,6 +50,8 @@ const NAMES: &[&str] = &[
     "input",
     "open",
     "dir",
+    "exec",
+    "eval",
     "property",
     "staticmethod",
     "classmethod",
@@ -296,6 +298,7 @@ impl Interpreter {
                 let items = Box::pin(self.collect(&args.positional[0])).await?;
                 return Ok(Value::set(Box::pin(self.distinct_keys(items)).await?)?);
             }
+            "exec" | "eval" => return Box::pin(self.exec_or_eval(name, args)).await,
             // `open(...)` is `io.open`, on the notebook's files.
             "open" => {
                 let io = Box::pin(self.import("io")).await?;

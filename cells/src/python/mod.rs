@@ -11,6 +11,7 @@ pub(crate) mod clock;
 mod completion;
 mod context;
 mod dunders;
+mod dynamic;
 pub(crate) mod exception;
 mod expressions;
 pub(crate) mod generator;

@@ -39,20 +39,29 @@ impl CellSource {
         self.position(range.start()).0
     }
 
+    /// Parses the text as one expression (`eval`), with the same errors as [`Self::parse`].
+    pub fn parse_expression(&self) -> Result<ruff_python_ast::ModExpression, PyException> {
+        ruff_python_parser::parse_expression(&self.text)
+            .map(ruff_python_parser::Parsed::into_syntax)
+            .map_err(|error| self.syntax_error(&error))
+    }
+
+    fn syntax_error(&self, error: &ruff_python_parser::ParseError) -> PyException {
+        let diagnosis = super::syntax::diagnose(
+            &self.text,
+            &error.error.to_string(),
+            error.location.start().to_usize(),
+            error.location.end().to_usize(),
+        );
+        let text = self.line(diagnosis.line).to_owned();
+        PyException::syntax_error(&self.name, &text, diagnosis)
+    }
+
     /// Parses the cell as a module, or fails with the `SyntaxError` (or `IndentationError`,
     /// `TabError`) CPython would raise, with its line, caret and message.
     pub fn parse(&self) -> Result<ModModule, PyException> {
         ruff_python_parser::parse_module(&self.text)
             .map(ruff_python_parser::Parsed::into_syntax)
-            .map_err(|error| {
-                let diagnosis = super::syntax::diagnose(
-                    &self.text,
-                    &error.error.to_string(),
-                    error.location.start().to_usize(),
-                    error.location.end().to_usize(),
-                );
-                let text = self.line(diagnosis.line).to_owned();
-                PyException::syntax_error(&self.name, &text, diagnosis)
-            })
+            .map_err(|error| self.syntax_error(&error))
     }
 }

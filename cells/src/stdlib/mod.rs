@@ -54,6 +54,7 @@ pub const MODULES: &[&str] = &[
     "shutil",
     "csv",
     "datetime",
+    "timeit",
     "numpy",
     "numpy.random",
     // What the modules written in Python reach the interpreter through (`sys.stdout.write`).
@@ -89,6 +90,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("shutil", include_str!("py/shutil.py")),
     ("csv", include_str!("py/csv.py")),
     ("datetime", include_str!("py/datetime.py")),
+    ("timeit", include_str!("py/timeit.py")),
 ];
 
 /// The Python source of a standard-library module written in Python.
