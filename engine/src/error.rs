@@ -1041,12 +1041,19 @@ impl PythonType {
 /// What CPython says of an errno (`os.strerror`), for the ones the lab's files report.
 pub fn strerror(errno: i32) -> &'static str {
     match errno {
+        1 => "Operation not permitted",
         2 => "No such file or directory",
+        5 => "Input/output error",
         13 => "Permission denied",
+        16 => "Device or resource busy",
         17 => "File exists",
+        18 => "Invalid cross-device link",
         20 => "Not a directory",
         21 => "Is a directory",
+        22 => "Invalid argument",
+        28 => "No space left on device",
+        36 => "File name too long",
         39 => "Directory not empty",
-        _ => "Input/output error",
+        _ => "Unknown error",
     }
 }

@@ -14,6 +14,7 @@ pub mod errno {
     pub const EEXIST: i32 = 17;
     pub const ENOTDIR: i32 = 20;
     pub const EISDIR: i32 = 21;
+    pub const EINVAL: i32 = 22;
     pub const ENOTEMPTY: i32 = 39;
 }
 
@@ -233,7 +234,11 @@ impl Files for MemoryFiles {
                 Ok(())
             }
             Some(Entry::Dir) => {
-                if target.starts_with(&format!("{source}/")) || self.entry(to).is_some() {
+                // Into itself is Linux's EINVAL; onto something that exists, EEXIST.
+                if target.starts_with(&format!("{source}/")) {
+                    return Err(os_error(errno::EINVAL, from));
+                }
+                if self.entry(to).is_some() {
                     return Err(os_error(errno::EEXIST, to));
                 }
                 if self.entry(parent(&target)) != Some(Entry::Dir) {

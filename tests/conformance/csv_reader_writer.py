@@ -49,3 +49,8 @@ try:
     csv.writer(io.StringIO(), quoting=csv.QUOTE_NONE).writerow(["a,b"])
 except csv.Error as e:
     print("csv.Error:", e)
+print(list(csv.reader(io.StringIO('"unclosed'))), list(csv.reader(io.StringIO('a,"b\nc'))))
+try:
+    list(csv.reader(io.StringIO('"x'), strict=True))
+except csv.Error as e:
+    print("csv.Error:", e)

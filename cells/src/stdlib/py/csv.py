@@ -86,7 +86,15 @@ class _Reader:
         was_quoted = False  # the field began with a quote
         line = None
         while True:
-            line = next(self._lines)
+            try:
+                line = next(self._lines)
+            except StopIteration:
+                # The data ended inside a quoted field: the row so far (strict: an error).
+                if not quoted:
+                    raise
+                if d.strict:
+                    raise Error("unexpected end of data") from None
+                break
             self.line_num += 1
             i, n = 0, len(line)
             at_start = not field and not quoted
