@@ -201,6 +201,19 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         Value::Type(type_name) | Value::NnClass(type_name) if name == "__name__" => Ok(Value::str(
             type_name.rsplit('.').next().unwrap_or(type_name),
         )),
+        // A built-in type's method resolution order (`bool` derives from `int`).
+        Value::Type(t) if name == "__mro__" => Ok(Value::Tuple(
+            match *t {
+                "object" => vec![Value::Type("object")],
+                "bool" => vec![
+                    Value::Type("bool"),
+                    Value::Type("int"),
+                    Value::Type("object"),
+                ],
+                t => vec![Value::Type(t), Value::Type("object")],
+            }
+            .into(),
+        )),
         Value::TorchFn(b) if name == "__name__" => Ok(Value::str(b.name())),
         Value::Class(class) if name == "__name__" => Ok(Value::str(&class.name)),
         Value::ExcClass(kind) if name == "__name__" => Ok(Value::str(

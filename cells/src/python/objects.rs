@@ -197,6 +197,15 @@ impl Interpreter {
         owner: &Value,
         name: &str,
     ) -> std::result::Result<Value, Flow> {
+        if let (Value::Function(f), "__annotations__") = (owner, name)
+            && !f.attributes.borrow().contains_key(name)
+        {
+            let annotations = Box::pin(self.annotations(f)).await?;
+            f.attributes
+                .borrow_mut()
+                .insert(name.to_owned(), annotations.clone());
+            return Ok(annotations);
+        }
         let found = self.get_attribute(owner, name)?;
         if let (Value::Wrapped(w), Value::Instance(_)) = (&found, owner)
             && let super::value::Wrapped::Property(getter, _) = &**w
@@ -207,6 +216,56 @@ impl Interpreter {
                 .await;
         }
         Ok(found)
+    }
+
+    /// A function's `__annotations__`: its parameters' and return annotations, evaluated
+    /// where it was defined (the first time they are read, where CPython evaluates them at
+    /// definition time).
+    async fn annotations(&mut self, f: &Rc<Function>) -> std::result::Result<Value, Flow> {
+        let p = &f.parameters;
+        let mut annotated: Vec<(String, &ruff_python_ast::Expr)> = Vec::new();
+        // In CPython's order: positional, `*args`, keyword-only, `**kwargs`.
+        fn named(p: &ruff_python_ast::ParameterWithDefault) -> &ruff_python_ast::Parameter {
+            &p.parameter
+        }
+        let parameters = (p.posonlyargs.iter().chain(p.args.iter()).map(named))
+            .chain(p.vararg.as_deref())
+            .chain(p.kwonlyargs.iter().map(named))
+            .chain(p.kwarg.as_deref());
+        for parameter in parameters {
+            if let Some(annotation) = &parameter.annotation {
+                annotated.push((parameter.name.id.to_string(), annotation));
+            }
+        }
+        if let Some(returns) = &f.returns {
+            annotated.push(("return".to_owned(), returns));
+        }
+        self.stack.push(super::interpreter::Activation {
+            function: f.name.clone(),
+            cell: f.cell.clone(),
+            line: f.line,
+            locals: None,
+            enclosing: f.enclosing.clone(),
+            encloses: false,
+            globals: Vec::new(),
+            nonlocals: Vec::new(),
+            this: None,
+            generator: None,
+        });
+        let mut entries = Vec::with_capacity(annotated.len());
+        let mut outcome = Ok(());
+        for (name, annotation) in annotated {
+            match self.expr(annotation).await {
+                Ok(value) => entries.push((Value::str(&name), value)),
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+        }
+        self.stack.pop();
+        outcome?;
+        Ok(Value::Dict(Rc::new(RefCell::new(entries))))
     }
 
     /// `obj.name` for objects with behaviour (learners' instances and classes, modules,

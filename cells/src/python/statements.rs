@@ -435,6 +435,11 @@ impl Interpreter {
                 def.range(),
             )
             .await?;
+        if let (Value::Function(f), Some(returns)) = (&mut function, &def.returns)
+            && let Some(f) = Rc::get_mut(f)
+        {
+            f.returns = Some(Rc::new((**returns).clone()));
+        }
         for decorator in decorators.iter().rev() {
             function = self
                 .call(decorator, Args::positional(vec![function]))
@@ -518,6 +523,7 @@ impl Interpreter {
             attributes: Default::default(),
             name,
             parameters: Rc::new(parameters.clone()),
+            returns: None,
             body,
             defaults,
             keyword_defaults,

@@ -288,6 +288,9 @@ pub struct Instance {
 pub struct Function {
     pub name: String,
     pub parameters: Rc<Parameters>,
+    /// Its return annotation (`-> Tensor`), evaluated with the parameters' when
+    /// `__annotations__` is first read.
+    pub returns: Option<Rc<Expr>>,
     pub body: FunctionBody,
     /// The defaults of the trailing positional parameters, in order.
     pub defaults: Vec<Value>,

@@ -190,7 +190,14 @@ class _SingleDispatch:
         if func is None:
             if isinstance(cls, type):
                 return lambda f: self.register(cls, f)
-            raise TypeError("register() needs a type (annotations are not read in the lab)")
+            # `@f.register` on a function: the type its first parameter is annotated with.
+            annotations = getattr(cls, "__annotations__", {})
+            first = next((v for k, v in annotations.items() if k != "return"), None)
+            if not isinstance(first, type):
+                raise TypeError(
+                    f"Invalid first argument to `register()`: {cls!r}. Use either "
+                    "`@register(some_class)` or plain `@register` on an annotated function.")
+            func, cls = cls, first
         self.registry[cls] = func
         return func
 
