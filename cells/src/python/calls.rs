@@ -298,6 +298,7 @@ impl Interpreter {
             nonlocals: Vec::new(),
             this,
             generator: None,
+            assigned: Some(f.assigned.clone()),
         };
         if f.generator {
             let body = match &f.body {
@@ -328,111 +329,92 @@ impl Interpreter {
     }
 }
 
-/// A call's arguments bound to a function's parameters, with Python's errors for what does not
-/// fit: positional, then keywords, then defaults; extras into `*args` and `**kwargs`.
+/// One parameter of a learner's function, as [`super::parameters::bind`] sees it.
+struct Declared<'a> {
+    name: &'a str,
+    has_default: bool,
+    keyword_only: bool,
+    positional_only: bool,
+}
+
+impl super::parameters::Parameter for Declared<'_> {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn has_default(&self) -> bool {
+        self.has_default
+    }
+    fn keyword_only(&self) -> bool {
+        self.keyword_only
+    }
+    fn positional_only(&self) -> bool {
+        self.positional_only
+    }
+}
+
+/// A call's arguments bound to a function's parameters, with CPython's errors for what does
+/// not fit ([`super::parameters::bind`]); defaults fill the rest, extras go to `*args` and
+/// `**kwargs`.
 fn bind_arguments(f: &Function, args: Args) -> Result<Names, PyException> {
     let p = &f.parameters;
-    let name = &f.name;
-    let positional: Vec<&str> = p
+    let positional = p.posonlyargs.len() + p.args.len();
+    let first_default = positional.saturating_sub(f.defaults.len());
+    let mut declared: Vec<Declared> = p
         .posonlyargs
         .iter()
         .chain(p.args.iter())
-        .map(|a| a.parameter.name.id.as_str())
+        .enumerate()
+        .map(|(i, a)| Declared {
+            name: a.parameter.name.id.as_str(),
+            has_default: i >= first_default,
+            keyword_only: false,
+            positional_only: i < p.posonlyargs.len(),
+        })
         .collect();
-    let mut locals = Names::default();
-    let Args {
-        positional: given,
-        keywords,
-    } = args;
-    if given.len() > positional.len() && p.vararg.is_none() {
-        return Err(PyException::new(
-            ExcType::TypeError,
-            format!(
-                "{name}() takes {} positional argument{} but {} were given",
-                positional.len(),
-                if positional.len() == 1 { "" } else { "s" },
-                given.len()
-            ),
-        ));
-    }
-    let mut extra = Vec::new();
-    for (i, value) in given.into_iter().enumerate() {
-        match positional.get(i) {
-            Some(param) => {
-                locals.insert((*param).to_owned(), value);
-            }
-            None => extra.push(value),
+    declared.extend(p.kwonlyargs.iter().map(|a| {
+        let name = a.parameter.name.id.as_str();
+        Declared {
+            name,
+            has_default: f.keyword_defaults.iter().any(|(k, _)| k == name),
+            keyword_only: true,
+            positional_only: false,
         }
+    }));
+    let slots = super::parameters::bind(
+        &f.name,
+        &declared,
+        p.vararg.is_some(),
+        p.kwarg.is_some(),
+        args.positional,
+        args.keywords,
+    )?;
+    let mut locals = Names::default();
+    for (i, (param, value)) in declared.iter().zip(slots.values).enumerate() {
+        let value = match value {
+            Some(value) => value,
+            None if i < positional => f.defaults[i - first_default].clone(),
+            None => f
+                .keyword_defaults
+                .iter()
+                .find(|(k, _)| k == param.name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or(Value::None),
+        };
+        locals.insert(param.name.to_owned(), value);
     }
     if let Some(vararg) = &p.vararg {
-        locals.insert(vararg.name.id.to_string(), Value::Tuple(extra.into()));
-    }
-    let keyword_only: Vec<&str> = p
-        .kwonlyargs
-        .iter()
-        .map(|a| a.parameter.name.id.as_str())
-        .collect();
-    let mut spare = Vec::new();
-    for (key, value) in keywords {
-        if positional.contains(&key.as_str()) || keyword_only.contains(&key.as_str()) {
-            if locals.contains_key(&key) {
-                return Err(PyException::new(
-                    ExcType::TypeError,
-                    format!("{name}() got multiple values for argument '{key}'"),
-                ));
-            }
-            locals.insert(key, value);
-        } else if p.kwarg.is_some() {
-            spare.push((Value::str(&key), value));
-        } else {
-            return Err(PyException::new(
-                ExcType::TypeError,
-                format!("{name}() got an unexpected keyword argument '{key}'"),
-            ));
-        }
+        locals.insert(vararg.name.id.to_string(), Value::Tuple(slots.rest.into()));
     }
     if let Some(kwarg) = &p.kwarg {
+        let spare = slots
+            .extra_keywords
+            .into_iter()
+            .map(|(k, v)| (Value::str(&k), v))
+            .collect();
         locals.insert(
             kwarg.name.id.to_string(),
             Value::Dict(Rc::new(std::cell::RefCell::new(spare))),
         );
-    }
-    let first_default = positional.len() - f.defaults.len();
-    let mut missing = Vec::new();
-    for (i, param) in positional.iter().enumerate() {
-        if !locals.contains_key(*param) {
-            match i.checked_sub(first_default) {
-                Some(d) => {
-                    locals.insert((*param).to_owned(), f.defaults[d].clone());
-                }
-                None => missing.push(format!("'{param}'")),
-            }
-        }
-    }
-    for param in keyword_only {
-        if !locals.contains_key(param) {
-            match f.keyword_defaults.iter().find(|(k, _)| k == param) {
-                Some((_, v)) => {
-                    locals.insert(param.to_owned(), v.clone());
-                }
-                None => missing.push(format!("'{param}'")),
-            }
-        }
-    }
-    if !missing.is_empty() {
-        let names = match missing.as_slice() {
-            [one] => one.clone(),
-            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-            [] => String::new(),
-        };
-        return Err(PyException::new(
-            ExcType::TypeError,
-            format!(
-                "{name}() missing {} required positional argument{}: {names}",
-                missing.len(),
-                if missing.len() == 1 { "" } else { "s" }
-            ),
-        ));
     }
     Ok(locals)
 }

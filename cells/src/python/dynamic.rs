@@ -88,6 +88,7 @@ impl Interpreter {
             nonlocals: Vec::new(),
             this: None,
             generator: None,
+            assigned: None,
         };
         self.stack.push(activation);
         let outcome = if name == "eval" {

@@ -332,6 +332,7 @@ impl Interpreter {
             nonlocals: Vec::new(),
             this: None,
             generator: None,
+            assigned: None,
         });
         let mut out = Vec::new();
         let result = self

@@ -154,6 +154,7 @@ impl Interpreter {
             nonlocals: Vec::new(),
             this: None,
             generator: None,
+            assigned: None,
         };
         Ok(self.generator(
             activation,

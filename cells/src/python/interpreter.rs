@@ -36,6 +36,8 @@ pub(crate) struct Activation {
     /// In a generator's own frame: where its `yield`s hand values (and the interpreter's state)
     /// back to whoever resumed it.
     pub(crate) generator: Option<Rc<super::generator::Link>>,
+    /// In a function's own frame: the names that are its locals (see [`super::locals`]).
+    pub(crate) assigned: Option<Rc<rustc_hash::FxHashSet<String>>>,
 }
 
 /// How deep calls may nest before `RecursionError`.
@@ -197,6 +199,7 @@ impl Interpreter {
             nonlocals: Vec::new(),
             this: None,
             generator: None,
+            assigned: None,
         });
         let mut shown = None;
         let mut result = Ok(());
@@ -377,6 +380,7 @@ impl Interpreter {
             nonlocals: Vec::new(),
             this: None,
             generator: None,
+            assigned: None,
         });
         let outcome = self.block(body).await;
         let namespace = self
@@ -418,8 +422,28 @@ impl Interpreter {
 
     pub(crate) fn lookup(&self, name: &str) -> Result<Value, PyException> {
         if let Some(a) = self.stack.last() {
-            let scopes = a.locals.iter().chain(a.enclosing.iter());
-            for scope in scopes {
+            if let Some(v) = a
+                .locals
+                .as_ref()
+                .and_then(|l| l.borrow().get(name).cloned())
+            {
+                return Ok(v);
+            }
+            // A local not bound yet is not the global of that name.
+            if a.assigned
+                .as_ref()
+                .is_some_and(|locals| locals.contains(name))
+                && !a.globals.iter().any(|g| g == name)
+                && !a.nonlocals.iter().any(|n| n == name)
+            {
+                return Err(PyException::new(
+                    ExcType::Other("UnboundLocalError".into()),
+                    format!(
+                        "cannot access local variable '{name}' where it is not associated with a value"
+                    ),
+                ));
+            }
+            for scope in a.enclosing.iter() {
                 if let Some(v) = scope.borrow().get(name) {
                     return Ok(v.clone());
                 }

@@ -20,6 +20,7 @@ pub(crate) mod int;
 pub(crate) mod interpreter;
 pub(crate) mod iteration;
 pub(crate) mod keys;
+mod locals;
 mod methods;
 pub(crate) mod modules;
 pub(crate) mod objects;

@@ -113,6 +113,7 @@ impl Interpreter {
             nonlocals: Vec::new(),
             this: None,
             generator: None,
+            assigned: None,
         });
         let outcome = self.block(&body).await;
         self.stack.pop();

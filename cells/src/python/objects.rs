@@ -251,6 +251,7 @@ impl Interpreter {
             nonlocals: Vec::new(),
             this: None,
             generator: None,
+            assigned: None,
         });
         let mut entries = Vec::with_capacity(annotated.len());
         let mut outcome = Ok(());

@@ -46,6 +46,8 @@ pub fn bind<P: Parameter>(
         }
     }
     let mut extra_keywords = Vec::new();
+    // CPython names every positional-only parameter passed by keyword at once.
+    let keys: Vec<String> = keywords.iter().map(|(k, _)| k.clone()).collect();
     for (key, value) in keywords {
         let at = params
             .iter()
@@ -57,7 +59,7 @@ pub fn bind<P: Parameter>(
             }
             let passed: Vec<&str> = params
                 .iter()
-                .filter(|p| p.positional_only() && p.name() == key)
+                .filter(|p| p.positional_only() && keys.iter().any(|k| k == p.name()))
                 .map(Parameter::name)
                 .collect();
             if !passed.is_empty() {

@@ -518,8 +518,13 @@ impl Interpreter {
             FunctionBody::Statements(body) => super::generator::has_yield(body),
             FunctionBody::Expression(e) => super::generator::expression_has_yield(e),
         };
+        let assigned = match &body {
+            FunctionBody::Statements(body) => super::locals::local_names(body),
+            FunctionBody::Expression(_) => Default::default(),
+        };
         Ok(Value::Function(Rc::new(Function {
             generator,
+            assigned: Rc::new(assigned),
             attributes: Default::default(),
             name,
             parameters: Rc::new(parameters.clone()),

@@ -303,6 +303,8 @@ pub struct Function {
     pub enclosing: Rc<[Scope]>,
     /// Whether its body has a `yield`: calling it makes a generator.
     pub generator: bool,
+    /// Its local names, as the compiler decides them (see [`super::locals`]).
+    pub assigned: Rc<rustc_hash::FxHashSet<String>>,
     /// Attributes set on it (`wrapper.__name__ = …`, `f.__isabstractmethod__ = True`).
     pub attributes: RefCell<Names>,
 }
