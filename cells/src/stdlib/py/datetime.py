@@ -483,17 +483,37 @@ date.max = date(MAXYEAR, 12, 31)
 date.resolution = timedelta(days=1)
 
 
-class time:
-    def __init__(self, hour=0, minute=0, second=0, microsecond=0, tzinfo=None):
-        _check_time(hour, minute, second, microsecond)
-        self._hour, self._minute, self._second, self._microsecond = hour, minute, second, microsecond
-        self._tzinfo = tzinfo
+class _Clock:
+    """What `time` and `datetime` share: the time of day, its checks and its repr."""
 
     hour = property(lambda self: self._hour)
     minute = property(lambda self: self._minute)
     second = property(lambda self: self._second)
     microsecond = property(lambda self: self._microsecond)
     tzinfo = property(lambda self: self._tzinfo)
+
+    def _set_clock(self, hour, minute, second, microsecond, tzinfo):
+        _check_time(hour, minute, second, microsecond)
+        self._hour, self._minute, self._second, self._microsecond = hour, minute, second, microsecond
+        self._tzinfo = tzinfo
+
+    def _clock_repr(self, kind, leading):
+        """`datetime.kind(leading..., hour, minute[, second[, microsecond]][, tzinfo=...])`."""
+        parts = list(leading) + [self._hour, self._minute]
+        if self._second or self._microsecond:
+            parts.append(self._second)
+        if self._microsecond:
+            parts.append(self._microsecond)
+        text = ", ".join(str(p) for p in parts)
+        if self._tzinfo is not None:
+            text += f", tzinfo={self._tzinfo!r}"
+        return f"datetime.{kind}({text})"
+
+
+class time(_Clock):
+    def __init__(self, hour=0, minute=0, second=0, microsecond=0, tzinfo=None):
+        self._set_clock(hour, minute, second, microsecond, tzinfo)
+
 
     def isoformat(self, timespec="auto"):
         return _time_text(self._hour, self._minute, self._second, self._microsecond, timespec) + (
@@ -509,15 +529,7 @@ class time:
         return self.strftime(spec) if spec else str(self)
 
     def __repr__(self):
-        parts = [self._hour, self._minute]
-        if self._second or self._microsecond:
-            parts.append(self._second)
-        if self._microsecond:
-            parts.append(self._microsecond)
-        text = ", ".join(str(p) for p in parts)
-        if self._tzinfo is not None:
-            text += f", tzinfo={self._tzinfo!r}"
-        return f"datetime.time({text})"
+        return self._clock_repr("time", ())
 
     def _key(self):
         return (self._hour, self._minute, self._second, self._microsecond)
@@ -557,20 +569,13 @@ def _time_text(hh, mm, ss, us, timespec):
     raise ValueError("Unknown timespec value")
 
 
-class datetime(date):
+class datetime(date, _Clock):
     def __init__(self, year, month, day, hour=0, minute=0, second=0, microsecond=0,
                  tzinfo=None):
         _check_date(year, month, day)
-        _check_time(hour, minute, second, microsecond)
         self._year, self._month, self._day = year, month, day
-        self._hour, self._minute, self._second, self._microsecond = hour, minute, second, microsecond
-        self._tzinfo = tzinfo
+        self._set_clock(hour, minute, second, microsecond, tzinfo)
 
-    hour = property(lambda self: self._hour)
-    minute = property(lambda self: self._minute)
-    second = property(lambda self: self._second)
-    microsecond = property(lambda self: self._microsecond)
-    tzinfo = property(lambda self: self._tzinfo)
 
     @classmethod
     def now(cls, tz=None):
@@ -685,15 +690,7 @@ class datetime(date):
                        (self._hour, self._minute, self._second, self._microsecond, self._tzinfo))
 
     def __repr__(self):
-        parts = [self._year, self._month, self._day, self._hour, self._minute]
-        if self._second or self._microsecond:
-            parts.append(self._second)
-        if self._microsecond:
-            parts.append(self._microsecond)
-        text = ", ".join(str(p) for p in parts)
-        if self._tzinfo is not None:
-            text += f", tzinfo={self._tzinfo!r}"
-        return f"datetime.datetime({text})"
+        return self._clock_repr("datetime", (self._year, self._month, self._day))
 
     def _key(self):
         us = ((self.toordinal() * 86400 + self._hour * 3600 + self._minute * 60 + self._second)
