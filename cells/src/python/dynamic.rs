@@ -72,9 +72,6 @@ impl Interpreter {
         });
         let caller = self.stack.last();
         let activation = Activation {
-            function: "<module>".into(),
-            cell: cell.clone(),
-            line: 0,
             locals: if namespace.is_some() {
                 None
             } else {
@@ -85,10 +82,7 @@ impl Interpreter {
                 .map_or_else(|| Rc::from(Vec::new()), |a| a.enclosing.clone()),
             encloses: caller.is_some_and(|a| a.encloses),
             globals: caller.map(|a| a.globals.clone()).unwrap_or_default(),
-            nonlocals: Vec::new(),
-            this: None,
-            generator: None,
-            assigned: None,
+            ..Activation::top_level("<module>", cell.clone(), 0)
         };
         self.stack.push(activation);
         let outcome = if name == "eval" {

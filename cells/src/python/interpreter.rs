@@ -40,6 +40,25 @@ pub(crate) struct Activation {
     pub(crate) assigned: Option<Rc<rustc_hash::FxHashSet<String>>>,
 }
 
+impl Activation {
+    /// A frame at top level (a cell's, a module's): no locals of its own, no closure.
+    pub(crate) fn top_level(function: &str, cell: Rc<CellSource>, line: usize) -> Activation {
+        Activation {
+            function: function.to_owned(),
+            cell,
+            line,
+            locals: None,
+            enclosing: Rc::from(Vec::new()),
+            encloses: false,
+            globals: Vec::new(),
+            nonlocals: Vec::new(),
+            this: None,
+            generator: None,
+            assigned: None,
+        }
+    }
+}
+
 /// How deep calls may nest before `RecursionError`.
 pub(crate) const MAX_DEPTH: usize = 200;
 
@@ -188,19 +207,8 @@ impl Interpreter {
         cell: Rc<CellSource>,
         body: &[Stmt],
     ) -> Result<Option<Value>, PyException> {
-        self.stack.push(Activation {
-            function: "<module>".into(),
-            cell: cell.clone(),
-            line: 0,
-            locals: None,
-            enclosing: Rc::from(Vec::new()),
-            encloses: false,
-            globals: Vec::new(),
-            nonlocals: Vec::new(),
-            this: None,
-            generator: None,
-            assigned: None,
-        });
+        self.stack
+            .push(Activation::top_level("<module>", cell.clone(), 0));
         let mut shown = None;
         let mut result = Ok(());
         for (i, stmt) in body.iter().enumerate() {
@@ -370,17 +378,9 @@ impl Interpreter {
         };
         let enclosing = self.closure();
         self.stack.push(Activation {
-            function: "<class body>".into(),
-            cell,
-            line,
             locals: Some(Scope::default()),
             enclosing,
-            encloses: false,
-            globals: Vec::new(),
-            nonlocals: Vec::new(),
-            this: None,
-            generator: None,
-            assigned: None,
+            ..Activation::top_level("<class body>", cell, line)
         });
         let outcome = self.block(body).await;
         let namespace = self

@@ -103,17 +103,9 @@ impl Interpreter {
             .borrow_mut()
             .insert("__name__".into(), Value::str(name));
         self.stack.push(Activation {
-            function: "<module>".into(),
-            cell,
-            line: 0,
             locals: Some(scope.clone()),
-            enclosing: Rc::from(Vec::new()),
             encloses: true,
-            globals: Vec::new(),
-            nonlocals: Vec::new(),
-            this: None,
-            generator: None,
-            assigned: None,
+            ..Activation::top_level("<module>", cell, 0)
         });
         let outcome = self.block(&body).await;
         self.stack.pop();

@@ -241,17 +241,8 @@ impl Interpreter {
             annotated.push(("return".to_owned(), returns));
         }
         self.stack.push(super::interpreter::Activation {
-            function: f.name.clone(),
-            cell: f.cell.clone(),
-            line: f.line,
-            locals: None,
             enclosing: f.enclosing.clone(),
-            encloses: false,
-            globals: Vec::new(),
-            nonlocals: Vec::new(),
-            this: None,
-            generator: None,
-            assigned: None,
+            ..super::interpreter::Activation::top_level(&f.name, f.cell.clone(), f.line)
         });
         let mut entries = Vec::with_capacity(annotated.len());
         let mut outcome = Ok(());
