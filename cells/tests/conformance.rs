@@ -95,14 +95,6 @@ fn a_failing_program_reports_its_traceback_with_the_learners_lines() {
     assert!(bad.error.unwrap().contains("SyntaxError"));
     let shown = pollster::block_on(notebook.run_cell("<cell 6>", "y = 3\ny * 2"));
     assert_eq!(shown.value.as_deref(), Some("6"));
-    let unsupported =
-        pollster::block_on(notebook.run_cell("<cell 7>", "async def f():\n    pass\n"));
-    assert!(
-        unsupported
-            .error
-            .unwrap()
-            .ends_with("NotImplementedError: 'async def' is not supported in lab cells")
-    );
 }
 
 /// The programs that use files, run in a notebook as the browser runs them: on files in

@@ -482,6 +482,13 @@ impl Interpreter {
             let items = self.collect(&first.clone()).await?;
             *first = Value::list(items);
         }
+        // `bytes(generator)`: its ints are drawn first (they may run learner code).
+        if let ("bytes", [first @ (Value::Iterator(_) | Value::Instance(_))]) =
+            (name, args.positional.as_mut_slice())
+        {
+            let items = self.collect(&first.clone()).await?;
+            *first = Value::list(items);
+        }
         if name == "sum"
             && let Some(Value::List(items)) = args.positional.first()
             && super::dunders::has_learner_objects(&*items.borrow())
@@ -1250,6 +1257,7 @@ fn leak_free_name(v: &Value) -> &'static str {
         Value::DataLoader(_) => "torch.utils.data.dataloader.DataLoader",
         Value::Generator(_) => "torch.Generator",
         Value::Iterator(it) => it.try_borrow().map_or("iterator", |it| it.type_name()),
+        Value::Coroutine(g) => g.kind().type_name(),
         _ => "object",
     }
 }
@@ -1310,13 +1318,11 @@ pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyExcep
         },
         Value::ExcClass(kind) => match object {
             Value::Exception(e) => e.kind.caught_by(kind),
-            Value::Instance(i) => {
-                *kind == ExcType::Exception
-                    || i.class
-                        .exception
-                        .as_ref()
-                        .is_some_and(|root| root.caught_by(kind))
-            }
+            Value::Instance(i) => i
+                .class
+                .exception
+                .as_ref()
+                .is_some_and(|root| root.caught_by(kind)),
             _ => false,
         },
         other => {

@@ -300,12 +300,18 @@ impl Interpreter {
             generator: None,
             assigned: Some(f.assigned.clone()),
         };
-        if f.generator {
+        if f.generator || f.is_async {
+            use super::generator::{Body, Kind};
             let body = match &f.body {
-                FunctionBody::Statements(body) => super::generator::Body::Statements(body.clone()),
-                FunctionBody::Expression(e) => super::generator::Body::Expression(e.clone()),
+                FunctionBody::Statements(body) => Body::Statements(body.clone()),
+                FunctionBody::Expression(e) => Body::Expression(e.clone()),
             };
-            return Ok(self.generator(activation, body));
+            let kind = match (f.is_async, f.generator) {
+                (false, _) => Kind::Generator,
+                (true, false) => Kind::Coroutine,
+                (true, true) => Kind::AsyncGenerator,
+            };
+            return Ok(self.generator(activation, body, kind));
         }
         self.stack.push(activation);
         let outcome = match &f.body {
@@ -419,9 +425,10 @@ fn bind_arguments(f: &Function, args: Args) -> Result<Names, PyException> {
     Ok(locals)
 }
 
-/// The generator a value is, if it is one.
+/// The generator (or coroutine) a value is, if it is one.
 fn generator_of(value: &Value) -> Option<Rc<super::generator::Generator>> {
     match value {
+        Value::Coroutine(g) => Some(g.clone()),
         Value::Iterator(it) => match &*it.try_borrow().ok()? {
             super::iteration::Iter::Generator(g) => Some(g.clone()),
             _ => None,

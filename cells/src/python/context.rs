@@ -23,6 +23,8 @@ enum Entered {
     },
     /// A learner's object, whose `__exit__` runs.
     User(Value),
+    /// A learner's object in `async with`, whose `__aexit__` is awaited.
+    Async(Value),
 }
 
 impl Interpreter {
@@ -33,7 +35,10 @@ impl Interpreter {
         for item in &w.items {
             let step = async {
                 let manager = self.expr(&item.context_expr).await?;
-                let (context, value) = self.enter_context(manager).await?;
+                let (context, value) = match w.is_async {
+                    true => self.enter_async_context(manager).await?,
+                    false => self.enter_context(manager).await?,
+                };
                 entered.push(context);
                 if let Some(target) = &item.optional_vars {
                     self.assign(target, value).await?;
@@ -95,12 +100,35 @@ impl Interpreter {
         })
     }
 
+    /// `async with manager`: its `__aenter__()`, awaited.
+    async fn enter_async_context(&mut self, manager: Value) -> Result<(Entered, Value), Flow> {
+        let has = |name| {
+            manager
+                .dunder_class()
+                .is_some_and(|c| c.lookup(name).is_some())
+        };
+        if !has("__aenter__") || !has("__aexit__") {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "'{}' object does not support the asynchronous context manager protocol",
+                    manager.type_name()
+                ),
+            )
+            .into());
+        }
+        let entering = self.call_dunder(&manager, "__aenter__", Vec::new()).await?;
+        let value = self.await_value(entering).await?;
+        Ok((Entered::Async(manager), value))
+    }
+
     /// Leaves a context; a learner's `__exit__` returning true swallows the block's exception.
     async fn exit_context(
         &mut self,
         context: Entered,
         outcome: Result<(), Flow>,
     ) -> Result<(), Flow> {
+        let is_async = matches!(context, Entered::Async(_));
         match context {
             Entered::Grad(previous) => {
                 self.session.set_grad_enabled(previous);
@@ -118,7 +146,7 @@ impl Interpreter {
                     _ => caught.iter().for_each(|w| self.session.warn(w)),
                 }
             }
-            Entered::User(manager) => {
+            Entered::User(manager) | Entered::Async(manager) => {
                 let error = match &outcome {
                     Err(Flow::Error(e)) => Some(e.clone()),
                     _ => None,
@@ -127,7 +155,13 @@ impl Interpreter {
                     Some(e) => vec![e.class(), e.value(), Value::None],
                     None => vec![Value::None, Value::None, Value::None],
                 };
-                let suppress = self.call_dunder(&manager, "__exit__", arguments).await?;
+                let suppress = match is_async {
+                    false => self.call_dunder(&manager, "__exit__", arguments).await?,
+                    true => {
+                        let exiting = self.call_dunder(&manager, "__aexit__", arguments).await?;
+                        Box::pin(self.await_value(exiting)).await?
+                    }
+                };
                 if error.as_ref().is_some_and(|e| !e.ends_cell) && suppress.truthy() {
                     return Ok(());
                 }

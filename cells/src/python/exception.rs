@@ -107,8 +107,8 @@ impl ExcType {
             | "IsADirectoryError" | "NotADirectoryError" | "PermissionError" | "TimeoutError"
             | "EOFError" | "UnboundLocalError" | "UnicodeError" | "UnicodeDecodeError"
             | "UnicodeEncodeError" | "FloatingPointError" | "GeneratorExit" | "SystemExit"
-            | "BufferError" | "ConnectionError" | "Warning" | "UserWarning"
-            | "DeprecationWarning" | "FutureWarning" | "RuntimeWarning" => {
+            | "BufferError" | "ConnectionError" | "StopAsyncIteration" | "Warning"
+            | "UserWarning" | "DeprecationWarning" | "FutureWarning" | "RuntimeWarning" => {
                 ExcType::Other(name.to_owned())
             }
             _ => return None,
@@ -125,7 +125,10 @@ impl ExcType {
     pub fn caught_by(&self, handler: &ExcType) -> bool {
         let name = self.name();
         // Outside `Exception`, as in Python: what ends a program rather than fails in it.
-        let exits = matches!(name, "GeneratorExit" | "SystemExit" | "KeyboardInterrupt");
+        let exits = matches!(
+            name,
+            "BaseException" | "GeneratorExit" | "SystemExit" | "KeyboardInterrupt"
+        );
         if self == handler
             || (*handler == ExcType::Exception && !exits)
             || handler.name() == "BaseException"
@@ -410,13 +413,10 @@ impl PyException {
         let learner_class = self.object().map(|i| &i.class);
         match (handler, learner_class) {
             (Value::ExcClass(kind), None) => self.kind.caught_by(kind),
-            (Value::ExcClass(kind), Some(class)) => {
-                *kind == ExcType::Exception
-                    || class
-                        .exception
-                        .as_ref()
-                        .is_some_and(|root| root.caught_by(kind))
-            }
+            (Value::ExcClass(kind), Some(class)) => class
+                .exception
+                .as_ref()
+                .is_some_and(|root| root.caught_by(kind)),
             (Value::Class(handler), Some(class)) => class.is_or_derives(handler),
             _ => false,
         }

@@ -249,10 +249,7 @@ impl Interpreter {
                     // Inside a comprehension the name binds in the scope around it (PEP 572).
                     let mut comprehensions = Vec::new();
                     while self.stack.len() > 1
-                        && self
-                            .stack
-                            .last()
-                            .is_some_and(|a| a.function == COMPREHENSION)
+                        && self.stack.last().is_some_and(|a| a.is_comprehension())
                         && let Some(activation) = self.stack.pop()
                     {
                         comprehensions.push(activation);
@@ -277,7 +274,11 @@ impl Interpreter {
                 }
                 Expr::Yield(y) => {
                     let value = self.optional(&y.value).await?;
-                    self.yield_value(value).await?
+                    self.yield_expression(value).await?
+                }
+                Expr::Await(a) => {
+                    let value = self.expr(&a.value).await?;
+                    self.await_value(value).await?
                 }
                 Expr::YieldFrom(y) => {
                     let iterable = self.expr(&y.value).await?;
@@ -382,7 +383,10 @@ impl Interpreter {
                 Some(items) => items,
                 None => {
                     let iterable = self.expr(&first.iter).await?;
-                    self.iter_of(&iterable).await?
+                    match first.is_async {
+                        true => Iter::Async(self.async_iter(&iterable).await?),
+                        false => self.iter_of(&iterable).await?,
+                    }
                 }
             };
             'items: while let Some(item) = self.next_of(&mut items).await? {
@@ -523,7 +527,7 @@ impl Interpreter {
 }
 
 /// The name of a comprehension's own scope (a walrus inside binds in the scope around it).
-const COMPREHENSION: &str = "<listcomp>";
+pub(crate) const COMPREHENSION: &str = "<listcomp>";
 
 /// Whether [`Interpreter::simple_expr`] evaluates `e`: it holds only literals, names, arithmetic
 /// and single comparisons, which run synchronously and have no effects on the cell's flow.

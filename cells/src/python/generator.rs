@@ -10,6 +10,13 @@
 //! link and returns `Pending`. The caller takes its interpreter back and goes on with the value.
 //! A `Pending` with no value left in the link is a real wait (a GPU readback in the browser), which
 //! the caller passes on to whoever polls it. A suspended generator is just a future nobody polls.
+//!
+//! Coroutines are the same machine, as in CPython: `async def` makes one, and `await x` is
+//! `yield from` of `x`'s awaitable, so what a coroutine yields (an `asyncio` future, or nothing
+//! for `sleep(0)`) reaches whoever drives it with `send` (the event loop of `py/asyncio.py`).
+//! An async generator marks the values its own `yield`s give ([`Link::wrapped`]); each
+//! `__anext__()` is an awaitable ([`Kind::AsyncStep`]) that passes the unmarked ones on to
+//! the driver and evaluates to the first marked one.
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -26,7 +33,41 @@ use super::interpreter::{Activation, Interpreter, frame_of};
 use super::iteration::Iter;
 use super::value::{Scope, Value};
 
-/// A generator object (`type(g).__name__ == "generator"`).
+/// What a generator object is to Python.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A function with `yield`, or a generator expression.
+    Generator,
+    /// An `async def` function's call.
+    Coroutine,
+    /// An `async def` function with `yield`.
+    AsyncGenerator,
+    /// What an async generator's `__anext__`, `asend`, `athrow` and `aclose` return.
+    AsyncStep,
+}
+
+impl Kind {
+    /// `type(g).__name__`.
+    pub(crate) fn type_name(self) -> &'static str {
+        match self {
+            Kind::Generator => "generator",
+            Kind::Coroutine => "coroutine",
+            Kind::AsyncGenerator => "async_generator",
+            Kind::AsyncStep => "async_generator_asend",
+        }
+    }
+
+    /// The methods its objects have.
+    pub(crate) fn methods(self) -> &'static [&'static str] {
+        match self {
+            Kind::Generator => &["send", "throw", "close", "__next__"],
+            Kind::Coroutine | Kind::AsyncStep => &["send", "throw", "close", "__await__"],
+            Kind::AsyncGenerator => &["__anext__", "__aiter__", "asend", "athrow", "aclose"],
+        }
+    }
+}
+
+/// A generator object: a generator, a coroutine or an async generator (see [`Kind`]).
 pub struct Generator {
     /// The function it runs (`<genexpr>` for a generator expression), for its repr.
     pub name: String,
@@ -49,6 +90,10 @@ pub(crate) struct Link {
     yielded: RefCell<Option<Value>>,
     /// What the body's `yield` evaluates to when it resumes (`send`), or raises (`throw`).
     resume: RefCell<Option<Resume>>,
+    pub(crate) kind: Kind,
+    /// An async generator's value in `yielded` came from its own `yield` (not from an `await`
+    /// inside it).
+    wrapped: Cell<bool>,
 }
 
 pub(crate) enum Resume {
@@ -70,16 +115,30 @@ pub(crate) enum Body {
     Expression(Rc<Expr>),
     /// A generator expression: its first loop's iterator was made where it was written.
     Comprehension(Rc<ExprGenerator>, Option<Iter>),
+    /// One step of an async generator, resumed with `resume`; `closing` for `aclose()`.
+    AsyncStep {
+        generator: Rc<Generator>,
+        resume: Option<Resume>,
+        closing: bool,
+    },
+}
+
+impl Generator {
+    pub(crate) fn kind(&self) -> Kind {
+        self.link.kind
+    }
 }
 
 impl Interpreter {
-    /// A generator that runs `body` in `activation` (the called function's frame, its
-    /// arguments bound) when first resumed.
-    pub(crate) fn generator(&self, mut activation: Activation, body: Body) -> Value {
+    /// A generator of `kind` that runs `body` in `activation` (the called function's frame,
+    /// its arguments bound) when first resumed.
+    pub(crate) fn generator(&self, mut activation: Activation, body: Body, kind: Kind) -> Value {
         let link = Rc::new(Link {
             parked: RefCell::new(self.hollow()),
             yielded: RefCell::new(None),
             resume: RefCell::new(None),
+            kind,
+            wrapped: Cell::new(false),
         });
         let name = activation.function.clone();
         activation.generator = Some(link.clone());
@@ -98,7 +157,8 @@ impl Interpreter {
             me.adopt(&mut own.parked.borrow_mut());
             match outcome {
                 Err(Flow::Error(mut e)) => {
-                    if let Some(a) = activation {
+                    // An async generator's step has no frame of its own in a traceback.
+                    if let Some(a) = activation.filter(|_| kind != Kind::AsyncStep) {
                         e.frames.insert(0, frame_of(&a));
                     }
                     Err(Flow::Error(e))
@@ -114,7 +174,12 @@ impl Interpreter {
             started: Cell::new(false),
             running: Cell::new(false),
         };
-        Value::Iterator(Rc::new(RefCell::new(Iter::Generator(Rc::new(generator)))))
+        match kind {
+            Kind::Generator => {
+                Value::Iterator(Rc::new(RefCell::new(Iter::Generator(Rc::new(generator)))))
+            }
+            _ => Value::Coroutine(Rc::new(generator)),
+        }
     }
 
     async fn run_generator_body(&mut self, body: &mut Body) -> Result<Value, Flow> {
@@ -127,7 +192,80 @@ impl Interpreter {
                     .await
                     .map(|()| Value::None)
             }
+            Body::AsyncStep {
+                generator,
+                resume,
+                closing,
+            } => {
+                let resume = resume.take().unwrap_or(Resume::Send(Value::None));
+                self.async_step(&generator.clone(), resume, *closing).await
+            }
         }
+    }
+
+    /// Runs an async generator to the next value its own `yield` gives (what the step
+    /// evaluates to), passing on to the driver what its `await`s yield; at its end,
+    /// `StopAsyncIteration` (for `aclose()`, `None`).
+    async fn async_step(
+        &mut self,
+        generator: &Rc<Generator>,
+        mut resume: Resume,
+        closing: bool,
+    ) -> Result<Value, Flow> {
+        loop {
+            match self.resume(generator, resume).await {
+                Ok(Step::Yielded(value)) if generator.link.wrapped.take() => {
+                    return match closing {
+                        false => Ok(value),
+                        true => Err(PyException::new(
+                            ExcType::RuntimeError,
+                            "async generator ignored GeneratorExit",
+                        )
+                        .into()),
+                    };
+                }
+                Ok(Step::Yielded(value)) => {
+                    resume = match self.yield_value(value).await {
+                        Ok(sent) => Resume::Send(sent),
+                        Err(Flow::Error(e)) => Resume::Throw(e),
+                        Err(other) => return Err(other),
+                    };
+                }
+                Ok(Step::Returned(_)) if closing => return Ok(Value::None),
+                Ok(Step::Returned(_)) => {
+                    return Err(PyException::new(stop_async_iteration(), "").into());
+                }
+                Err(Flow::Error(e))
+                    if closing
+                        && matches!(e.kind.name(), "GeneratorExit" | "StopAsyncIteration") =>
+                {
+                    return Ok(Value::None);
+                }
+                Err(other) => return Err(other),
+            }
+        }
+    }
+
+    /// An async generator's `__anext__()`, `asend(v)`, `athrow(e)` or `aclose()`: an awaitable
+    /// that runs it one step.
+    pub(crate) fn async_generator_step(
+        &self,
+        generator: &Rc<Generator>,
+        resume: Option<Resume>,
+        closing: bool,
+    ) -> Result<Value, Flow> {
+        let (cell, line) = self
+            .stack
+            .last()
+            .map(|a| (a.cell.clone(), a.line))
+            .ok_or_else(|| PyException::new(ExcType::RuntimeError, "no cell is running"))?;
+        let body = Body::AsyncStep {
+            generator: generator.clone(),
+            resume,
+            closing,
+        };
+        let activation = Activation::top_level("__anext__", cell, line);
+        Ok(self.generator(activation, body, Kind::AsyncStep))
     }
 
     /// `(element for target in iterable if …)`: the first iterable is evaluated now, where
@@ -159,6 +297,7 @@ impl Interpreter {
         Ok(self.generator(
             activation,
             Body::Comprehension(Rc::new(e.clone()), Some(items)),
+            Kind::Generator,
         ))
     }
 
@@ -175,7 +314,15 @@ impl Interpreter {
         }
         let taken = generator.body.borrow_mut().take();
         let Some(mut body) = taken else {
+            let reused = match generator.kind() {
+                Kind::Coroutine => "cannot reuse already awaited coroutine",
+                Kind::AsyncStep => "cannot reuse already awaited __anext__()/asend()",
+                Kind::Generator | Kind::AsyncGenerator => "",
+            };
             return match resume {
+                _ if !reused.is_empty() => {
+                    Err(PyException::new(ExcType::RuntimeError, reused).into())
+                }
                 Resume::Throw(e) => Err(e.into()),
                 Resume::Send(_) => Ok(Step::Returned(Value::None)),
             };
@@ -187,7 +334,10 @@ impl Interpreter {
             *generator.body.borrow_mut() = Some(body);
             return Err(PyException::new(
                 ExcType::TypeError,
-                "can't send non-None value to a just-started generator",
+                format!(
+                    "can't send non-None value to a just-started {}",
+                    generator.kind().type_name().replace('_', " ")
+                ),
             )
             .into());
         }
@@ -212,10 +362,20 @@ impl Interpreter {
         match outcome {
             Ok(value) => Ok(Step::Returned(value)),
             // PEP 479: a StopIteration escaping a generator's body would end whoever iterates
-            // it silently.
-            Err(Flow::Error(e)) if e.kind == ExcType::StopIteration => {
-                let mut error =
-                    PyException::new(ExcType::RuntimeError, "generator raised StopIteration");
+            // it silently (and a StopAsyncIteration, whoever iterates an async generator).
+            Err(Flow::Error(e))
+                if e.kind == ExcType::StopIteration
+                    || (generator.kind() == Kind::AsyncGenerator
+                        && e.kind.name() == "StopAsyncIteration") =>
+            {
+                let mut error = PyException::new(
+                    ExcType::RuntimeError,
+                    format!(
+                        "{} raised {}",
+                        generator.kind().type_name().replace('_', " "),
+                        e.kind.name()
+                    ),
+                );
                 error.frames = e.frames;
                 Err(error.into())
             }
@@ -223,7 +383,27 @@ impl Interpreter {
         }
     }
 
-    /// `yield value` in a generator's body: suspends it; what it evaluates to when resumed.
+    /// A `yield value` expression in a generator's body (in an async generator's, the value
+    /// its `async for` gets).
+    pub(crate) async fn yield_expression(&mut self, value: Value) -> Result<Value, Flow> {
+        if let Some(link) = self.stack.iter().rev().find_map(|a| a.generator.as_ref()) {
+            match link.kind {
+                Kind::AsyncGenerator => link.wrapped.set(true),
+                Kind::Coroutine => {
+                    return Err(PyException::new(
+                        ExcType::SyntaxError,
+                        "'yield' inside async function",
+                    )
+                    .into());
+                }
+                Kind::Generator | Kind::AsyncStep => {}
+            }
+        }
+        self.yield_value(value).await
+    }
+
+    /// Suspends the generator whose body runs, handing `value` to whoever resumed it; what
+    /// it is resumed with.
     pub(crate) async fn yield_value(&mut self, value: Value) -> Result<Value, Flow> {
         let Some(link) = self.stack.iter().rev().find_map(|a| a.generator.clone()) else {
             return Err(PyException::new(ExcType::SyntaxError, "'yield' outside function").into());
@@ -256,9 +436,15 @@ impl Interpreter {
             }
             return Ok(Value::None);
         };
+        self.delegate(&inner).await
+    }
+
+    /// Runs `inner` to its end from a generator's body, passing on what it yields and what the
+    /// body is resumed with: `yield from`, and `await` of a coroutine.
+    pub(crate) async fn delegate(&mut self, inner: &Generator) -> Result<Value, Flow> {
         let mut resume = Resume::Send(Value::None);
         loop {
-            match self.resume(&inner, resume).await? {
+            match self.resume(inner, resume).await? {
                 Step::Returned(value) => return Ok(value),
                 Step::Yielded(value) => {
                     resume = match self.yield_value(value).await {
@@ -271,20 +457,21 @@ impl Interpreter {
         }
     }
 
-    /// `g.send(value)`, `g.throw(exc)`, `g.close()`.
+    /// `g.send(value)`, `g.throw(exc)`, `g.close()`; a coroutine's `__await__()`; an async
+    /// generator's `__anext__()`, `asend(value)`, `athrow(exc)`, `aclose()`.
     pub(crate) async fn generator_method(
         &mut self,
-        generator: &Generator,
+        generator: &Rc<Generator>,
         name: &str,
         args: Vec<Value>,
     ) -> Result<Value, Flow> {
+        let kind = generator.kind();
         let resume = match (name, args.as_slice()) {
-            ("send", [value]) => Resume::Send(value.clone()),
-            ("__next__", []) => Resume::Send(Value::None),
-            ("throw", [exception, ..]) => Resume::Throw(match exception {
-                Value::ExcClass(kind) => PyException::new(kind.clone(), ""),
-                Value::Exception(e) => (**e).clone(),
-                _ => {
+            ("send" | "asend", [value]) => Resume::Send(value.clone()),
+            ("__next__" | "__anext__", []) => Resume::Send(Value::None),
+            ("throw" | "athrow", [exception, ..]) => match self.exception_from(exception).await? {
+                Some(e) => Resume::Throw(e),
+                None => {
                     return Err(PyException::new(
                         ExcType::TypeError,
                         "exceptions must be classes or instances deriving from BaseException, not "
@@ -293,17 +480,21 @@ impl Interpreter {
                     )
                     .into());
                 }
-            }),
-            ("close", []) => {
+            },
+            ("__await__" | "__aiter__", []) => return Ok(Value::Coroutine(generator.clone())),
+            ("close" | "aclose", []) => {
+                let exit = PyException::new(ExcType::Other("GeneratorExit".into()), "");
+                if kind == Kind::AsyncGenerator {
+                    return self.async_generator_step(generator, Some(Resume::Throw(exit)), true);
+                }
                 if !generator.started.get() {
                     *generator.body.borrow_mut() = None;
                     return Ok(Value::None);
                 }
-                let exit = PyException::new(ExcType::Other("GeneratorExit".into()), "");
                 return match self.resume(generator, Resume::Throw(exit)).await {
                     Ok(Step::Yielded(_)) => Err(PyException::new(
                         ExcType::RuntimeError,
-                        "generator ignored GeneratorExit",
+                        format!("{} ignored GeneratorExit", kind.type_name()),
                     )
                     .into()),
                     Ok(Step::Returned(_)) => Ok(Value::None),
@@ -313,17 +504,24 @@ impl Interpreter {
             }
             _ => {
                 let expected = match name {
-                    "send" => "takes exactly one argument",
-                    "throw" => "expected at least 1 argument",
+                    "send" | "asend" => "takes exactly one argument",
+                    "throw" | "athrow" => "expected at least 1 argument",
                     _ => "takes no arguments",
                 };
                 return Err(PyException::new(
                     ExcType::TypeError,
-                    format!("generator.{name}() {expected} ({} given)", args.len()),
+                    format!(
+                        "{}.{name}() {expected} ({} given)",
+                        kind.type_name(),
+                        args.len()
+                    ),
                 )
                 .into());
             }
         };
+        if kind == Kind::AsyncGenerator {
+            return self.async_generator_step(generator, Some(resume), false);
+        }
         match self.resume(generator, resume).await? {
             Step::Yielded(value) => Ok(value),
             Step::Returned(value) => Err(stop_iteration(value).into()),
@@ -339,8 +537,10 @@ pub(crate) fn stop_iteration(value: Value) -> PyException {
     }
 }
 
-/// The methods a generator has.
-pub(crate) const METHODS: &[&str] = &["send", "throw", "close", "__next__"];
+/// The exception an async generator's step raises at its end.
+pub(crate) fn stop_async_iteration() -> ExcType {
+    ExcType::Other("StopAsyncIteration".into())
+}
 
 /// Returns `Pending` once: the point where a generator's body waits to be resumed.
 struct Suspend(bool);

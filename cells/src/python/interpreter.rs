@@ -42,6 +42,11 @@ pub(crate) struct Activation {
 
 impl Activation {
     /// A frame at top level (a cell's, a module's): no locals of its own, no closure.
+    /// A list, set or dict comprehension's frame (which has no traceback line of its own).
+    pub(crate) fn is_comprehension(&self) -> bool {
+        self.function == super::expressions::COMPREHENSION
+    }
+
     pub(crate) fn top_level(function: &str, cell: Rc<CellSource>, line: usize) -> Activation {
         Activation {
             function: function.to_owned(),

@@ -50,6 +50,9 @@ pub enum Iter {
     Loader(crate::torch::data::Epoch),
     /// A generator (a function with `yield`, a generator expression).
     Generator(Rc<super::generator::Generator>),
+    /// An `async for`'s iterator (an async generator, an object with `__anext__`): each item
+    /// is awaited.
+    Async(Value),
 }
 
 impl Iter {
@@ -71,6 +74,7 @@ impl Iter {
             Iter::User(_) => "iterator",
             Iter::Loader(_) => "_SingleProcessDataLoaderIter",
             Iter::Generator(_) => "generator",
+            Iter::Async(_) => "async_iterator",
         }
     }
 }
@@ -232,6 +236,10 @@ impl Interpreter {
                     }
                 }
                 Iter::Loader(epoch) => self.next_batch(epoch).await?,
+                Iter::Async(iterator) => {
+                    let iterator = iterator.clone();
+                    self.async_next(&iterator).await?
+                }
                 Iter::Generator(generator) => {
                     let generator = generator.clone();
                     let resume = super::generator::Resume::Send(Value::None);

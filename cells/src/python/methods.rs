@@ -83,11 +83,12 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         Value::NpDType(d) => crate::stdlib::numpy::methods::dtype_attribute(*d, name),
         Value::NpType(d) if name == "__name__" => Ok(Value::str(d.name())),
         Value::Iterator(it)
-            if matches!(&*it.borrow(), super::iteration::Iter::Generator(_))
-                && super::generator::METHODS.contains(&name) =>
+            if matches!(&*it.borrow(), super::iteration::Iter::Generator(g)
+                if g.kind().methods().contains(&name)) =>
         {
             method()
         }
+        Value::Coroutine(g) if g.kind().methods().contains(&name) => method(),
         Value::Exception(e) => match name {
             "args" => Ok(Value::Tuple(e.args().into())),
             "errno" | "strerror" | "filename" if let Some(field) = e.os_error_field(name) => {

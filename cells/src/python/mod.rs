@@ -10,6 +10,7 @@ mod calls;
 pub(crate) mod clock;
 mod completion;
 mod context;
+mod coroutine;
 mod dunders;
 mod dynamic;
 pub(crate) mod exception;

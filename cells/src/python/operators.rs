@@ -412,8 +412,8 @@ pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
         CmpOp::LtE => return ordered(|o| o.is_le()),
         CmpOp::Gt => return ordered(|o| o.is_gt()),
         CmpOp::GtE => return ordered(|o| o.is_ge()),
-        CmpOp::Is => Value::Bool(identical(left, right)),
-        CmpOp::IsNot => Value::Bool(!identical(left, right)),
+        CmpOp::Is => Value::Bool(super::value::identical(left, right)),
+        CmpOp::IsNot => Value::Bool(!super::value::identical(left, right)),
         CmpOp::In => Value::Bool(contains(right, left)?),
         CmpOp::NotIn => Value::Bool(!contains(right, left)?),
     })
@@ -446,41 +446,6 @@ fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
             Some(xs.len().cmp(&ys.len()))
         }
         _ => None,
-    }
-}
-
-/// Python's `is`.
-fn identical(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::None, Value::None) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Tensor(x), Value::Tensor(y)) => x.is(y),
-        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
-        (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
-        (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
-        (Value::Int(x), Value::Int(y)) => x == y && (-5..=256).contains(x),
-        (Value::BigInt(x), Value::BigInt(y)) => Rc::ptr_eq(x, y),
-        // Floats are not boxed in the lab: the same bits stand for the same object
-        // (`nan is nan` for one `nan`), where CPython may hold two equal floats apart.
-        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
-        (Value::Str(x), Value::Str(y)) => Rc::ptr_eq(x, y),
-        (Value::Bytes(x), Value::Bytes(y)) => Rc::ptr_eq(x, y),
-        (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
-        (Value::PyRandom(x), Value::PyRandom(y)) => Rc::ptr_eq(x, y),
-        (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
-        (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
-        (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y),
-        (Value::NnModule(x), Value::NnModule(y)) => x.is(y),
-        (Value::Parameter(x), Value::Parameter(y)) => x.tensor().is(&y.tensor()),
-        (Value::Optimizer(x), Value::Optimizer(y)) => Rc::ptr_eq(x, y),
-        (Value::DataLoader(x), Value::DataLoader(y)) => Rc::ptr_eq(x, y),
-        (Value::Type(x), Value::Type(y)) => x == y,
-        (Value::NnClass(x), Value::NnClass(y)) => x == y,
-        (Value::ExcClass(x), Value::ExcClass(y)) => x == y,
-        (Value::Module(x), Value::Module(y)) => x == y,
-        (Value::NdArray(x), Value::NdArray(y)) => Rc::ptr_eq(x, y),
-        (Value::NpType(x), Value::NpType(y)) => x == y,
-        _ => false,
     }
 }
 
@@ -1006,6 +971,20 @@ pub fn delete_item(container: &Value, index: &Value) -> Result<()> {
                 return Err(PyException::new(ExcType::KeyError, index.repr()));
             }
             session.set_env(&key, None);
+            Ok(())
+        }
+        // `del items[start:stop:step]`: the positions the slice names, whatever their order.
+        Value::List(items) if let Some((lower, upper, step)) = as_slice(index) => {
+            let len = items.borrow().len();
+            let mut doomed = vec![false; len];
+            for at in slice_positions(len, lower, upper, step)? {
+                doomed[at] = true;
+            }
+            let mut position = 0;
+            items.borrow_mut().retain(|_| {
+                position += 1;
+                !doomed[position - 1]
+            });
             Ok(())
         }
         Value::List(items) => {

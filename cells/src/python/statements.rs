@@ -122,7 +122,10 @@ impl Interpreter {
                 Stmt::For(s) => {
                     let mut broke = false;
                     let iterable = self.expr(&s.iter).await?;
-                    let mut items = self.iter_of(&iterable).await?;
+                    let mut items = match s.is_async {
+                        true => super::iteration::Iter::Async(self.async_iter(&iterable).await?),
+                        false => self.iter_of(&iterable).await?,
+                    };
                     while let Some(item) = self.next_of(&mut items).await? {
                         self.assign(&s.target, item).await?;
                         broke = self.loop_body(&s.body).await?;
@@ -196,24 +199,19 @@ impl Interpreter {
                 Stmt::Try(t) => self.try_statement(t).await?,
                 Stmt::Raise(r) => {
                     let error = match &r.exc {
-                        Some(e) => match &self.expr(e).await? {
-                            Value::ExcClass(kind) => PyException::new(kind.clone(), ""),
-                            Value::Exception(e) => (**e).clone(),
-                            Value::Class(c) if c.exception.is_some() => {
-                                let object = self.instantiate(c, Args::default()).await?;
-                                self.exception_of(object).await?
-                            }
-                            object @ Value::Instance(i) if i.class.exception.is_some() => {
-                                self.exception_of(object.clone()).await?
-                            }
-                            other => PyException::new(
-                                ExcType::TypeError,
-                                format!(
-                                    "exceptions must derive from BaseException, not {}",
-                                    other.type_name()
+                        Some(e) => {
+                            let value = self.expr(e).await?;
+                            match self.exception_from(&value).await? {
+                                Some(error) => error,
+                                None => PyException::new(
+                                    ExcType::TypeError,
+                                    format!(
+                                        "exceptions must derive from BaseException, not {}",
+                                        value.type_name()
+                                    ),
                                 ),
-                            ),
-                        },
+                            }
+                        }
                         None => self
                             .handling
                             .last()
@@ -225,10 +223,9 @@ impl Interpreter {
                                 )
                             })?,
                     };
-                    let mut error = PyException {
-                        frames: Vec::new(),
-                        ..error
-                    };
+                    // An exception raised again keeps the frames it was raised through (its
+                    // `__traceback__`); the frames it goes on through come before them.
+                    let mut error = error;
                     // `raise … from cause`: its `__cause__`, and no context shown.
                     if let Some(cause) = &r.cause {
                         let cause = self.expr(cause).await?;
@@ -332,7 +329,14 @@ impl Interpreter {
         } else if outcome.is_ok() {
             outcome = self.block(&t.orelse).await;
         }
+        // An exception passing through names the line it was raised at, not the finally's.
+        let line = self.stack.last().map(|a| a.line);
         let finally = self.block(&t.finalbody).await;
+        if let (Some(line), Some(a), true, Ok(())) =
+            (line, self.stack.last_mut(), outcome.is_err(), &finally)
+        {
+            a.line = line;
+        }
         finally.and(outcome)
     }
 
@@ -349,7 +353,23 @@ impl Interpreter {
         }) {
             return Ok(Some(seen.clone()));
         }
-        Ok(Some(match &cause {
+        match self.exception_from(&cause).await? {
+            Some(error) => Ok(Some(error)),
+            None => Err(PyException::new(
+                ExcType::TypeError,
+                "exception causes must derive from BaseException",
+            )
+            .into()),
+        }
+    }
+
+    /// The exception `raise value` raises: an exception object, or a new one of an exception
+    /// class; `None` for anything else.
+    pub(crate) async fn exception_from(
+        &mut self,
+        value: &Value,
+    ) -> Result<Option<PyException>, Flow> {
+        Ok(Some(match value {
             Value::Exception(e) => (**e).clone(),
             Value::ExcClass(kind) => PyException::new(kind.clone(), ""),
             Value::Class(c) if c.exception.is_some() => {
@@ -357,15 +377,9 @@ impl Interpreter {
                 self.exception_of(object).await?
             }
             Value::Instance(i) if i.class.exception.is_some() => {
-                self.exception_of(cause.clone()).await?
+                self.exception_of(value.clone()).await?
             }
-            _ => {
-                return Err(PyException::new(
-                    ExcType::TypeError,
-                    "exception causes must derive from BaseException",
-                )
-                .into());
-            }
+            _ => return Ok(None),
         }))
     }
 
@@ -419,9 +433,6 @@ impl Interpreter {
     }
 
     async fn define(&mut self, def: &StmtFunctionDef) -> Result<(), Flow> {
-        if def.is_async {
-            return Err(PyException::unsupported("'async def'").into());
-        }
         // Decorators are evaluated before the function is made, and applied innermost first.
         let mut decorators = Vec::with_capacity(def.decorator_list.len());
         for decorator in &def.decorator_list {
@@ -435,10 +446,11 @@ impl Interpreter {
                 def.range(),
             )
             .await?;
-        if let (Value::Function(f), Some(returns)) = (&mut function, &def.returns)
+        if let Value::Function(f) = &mut function
             && let Some(f) = Rc::get_mut(f)
         {
-            f.returns = Some(Rc::new((**returns).clone()));
+            f.returns = def.returns.as_ref().map(|r| Rc::new((**r).clone()));
+            f.is_async = def.is_async;
         }
         for decorator in decorators.iter().rev() {
             function = self
@@ -524,6 +536,7 @@ impl Interpreter {
         };
         Ok(Value::Function(Rc::new(Function {
             generator,
+            is_async: false,
             assigned: Rc::new(assigned),
             attributes: Default::default(),
             name,

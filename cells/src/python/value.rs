@@ -79,6 +79,9 @@ pub enum Value {
     Type(&'static str),
     /// An iterator object (`iter(x)`, `enumerate(x)`, `zip(...)`, `map(...)`, …).
     Iterator(Rc<RefCell<super::iteration::Iter>>),
+    /// A coroutine, an async generator, or an async generator's `__anext__()` (a generator is
+    /// an iterator).
+    Coroutine(Rc<super::generator::Generator>),
     TensorDataset(Rc<tolab_engine::data::TensorDataset>),
     DataLoader(Rc<crate::torch::data::Loader>),
     /// `torch.Generator()`.
@@ -301,8 +304,11 @@ pub struct Function {
     pub line: usize,
     /// The scopes of the functions it is nested in, innermost first (its closure).
     pub enclosing: Rc<[Scope]>,
-    /// Whether its body has a `yield`: calling it makes a generator.
+    /// Whether its body has a `yield`: calling it makes a generator (an async generator when
+    /// it is `async def`).
     pub generator: bool,
+    /// `async def`: calling it makes a coroutine.
+    pub is_async: bool,
     /// Its local names, as the compiler decides them (see [`super::locals`]).
     pub assigned: Rc<rustc_hash::FxHashSet<String>>,
     /// Attributes set on it (`wrapper.__name__ = …`, `f.__isabstractmethod__ = True`).
@@ -409,6 +415,7 @@ impl Value {
             Value::Optimizer(o) => o.algorithm().class_name(),
             Value::Type(_) => "type",
             Value::Iterator(it) => it.borrow().type_name(),
+            Value::Coroutine(g) => g.kind().type_name(),
             Value::TensorDataset(_) => "TensorDataset",
             Value::DataLoader(_) => "DataLoader",
             Value::Generator(_) => "Generator",
@@ -672,6 +679,12 @@ impl Value {
                 ),
                 other => format!("<{} object>", other.type_name()),
             },
+            Value::Coroutine(g) => format!(
+                "<{} object {} at {:#x}>",
+                g.kind().type_name(),
+                g.name,
+                Rc::as_ptr(g) as usize
+            ),
             Value::TensorDataset(d) => {
                 format!(
                     "<torch.utils.data.dataset.TensorDataset object at {:#x}>",
@@ -863,7 +876,8 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
         if depth == 0 {
             return Err(Cut::TooDeep);
         }
-        if identical(p, q) {
+        // (Floats aside: the lab does not box them, so two NaNs would look like one.)
+        if identical(p, q) && !matches!(p, Value::Float(_)) {
             return Ok(true);
         }
         *parts = parts.checked_sub(1).ok_or(Cut::TooLong)?;
@@ -932,6 +946,8 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
         (Value::Type(x), Value::Type(y)) | (Value::NnClass(x), Value::NnClass(y)) => x == y,
         (Value::ExcClass(x), Value::ExcClass(y)) => x == y,
         (Value::NnModule(x), Value::NnModule(y)) => x.is(y),
+        // A method bound to the same object is the same method (`fut.remove_done_callback`).
+        (Value::BoundMethod(o, f), Value::BoundMethod(p, g)) => Rc::ptr_eq(f, g) && identical(o, p),
         (Value::Dict(x), Value::Dict(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             if x.len() != y.len() {
@@ -947,15 +963,45 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
             }
             true
         }
-        _ => false,
+        // Objects without an `==` of their own equal only themselves.
+        _ => identical(a, b),
     })
 }
 
-/// Whether two values are the same object (`is`) for the containers that can hold themselves.
+/// Python's `is`.
 pub(crate) fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::List(x), Value::List(y)) | (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
+        (Value::None, Value::None) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Tensor(x), Value::Tensor(y)) => x.is(y),
+        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
         (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
+        (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
+        (Value::Int(x), Value::Int(y)) => x == y && (-5..=256).contains(x),
+        (Value::BigInt(x), Value::BigInt(y)) => Rc::ptr_eq(x, y),
+        // Floats are not boxed in the lab: the same bits stand for the same object
+        // (`nan is nan` for one `nan`), where CPython may hold two equal floats apart.
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Str(x), Value::Str(y)) => Rc::ptr_eq(x, y),
+        (Value::Bytes(x), Value::Bytes(y)) => Rc::ptr_eq(x, y),
+        (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
+        (Value::PyRandom(x), Value::PyRandom(y)) => Rc::ptr_eq(x, y),
+        (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
+        (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
+        (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y),
+        (Value::NnModule(x), Value::NnModule(y)) => x.is(y),
+        (Value::Parameter(x), Value::Parameter(y)) => x.tensor().is(&y.tensor()),
+        (Value::Optimizer(x), Value::Optimizer(y)) => Rc::ptr_eq(x, y),
+        (Value::DataLoader(x), Value::DataLoader(y)) => Rc::ptr_eq(x, y),
+        (Value::Type(x), Value::Type(y)) => x == y,
+        (Value::NnClass(x), Value::NnClass(y)) => x == y,
+        (Value::ExcClass(x), Value::ExcClass(y)) => x == y,
+        (Value::Module(x), Value::Module(y)) => x == y,
+        (Value::NdArray(x), Value::NdArray(y)) => Rc::ptr_eq(x, y),
+        (Value::NpType(x), Value::NpType(y)) => x == y,
+        (Value::Coroutine(x), Value::Coroutine(y)) => Rc::ptr_eq(x, y),
+        (Value::Iterator(x), Value::Iterator(y)) => Rc::ptr_eq(x, y),
+        (Value::Builtin(x), Value::Builtin(y)) => x == y,
         _ => false,
     }
 }

@@ -55,6 +55,8 @@ pub const MODULES: &[&str] = &[
     "csv",
     "datetime",
     "timeit",
+    "asyncio",
+    "pickle",
     "numpy",
     "numpy.random",
     // What the modules written in Python reach the interpreter through (`sys.stdout.write`).
@@ -77,6 +79,8 @@ const SOURCES: &[(&str, &str)] = &[
     ("textwrap", include_str!("py/textwrap.py")),
     ("sys", include_str!("py/sys.py")),
     ("io", include_str!("py/io.py")),
+    ("asyncio", include_str!("py/asyncio.py")),
+    ("pickle", include_str!("py/pickle.py")),
     ("logging", include_str!("py/logging.py")),
     ("argparse", include_str!("py/argparse.py")),
     ("random", include_str!("py/random.py")),
@@ -109,6 +113,13 @@ const LAB: &[&str] = &[
     "abstract_methods",
     "is_subclass",
     "environ",
+    "is_coroutine",
+    "is_coroutine_function",
+    "is_function",
+    "is_plain_object",
+    "main_global",
+    "pack_double",
+    "unpack_double",
 ];
 
 /// The functions (and other names) of a standard-library module.
@@ -257,6 +268,55 @@ impl Interpreter {
                 }
             },
             ("_lab", "environ") => Value::Environ(self.session.clone()),
+            ("_lab", "is_coroutine") => Value::Bool(matches!(
+                args.positional.first(),
+                Some(Value::Coroutine(g)) if g.kind() == crate::python::generator::Kind::Coroutine
+            )),
+            // What `pickle` asks of the values it writes and reads.
+            ("_lab", "is_function") => Value::Bool(matches!(
+                args.positional.first(),
+                Some(Value::Function(_) | Value::Builtin(_))
+            )),
+            // A learner's object whose state is its attributes (not a module, not a value of a
+            // built-in type).
+            ("_lab", "is_plain_object") => Value::Bool(matches!(
+                args.positional.first(),
+                Some(Value::Instance(i)) if !i.class.is_module && i.builtin.borrow().is_none()
+            )),
+            ("_lab", "main_global") => match args.positional.first() {
+                Some(Value::Str(name)) => self.globals.get(&**name).cloned().unwrap_or(Value::None),
+                _ => Value::None,
+            },
+            ("_lab", "pack_double") => match args.positional.first() {
+                Some(x @ (Value::Float(_) | Value::Int(_) | Value::Bool(_))) => {
+                    Value::Bytes(Rc::from(as_f64(x).to_be_bytes().as_slice()))
+                }
+                _ => {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "required argument is not a float",
+                    )
+                    .into());
+                }
+            },
+            ("_lab", "unpack_double") => match args.positional.first() {
+                Some(Value::Bytes(b)) if b.len() == 8 => {
+                    let mut raw = [0u8; 8];
+                    raw.copy_from_slice(b);
+                    Value::Float(f64::from_be_bytes(raw))
+                }
+                _ => {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        "unpack requires a buffer of 8 bytes",
+                    )
+                    .into());
+                }
+            },
+            ("_lab", "is_coroutine_function") => Value::Bool(match args.positional.first() {
+                Some(Value::Function(f) | Value::BoundMethod(_, f)) => f.is_async && !f.generator,
+                _ => false,
+            }),
             // `object.__new__(cls)`, or `int.__new__(cls, value)` for a class deriving from a
             // built-in value: an object no `__init__` has run on.
             ("_lab", "new_object") => match args.positional.as_slice() {
