@@ -14,7 +14,7 @@ use super::value::{
 
 /// The builtin types: calling one converts (`int("3")`), and `isinstance` tests against it.
 pub const TYPES: &[&str] = &[
-    "int", "float", "str", "bool", "list", "tuple", "dict", "set", "object", "bytes",
+    "int", "float", "str", "bool", "list", "tuple", "dict", "set", "object", "bytes", "complex",
 ];
 
 const NAMES: &[&str] = &[
@@ -757,6 +757,22 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             ));
         }
         "bytes" => super::bytes::construct(&args)?,
+        "complex" => {
+            let mut parts = args.positional.clone();
+            for (keyword, value) in &args.keywords {
+                match (keyword.as_str(), parts.len()) {
+                    ("real", 0) | ("imag", 1) => parts.push(value.clone()),
+                    ("imag", 0) => parts.extend([Value::Int(0), value.clone()]),
+                    _ => {
+                        return Err(PyException::new(
+                            ExcType::TypeError,
+                            format!("complex() got an unexpected keyword argument '{keyword}'"),
+                        ));
+                    }
+                }
+            }
+            super::complex::construct(&parts)?
+        }
         // `dir()`: the names of the scope it runs in; `dir(x)`: x's attributes.
         "dir" => {
             arity(name, &args, 0, 1)?;
@@ -946,6 +962,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             Value::BigInt(n) => super::int::absolute(n),
             Value::Bool(b) => Value::Int(i64::from(*b)),
             Value::Float(x) => Value::Float(x.abs()),
+            Value::Complex(re, im) => Value::Float(re.hypot(*im)),
             Value::Tensor(t) => Value::Tensor(t.abs()?),
             other => {
                 return Err(PyException::new(
@@ -1002,6 +1019,21 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             }
         }
         "round" => {
+            match &first() {
+                Value::Int(_) | Value::BigInt(_) if args.positional.len() == 1 => {
+                    return Ok(first());
+                }
+                Value::Bool(b) if args.positional.len() == 1 => {
+                    return Ok(Value::Int(i64::from(*b)));
+                }
+                Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {}
+                other => {
+                    return Err(PyException::new(
+                        ExcType::TypeError,
+                        format!("type {} doesn't define __round__ method", other.type_name()),
+                    ));
+                }
+            }
             let x = as_f64(&first());
             match args.positional.get(1) {
                 // Python rounds the exact binary value: 2.675 is 2.67499999…, so 2.67.
@@ -1146,7 +1178,12 @@ fn conversion_error(target: &str, v: &Value) -> PyException {
     PyException::new(
         ExcType::TypeError,
         format!(
-            "{target}() argument must be a string or a real number, not '{}'",
+            "{target}() argument must be a string{} or a real number, not '{}'",
+            if target == "int" {
+                ", a bytes-like object"
+            } else {
+                ""
+            },
             v.type_name()
         ),
     )

@@ -50,9 +50,7 @@ impl Interpreter {
                     None => super::int::literal(&i.to_string())?,
                 },
                 Number::Float(x) => Value::Float(*x),
-                Number::Complex { .. } => {
-                    return Err(PyException::unsupported("complex numbers").into());
-                }
+                Number::Complex { real, imag } => Value::Complex(*real, *imag),
             },
             Expr::StringLiteral(s) => Value::str(s.value.to_str()),
             Expr::BytesLiteral(b) => super::bytes::value(&b.value.bytes().collect::<Vec<u8>>()),

@@ -61,6 +61,14 @@ fn cpython_hash(v: &Value) -> Option<i64> {
         Value::Bool(b) => i64::from(*b),
         Value::BigInt(n) => super::int::hash(n),
         Value::Float(x) => float_hash(*x)?,
+        // CPython's: the real part's hash plus 1000003 (`sys.hash_info.imag`) times the
+        // imaginary part's, in wrapping arithmetic; -1 is kept for errors.
+        Value::Complex(re, im) => {
+            match float_hash(*re)?.wrapping_add(float_hash(*im)?.wrapping_mul(1_000_003)) {
+                -1 => -2,
+                h => h,
+            }
+        }
         Value::Tuple(items) => {
             let lanes = items.iter().map(cpython_hash).collect::<Option<Vec<_>>>()?;
             tuple_hash(&lanes)

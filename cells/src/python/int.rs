@@ -424,6 +424,107 @@ pub fn float_ratio(x: f64) -> Result<Value> {
     ])))
 }
 
+/// Where `to_bytes` and `from_bytes` read `length`, `byteorder` and `signed`.
+fn byte_layout(args: &super::args::Args, first: usize, what: &str) -> Result<(bool, bool)> {
+    let order = match args.get(first, "byteorder") {
+        None => "big".to_owned(),
+        Some(Value::Str(s)) => s.to_string(),
+        Some(other) => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "{what}() argument 'byteorder' must be str, not {}",
+                    other.type_name()
+                ),
+            ));
+        }
+    };
+    let little = match order.as_str() {
+        "little" => true,
+        "big" => false,
+        _ => {
+            return Err(PyException::new(
+                ExcType::ValueError,
+                "byteorder must be either 'little' or 'big'",
+            ));
+        }
+    };
+    let signed = args.keyword("signed").is_some_and(Value::truthy);
+    Ok((little, signed))
+}
+
+/// `n.to_bytes(length=1, byteorder='big', *, signed=False)`.
+pub fn to_bytes(n: &BigInt, args: &super::args::Args) -> Result<Value> {
+    let length = match args.get(0, "length") {
+        None => 1,
+        Some(v) => super::value::as_index(v)?,
+    };
+    let length = usize::try_from(length).map_err(|_| {
+        PyException::new(ExcType::ValueError, "length argument must be non-negative")
+    })?;
+    let (little, signed) = byte_layout(args, 1, "to_bytes")?;
+    let overflow = || PyException::new(ExcType::OverflowError, "int too big to convert");
+    if n.is_negative() && !signed {
+        return Err(PyException::new(
+            ExcType::OverflowError,
+            "can't convert negative int to unsigned",
+        ));
+    }
+    // Two's complement in `length` bytes: what fits there, or OverflowError.
+    let bits = n.bits() + u64::from(signed && !n.is_negative());
+    let fits = if n.is_negative() {
+        (n + BigInt::one()).bits() < 8 * length as u64
+    } else {
+        bits <= 8 * length as u64
+    };
+    if !fits || length > 1 << 30 {
+        return Err(overflow());
+    }
+    let mut bytes = n.to_signed_bytes_le();
+    bytes.resize(length, if n.is_negative() { 0xff } else { 0 });
+    if !little {
+        bytes.reverse();
+    }
+    Ok(super::bytes::value(&bytes))
+}
+
+/// `int.from_bytes(bytes, byteorder='big', *, signed=False)`.
+pub fn from_bytes(args: &super::args::Args) -> Result<Value> {
+    let data: Vec<u8> = match args.get(0, "bytes") {
+        Some(Value::Bytes(b)) => b.to_vec(),
+        Some(Value::List(items)) => items
+            .borrow()
+            .iter()
+            .map(|v| match v {
+                Value::Int(i) if (0..256).contains(i) => Ok(*i as u8),
+                _ => Err(PyException::new(
+                    ExcType::ValueError,
+                    "bytes must be in range(0, 256)",
+                )),
+            })
+            .collect::<Result<_>>()?,
+        other => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "cannot convert '{}' object to bytes",
+                    other.map_or_else(|| "NoneType".to_owned(), Value::type_name)
+                ),
+            ));
+        }
+    };
+    let (little, signed) = byte_layout(args, 1, "from_bytes")?;
+    let mut le = data;
+    if !little {
+        le.reverse();
+    }
+    let n = match signed {
+        true => BigInt::from_signed_bytes_le(&le),
+        false => BigInt::from_bytes_le(Sign::Plus, &le),
+    };
+    Ok(normalized(n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

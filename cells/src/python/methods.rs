@@ -40,8 +40,13 @@ pub(crate) const DICT_METHODS: &[&str] = &[
     "copy",
     "clear",
 ];
-pub(crate) const INT_METHODS: &[&str] =
-    &["bit_length", "bit_count", "conjugate", "as_integer_ratio"];
+pub(crate) const INT_METHODS: &[&str] = &[
+    "bit_length",
+    "bit_count",
+    "conjugate",
+    "as_integer_ratio",
+    "to_bytes",
+];
 pub(crate) const FLOAT_METHODS: &[&str] = &["is_integer", "conjugate", "as_integer_ratio"];
 pub(crate) const SET_METHODS: &[&str] = &[
     "add",
@@ -148,12 +153,18 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             _ if FLOAT_METHODS.contains(&name) => method(),
             _ => Err(no_attribute(owner, name)),
         },
+        Value::Complex(re, im) => match super::complex::attribute(*re, *im, name) {
+            Some(part) => Ok(part),
+            None if super::complex::METHODS.contains(&name) => method(),
+            None => Err(no_attribute(owner, name)),
+        },
         Value::List(_) if LIST_METHODS.contains(&name) => method(),
         Value::Dict(_) if DICT_METHODS.contains(&name) => method(),
         Value::Set(_) if SET_METHODS.contains(&name) => method(),
         Value::Str(_) if super::strings::METHODS.contains(&name) => method(),
         Value::Bytes(_) if super::bytes::METHODS.contains(&name) => method(),
         Value::Type("bytes") if name == "fromhex" => method(),
+        Value::Type("int") if name == "from_bytes" => method(),
         Value::Environ(_) if DICT_METHODS.contains(&name) => method(),
         Value::Generator(_) => torch_method("torch.Generator"),
         Value::GradScaler(_) => torch_method("torch.amp.GradScaler"),
@@ -278,6 +289,7 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
         }
         Value::Str(s) => super::strings::call(s, name, &args),
         Value::Bytes(b) => super::bytes::call(b, name, &args),
+        Value::Type("int") => super::int::from_bytes(&args),
         Value::Type("bytes") => match args.positional.first() {
             Some(Value::Str(text)) => super::bytes::fromhex(text),
             other => Err(PyException::new(
@@ -310,6 +322,7 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
                 "bit_length" => Value::Int(n.bits() as i64),
                 "bit_count" => Value::Int(n.magnitude().count_ones() as i64),
                 "conjugate" => super::int::normalized(n),
+                "to_bytes" => super::int::to_bytes(&n, &args)?,
                 "as_integer_ratio" => {
                     Value::Tuple(Rc::from(vec![super::int::normalized(n), Value::Int(1)]))
                 }
@@ -322,6 +335,7 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
             "as_integer_ratio" => super::int::float_ratio(*x)?,
             _ => return Err(no_attribute(owner, name)),
         }),
+        Value::Complex(re, im) if name == "conjugate" => Ok(Value::Complex(*re, -im)),
         other => Err(no_attribute(other, name)),
     }
 }

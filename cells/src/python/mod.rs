@@ -9,6 +9,7 @@ mod bytes;
 mod calls;
 pub(crate) mod clock;
 mod completion;
+mod complex;
 mod context;
 mod coroutine;
 mod dunders;

@@ -154,6 +154,12 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
             };
             float_binary(op, float(left)?, float(right)?).ok_or_else(unsupported)?
         }
+        (Value::Complex(..), _) | (_, Value::Complex(..)) => {
+            match (super::complex::of(left), super::complex::of(right)) {
+                (Some(a), Some(b)) => super::complex::binary(op, a?, b?).ok_or_else(unsupported)?,
+                _ => Err(unsupported()),
+            }
+        }
         _ => Err(unsupported()),
     }
 }
@@ -345,6 +351,8 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
         (UnaryOp::UAdd, Value::BigInt(_)) => Ok(v.clone()),
         (UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-i64::from(*b))),
         (UnaryOp::USub, Value::Float(x)) => Ok(Value::Float(-x)),
+        (UnaryOp::USub, Value::Complex(re, im)) => Ok(Value::Complex(-re, -im)),
+        (UnaryOp::UAdd, Value::Complex(..)) => Ok(v.clone()),
         (UnaryOp::UAdd, Value::Int(_) | Value::Float(_)) => Ok(v.clone()),
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
         _ => Err(type_error(format!(

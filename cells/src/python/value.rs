@@ -21,6 +21,8 @@ pub enum Value {
     /// An int beyond 64 bits (never one that fits an `i64`: see [`super::int`]).
     BigInt(Rc<num_bigint::BigInt>),
     Float(f64),
+    /// A complex number: its real and imaginary parts.
+    Complex(f64, f64),
     Str(Rc<str>),
     Bytes(Rc<[u8]>),
     List(Rc<RefCell<Vec<Value>>>),
@@ -382,6 +384,7 @@ impl Value {
             Value::Bool(_) => "bool",
             Value::Int(_) | Value::BigInt(_) => "int",
             Value::Float(_) => "float",
+            Value::Complex(..) => "complex",
             Value::Str(_) => "str",
             Value::Bytes(_) => "bytes",
             Value::List(_) => "list",
@@ -480,6 +483,7 @@ impl Value {
             Value::Bool(b) => *b,
             Value::Int(i) => *i != 0,
             Value::Float(x) => *x != 0.0,
+            Value::Complex(re, im) => *re != 0.0 || *im != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::Bytes(b) => !b.is_empty(),
             Value::List(items) => !items.borrow().is_empty(),
@@ -566,6 +570,7 @@ impl Value {
                 String::new()
             }),
             Value::Float(x) => python_float(*x),
+            Value::Complex(re, im) => super::complex::repr(*re, *im),
             Value::Str(s) => string_repr(s),
             Value::Bytes(b) => super::bytes::repr(b),
             Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) => self.repr_in(cx),
@@ -899,6 +904,12 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
             Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_),
             Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_),
         ) => number_order(a, b) == Some(std::cmp::Ordering::Equal),
+        (Value::Complex(..), _) | (_, Value::Complex(..)) => {
+            match (super::complex::of(a), super::complex::of(b)) {
+                (Some(Ok(x)), Some(Ok(y))) => x == y,
+                _ => false,
+            }
+        }
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             x.len() == y.len() && all(&mut x.iter().zip(y.iter()))?
