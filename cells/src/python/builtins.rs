@@ -572,7 +572,7 @@ impl Interpreter {
         if let Value::BigInt(n) = v {
             return Ok(super::int::decimal(n)?);
         }
-        if as_str && !container && !matches!(v, Value::Instance(_)) {
+        if as_str && !container && !matches!(v, Value::Instance(_) | Value::NnModule(_)) {
             return Ok(v.str_text());
         }
         let mut cx = ReprContext::default();
@@ -581,6 +581,10 @@ impl Interpreter {
             if let Value::Instance(i) = &object {
                 cx.learned.insert(address(i), text.str_text());
             }
+        }
+        for module in modules_in(v) {
+            let text = Box::pin(self.module_repr(&module, true)).await?;
+            cx.modules.insert(module.id(), text);
         }
         let text = v.repr_in(&mut cx);
         match cx.cut {
@@ -1019,20 +1023,14 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             }
         }
         "round" => {
-            match &first() {
-                Value::Int(_) | Value::BigInt(_) if args.positional.len() == 1 => {
-                    return Ok(first());
-                }
-                Value::Bool(b) if args.positional.len() == 1 => {
-                    return Ok(Value::Int(i64::from(*b)));
-                }
-                Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_) => {}
-                other => {
-                    return Err(PyException::new(
-                        ExcType::TypeError,
-                        format!("type {} doesn't define __round__ method", other.type_name()),
-                    ));
-                }
+            if !matches!(first(), Value::Float(_) | Value::NpScalar(_)) {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "type {} doesn't define __round__ method",
+                        first().type_name()
+                    ),
+                ));
             }
             let x = as_f64(&first());
             match args.positional.get(1) {
@@ -1556,6 +1554,23 @@ fn learner_objects(v: &Value) -> Vec<Value> {
         Value::Instance(i) => Some(i.class.lookup("__repr__").is_some() && seen.insert(address(i))),
         _ => None,
     })
+}
+
+/// The modules in `v` and the containers inside it (built-in ones and learners' without a
+/// `__repr__` of their own), whose reprs may show learners' modules.
+fn modules_in(v: &Value) -> Vec<tolab_engine::nn::Module> {
+    found_in(v, |v| match v {
+        Value::NnModule(_) => Some(true),
+        Value::Instance(i) if i.module.is_some() => Some(i.class.lookup("__repr__").is_none()),
+        _ => None,
+    })
+    .into_iter()
+    .filter_map(|v| match &v {
+        Value::NnModule(m) => Some(m.clone()),
+        Value::Instance(i) => i.module.clone(),
+        _ => None,
+    })
+    .collect()
 }
 
 /// The tensors in `v` and the containers inside it, parameters included: what printing `v`

@@ -213,6 +213,58 @@ impl Interpreter {
                 Box::pin(self.fill_container(owner, args)).await?;
                 Ok(Value::None)
             }
+            Value::Method(owner, name) if &**name == super::objects::MODULE_REPR => {
+                let Value::Instance(i) = &**owner else {
+                    return Err(PyException::new(ExcType::TypeError, "not a module").into());
+                };
+                let module = i
+                    .module
+                    .clone()
+                    .ok_or_else(|| PyException::new(ExcType::TypeError, "not a module"))?;
+                Ok(Value::str(
+                    &Box::pin(self.module_repr(&module, false)).await?,
+                ))
+            }
+            // An unbound method of a built-in class: the method of its first argument.
+            Value::Method(owner, name)
+                if matches!(**owner, Value::NnClass(_) | Value::Type("torch.Tensor")) =>
+            {
+                let mut positional = args.positional.into_iter();
+                let Some(receiver) = positional.next() else {
+                    let message = match &**owner {
+                        Value::NnClass(_) => {
+                            format!(
+                                "Module.{name}() missing 1 required positional argument: 'self'"
+                            )
+                        }
+                        _ => format!("unbound method TensorBase.{name}() needs an argument"),
+                    };
+                    return Err(PyException::new(ExcType::TypeError, message).into());
+                };
+                let rest = Args {
+                    positional: positional.collect(),
+                    keywords: args.keywords,
+                };
+                let method = match (&**owner, &receiver) {
+                    (Value::NnClass(_), Value::Instance(i)) if &**name == "__repr__" => {
+                        match &i.module {
+                            Some(module) => {
+                                let text = Box::pin(self.module_repr(module, false)).await?;
+                                return Ok(Value::str(&text));
+                            }
+                            None => Box::pin(self.attribute(&receiver, name)).await?,
+                        }
+                    }
+                    (Value::NnClass(_), _) => {
+                        match crate::torch::bound("torch.nn.Module", name, Some(&receiver)) {
+                            Some(method) => method,
+                            None => Box::pin(self.attribute(&receiver, name)).await?,
+                        }
+                    }
+                    _ => Box::pin(self.attribute(&receiver, name)).await?,
+                };
+                Box::pin(self.call(&method, rest)).await
+            }
             Value::Method(owner, name) if &**name == "__exception_init__" => {
                 if let Value::Instance(i) = &**owner {
                     let given = Value::Tuple(args.positional.into());

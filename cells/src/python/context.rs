@@ -36,7 +36,7 @@ impl Interpreter {
             let step = async {
                 let manager = self.expr(&item.context_expr).await?;
                 let (context, value) = match w.is_async {
-                    true => self.enter_async_context(manager).await?,
+                    true => Box::pin(self.enter_async_context(manager)).await?,
                     false => self.enter_context(manager).await?,
                 };
                 entered.push(context);

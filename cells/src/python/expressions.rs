@@ -22,8 +22,16 @@ impl Interpreter {
             // The fast path stays synchronous; only a read that could not wait (in the browser)
             // takes the awaiting one, and so does a learner's object, whose operators are
             // methods (what the fast path computed before meeting it is rolled back).
+            // One mark serves both rollbacks.
             let mark = self.session.retry_mark();
-            if let Some(value) = sync_first!(self, |me| me.simple_expr(e))? {
+            let simple = match self.simple_expr(e) {
+                Err(flow) if super::sync::would_block(&flow) => {
+                    self.session.rewind(mark);
+                    Box::pin(self.engine_call(|me| me.simple_expr(e))).await?
+                }
+                other => other?,
+            };
+            if let Some(value) = simple {
                 return Ok(value);
             }
             self.session.rewind(mark);
@@ -272,15 +280,16 @@ impl Interpreter {
                 }
                 Expr::Yield(y) => {
                     let value = self.optional(&y.value).await?;
-                    self.yield_expression(value).await?
+                    Box::pin(self.yield_expression(value)).await?
                 }
+                // Boxed, as the other async-only paths: they keep the hot futures small.
                 Expr::Await(a) => {
                     let value = self.expr(&a.value).await?;
-                    self.await_value(value).await?
+                    Box::pin(self.await_value(value)).await?
                 }
                 Expr::YieldFrom(y) => {
                     let iterable = self.expr(&y.value).await?;
-                    self.yield_from(&iterable).await?
+                    Box::pin(self.yield_from(&iterable)).await?
                 }
                 _ => return Err(PyException::unsupported("this expression").into()),
             })
@@ -372,7 +381,7 @@ impl Interpreter {
                 match out {
                     Some(out) => out.push(value),
                     None => {
-                        self.yield_value(value).await?;
+                        Box::pin(self.yield_value(value)).await?;
                     }
                 }
                 return Ok(());
@@ -382,7 +391,7 @@ impl Interpreter {
                 None => {
                     let iterable = self.expr(&first.iter).await?;
                     match first.is_async {
-                        true => Iter::Async(self.async_iter(&iterable).await?),
+                        true => Iter::Async(Box::pin(self.async_iter(&iterable)).await?),
                         false => self.iter_of(&iterable).await?,
                     }
                 }

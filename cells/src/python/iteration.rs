@@ -238,7 +238,7 @@ impl Interpreter {
                 Iter::Loader(epoch) => self.next_batch(epoch).await?,
                 Iter::Async(iterator) => {
                     let iterator = iterator.clone();
-                    self.async_next(&iterator).await?
+                    Box::pin(self.async_next(&iterator)).await?
                 }
                 Iter::Generator(generator) => {
                     let generator = generator.clone();

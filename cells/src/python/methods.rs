@@ -47,7 +47,7 @@ pub(crate) const INT_METHODS: &[&str] = &[
     "as_integer_ratio",
     "to_bytes",
 ];
-pub(crate) const FLOAT_METHODS: &[&str] = &["is_integer", "conjugate", "as_integer_ratio"];
+pub(crate) const FLOAT_METHODS: &[&str] = &["is_integer", "conjugate", "as_integer_ratio", "hex"];
 pub(crate) const SET_METHODS: &[&str] = &[
     "add",
     "discard",
@@ -165,6 +165,13 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         Value::Bytes(_) if super::bytes::METHODS.contains(&name) => method(),
         Value::Type("bytes") if name == "fromhex" => method(),
         Value::Type("int") if name == "from_bytes" => method(),
+        // `nn.Module.__repr__(model)`, `torch.Tensor.add(t, 1)`: a method of a built-in class,
+        // called with its object first.
+        Value::NnClass(_) | Value::Type("torch.Tensor")
+            if name != "__name__" && name != "__mro__" =>
+        {
+            method()
+        }
         Value::Environ(_) if DICT_METHODS.contains(&name) => method(),
         Value::Generator(_) => torch_method("torch.Generator"),
         Value::GradScaler(_) => torch_method("torch.amp.GradScaler"),
@@ -333,11 +340,34 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
             "is_integer" => Value::Bool(x.is_finite() && x.fract() == 0.0),
             "conjugate" => Value::Float(*x),
             "as_integer_ratio" => super::int::float_ratio(*x)?,
+            "hex" => Value::str(&float_hex(*x)),
             _ => return Err(no_attribute(owner, name)),
         }),
         Value::Complex(re, im) if name == "conjugate" => Ok(Value::Complex(*re, -im)),
         other => Err(no_attribute(other, name)),
     }
+}
+
+/// `x.hex()`: the exact binary value, `0x1.<13 hex digits>p<exponent>` (subnormals `0x0.…p-1022`).
+fn float_hex(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    if x == 0.0 {
+        return format!("{sign}0x0.0p+0");
+    }
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64;
+    let mantissa = bits & ((1 << 52) - 1);
+    let (lead, exponent) = match exponent {
+        0 => (0, -1022),
+        e => (1, e - 1023),
+    };
+    format!("{sign}0x{lead}.{mantissa:013x}p{exponent:+}")
 }
 
 fn list_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<Value> {

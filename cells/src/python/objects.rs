@@ -388,6 +388,12 @@ impl Interpreter {
                     )),
                     // `super().__init__()` of nn.Module: the module exists already.
                     None if name == "__init__" => Ok(Value::Builtin("__noop__")),
+                    // `super().__repr__()` of a module: nn.Module's own text.
+                    None if name == "__repr__"
+                        && matches!(&**object, Value::Instance(i) if i.module.is_some()) =>
+                    {
+                        Ok(Value::Method(object.clone(), Rc::from(MODULE_REPR)))
+                    }
                     // A method of the built-in base (`super().to(device)`,
                     // `super().state_dict()`), on the object itself.
                     None => crate::torch::bound("torch.nn.Module", name, Some(object))
@@ -818,3 +824,6 @@ fn class_method(found: Option<&Value>, class: &Rc<Class>) -> Option<Value> {
         f.clone(),
     ))
 }
+
+/// The method `super().__repr__()` and `nn.Module.__repr__` give a module: nn.Module's text.
+pub(crate) const MODULE_REPR: &str = "__module_repr__";

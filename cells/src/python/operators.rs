@@ -50,6 +50,12 @@ pub fn scalar(v: &Value) -> Option<Scalar> {
 
 /// `left op right`; `in_place` for `+=` and friends (tensors update in place, as PyTorch does).
 pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Result<Value> {
+    // The hot case first: two small ints.
+    if let (Value::Int(a), Value::Int(b)) = (left, right)
+        && let Some(result) = int_binary(op, *a, *b)
+    {
+        return result;
+    }
     let (left, right) = (&*left.resolved(), &*right.resolved());
     // A tensor with a NumPy array: torch gives way, NumPy computes (its promotion) and the
     // tensor's `__array_wrap__` makes the result a tensor again.
@@ -364,6 +370,21 @@ pub fn unary(op: UnaryOp, v: &Value) -> Result<Value> {
 }
 
 pub fn compare(op: CmpOp, left: &Value, right: &Value) -> Result<Value> {
+    // The hot case first: two small ints.
+    if let (Value::Int(a), Value::Int(b)) = (left, right) {
+        let answer = match op {
+            CmpOp::Eq => Some(a == b),
+            CmpOp::NotEq => Some(a != b),
+            CmpOp::Lt => Some(a < b),
+            CmpOp::LtE => Some(a <= b),
+            CmpOp::Gt => Some(a > b),
+            CmpOp::GtE => Some(a >= b),
+            _ => None,
+        };
+        if let Some(answer) = answer {
+            return Ok(Value::Bool(answer));
+        }
+    }
     let (left, right) = (&*left.resolved(), &*right.resolved());
     let tensor_side = match (left, right) {
         (Value::Tensor(t), other) => Some((t.clone(), other, false)),

@@ -46,9 +46,8 @@ pub fn bind<P: Parameter>(
         }
     }
     let mut extra_keywords = Vec::new();
-    // CPython names every positional-only parameter passed by keyword at once.
-    let keys: Vec<String> = keywords.iter().map(|(k, _)| k.clone()).collect();
-    for (key, value) in keywords {
+    let mut keywords = keywords.into_iter();
+    while let Some((key, value)) = keywords.next() {
         let at = params
             .iter()
             .position(|p| !p.positional_only() && p.name() == key);
@@ -57,9 +56,15 @@ pub fn bind<P: Parameter>(
                 extra_keywords.push((key, value));
                 continue;
             }
+            // CPython names every positional-only parameter passed by keyword at once (those
+            // before this one matched other parameters).
+            let rest = keywords.as_slice();
             let passed: Vec<&str> = params
                 .iter()
-                .filter(|p| p.positional_only() && keys.iter().any(|k| k == p.name()))
+                .filter(|p| {
+                    p.positional_only()
+                        && (p.name() == key || rest.iter().any(|(k, _)| k == p.name()))
+                })
                 .map(Parameter::name)
                 .collect();
             if !passed.is_empty() {

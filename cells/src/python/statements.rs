@@ -123,7 +123,9 @@ impl Interpreter {
                     let mut broke = false;
                     let iterable = self.expr(&s.iter).await?;
                     let mut items = match s.is_async {
-                        true => super::iteration::Iter::Async(self.async_iter(&iterable).await?),
+                        true => super::iteration::Iter::Async(
+                            Box::pin(self.async_iter(&iterable)).await?,
+                        ),
                         false => self.iter_of(&iterable).await?,
                     };
                     while let Some(item) = self.next_of(&mut items).await? {

@@ -606,6 +606,13 @@ impl Value {
                     owner.type_name()
                 )
             }
+            // Unbound: `nn.Module.parameters`, `torch.Tensor.add`.
+            Value::Method(owner, name) if matches!(**owner, Value::NnClass(_)) => {
+                format!("<function Module.{name} at {:#x}>", address(name))
+            }
+            Value::Method(owner, name) if matches!(**owner, Value::Type("torch.Tensor")) => {
+                format!("<method '{name}' of 'torch._C.TensorBase' objects>")
+            }
             Value::Method(owner, name) => {
                 format!("<built-in method {name} of {} object>", owner.type_name())
             }
@@ -629,7 +636,7 @@ impl Value {
             },
             Value::Instance(i) => match (cx.learned.get(&address(i)), &i.module) {
                 (Some(text), _) => text.clone(),
-                (None, Some(m)) => m.repr(),
+                (None, Some(m)) => cx.modules.get(&m.id()).cloned().unwrap_or_else(|| m.repr()),
                 (None, None) if let Some(container) = i.builtin.borrow().as_ref() => {
                     container.repr_in(cx)
                 }
@@ -652,7 +659,7 @@ impl Value {
                 format!("<bound method {} of {}>", f.name, owner.repr())
             }
             Value::Super(..) => "<super object>".into(),
-            Value::NnModule(m) => m.repr(),
+            Value::NnModule(m) => cx.modules.get(&m.id()).cloned().unwrap_or_else(|| m.repr()),
             Value::Parameter(p) => p.repr().unwrap_or_else(|e| format!("<parameter: {e}>")),
             Value::Optimizer(o) => o.repr(),
             // A KeyError's message is already its key's repr.
@@ -867,6 +874,12 @@ pub fn try_equal(a: &Value, b: &Value) -> Result<bool, PyException> {
 /// identical to its counterpart is equal without a look inside, as in CPython (so a list
 /// holding itself compares).
 fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result<bool, Cut> {
+    // The common keys first: a dict's lookups compare every key they pass.
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => return Ok(x == y),
+        (Value::Str(x), Value::Str(y)) => return Ok(x == y),
+        _ => {}
+    }
     // A container subclass's object equals what its built-in container equals.
     if let (Value::Instance(_), _) | (_, Value::Instance(_)) = (a, b)
         && let (a, b) = (a.resolved(), b.resolved())
@@ -1093,6 +1106,9 @@ pub enum Cut {
 pub struct ReprContext {
     /// The text of each learner object's `__repr__`, by the object's address.
     pub learned: std::collections::HashMap<usize, String>,
+    /// The repr of each module holding learners' modules (whose `__repr__` or `extra_repr`
+    /// shows in it), by the module's id.
+    pub modules: std::collections::HashMap<usize, String>,
     open: Vec<usize>,
     parts: usize,
     /// Set when the repr was cut short.

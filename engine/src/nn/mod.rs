@@ -10,7 +10,7 @@ mod parameter;
 
 pub use layers::{Factory, Layer};
 pub(crate) use module::ModuleParts;
-pub use module::{Assign, CustomForward, IncompatibleKeys, Member, Module};
+pub use module::{Assign, CustomForward, IncompatibleKeys, Member, Module, Shown};
 pub use parameter::Parameter;
 
 use crate::error::Error;

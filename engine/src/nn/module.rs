@@ -733,7 +733,19 @@ impl Module {
 
     /// `repr(module)`: `Name(extra)`, children indented one per line as `(name): repr`.
     pub fn repr(&self) -> String {
-        let extra = self.0.layer.extra_repr(self);
+        self.repr_with(&|_| Shown::default())
+    }
+
+    /// `repr(module)` where the caller may say how some modules show (a learner's `__repr__`
+    /// or `extra_repr`), asked of this module and each one below it.
+    pub fn repr_with(&self, shown: &dyn Fn(&Module) -> Shown) -> String {
+        let custom = shown(self);
+        if let Some(text) = custom.repr {
+            return text;
+        }
+        let extra = custom
+            .extra_repr
+            .unwrap_or_else(|| self.0.layer.extra_repr(self));
         let extra_lines: Vec<&str> = if extra.is_empty() {
             Vec::new()
         } else {
@@ -745,7 +757,9 @@ impl Module {
             .borrow()
             .iter()
             .map(|(name, child)| {
-                let text = child.as_ref().map_or("None".to_owned(), Module::repr);
+                let text = child
+                    .as_ref()
+                    .map_or("None".to_owned(), |c| c.repr_with(shown));
                 format!("({name}): {}", text.replace('\n', "\n  "))
             })
             .collect();
@@ -765,6 +779,14 @@ impl Module {
         text.push(')');
         text
     }
+}
+
+/// How a module shows in a repr when its class says so: its whole `repr`, or its
+/// `extra_repr`; `None` for the built-in text.
+#[derive(Debug, Clone, Default)]
+pub struct Shown {
+    pub repr: Option<String>,
+    pub extra_repr: Option<String>,
 }
 
 /// Sets or appends `name` in an ordered registry.

@@ -6,7 +6,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use tolab_engine::nn::{Layer, Member, Module};
+use std::collections::HashMap;
+
+use tolab_engine::nn::{Layer, Member, Module, Shown};
 use tolab_engine::{DType, Tensor, To};
 
 use super::{module_of, modules_of};
@@ -351,6 +353,37 @@ fn named_defaults(call: &Call) -> Result<()> {
 }
 
 impl Interpreter {
+    /// `nn.Module.__repr__(module)`: the built-in text, with each learner's module below it
+    /// shown by its class's `__repr__` or `extra_repr` (the top one's `__repr__` too when `own`:
+    /// `repr(model)` rather than `super().__repr__()`).
+    pub(crate) async fn module_repr(
+        &mut self,
+        top: &Module,
+        own: bool,
+    ) -> std::result::Result<String, Flow> {
+        let mut shown: HashMap<usize, Shown> = HashMap::new();
+        let mut todo = vec![top.clone()];
+        while let Some(module) = todo.pop() {
+            let object = self.object_of(&module);
+            let mut custom = Shown::default();
+            if let Value::Instance(i) = &object {
+                let defines = |name| i.class.lookup(name).is_some();
+                if defines("__repr__") && (own || !module.is(top)) {
+                    let text = self.call_dunder(&object, "__repr__", Vec::new()).await?;
+                    custom.repr = Some(self.text_of(&text, true).await?);
+                } else if defines("extra_repr") {
+                    let text = self.call_dunder(&object, "extra_repr", Vec::new()).await?;
+                    custom.extra_repr = Some(self.text_of(&text, true).await?);
+                }
+            }
+            if custom.repr.is_none() {
+                todo.extend(module.children());
+            }
+            shown.insert(module.id(), custom);
+        }
+        Ok(top.repr_with(&|m| shown.get(&m.id()).cloned().unwrap_or_default()))
+    }
+
     /// The Python object for an engine module: the cell instance that owns it, or the built-in
     /// layer itself.
     pub(crate) fn object_of(&self, module: &Module) -> Value {
