@@ -547,7 +547,7 @@ fn repeat(items: &[Value], n: usize) -> Vec<Value> {
 }
 
 /// The most items (or characters) one list or string may hold.
-const MAX_SEQUENCE: usize = 100_000_000;
+pub(crate) const MAX_SEQUENCE: usize = 100_000_000;
 
 /// The longest range made into a list at once (loops over ranges draw lazily and are not limited).
 const MATERIALIZED_RANGE: i64 = 10_000_000;
@@ -1088,25 +1088,38 @@ pub fn format(value: &Value, spec: &str) -> Result<String> {
         }
         i += 1;
     }
-    let digits = |i: &mut usize| {
+    // A count's digits: past a machine word CPython's "too many digits", past what one
+    // string may hold in the lab a MemoryError (CPython would try to build it).
+    let digits = |i: &mut usize| -> Result<Option<usize>> {
         let start = *i;
         while chars.get(*i).is_some_and(char::is_ascii_digit) {
             *i += 1;
         }
-        chars[start..*i]
-            .iter()
-            .collect::<String>()
-            .parse::<usize>()
-            .ok()
+        if start == *i {
+            return Ok(None);
+        }
+        let Ok(n) = chars[start..*i].iter().collect::<String>().parse::<u64>() else {
+            return Err(PyException::new(
+                ExcType::ValueError,
+                "Too many decimal digits in format string",
+            ));
+        };
+        if n > MAX_SEQUENCE as u64 {
+            return Err(PyException::new(
+                ExcType::MemoryError,
+                format!("a string of {n} characters is too long for the lab"),
+            ));
+        }
+        Ok(Some(n as usize))
     };
-    let width = digits(&mut i).unwrap_or(0);
+    let width = digits(&mut i)?.unwrap_or(0);
     let separator = chars.get(i).copied().filter(|c| matches!(c, ',' | '_'));
     if separator.is_some() {
         i += 1;
     }
     let precision = if chars.get(i) == Some(&'.') {
         i += 1;
-        Some(digits(&mut i).ok_or_else(spec_error)?)
+        Some(digits(&mut i)?.ok_or_else(spec_error)?)
     } else {
         None
     };

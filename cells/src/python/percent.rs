@@ -143,12 +143,18 @@ fn count(chars: &[char], i: &mut usize) -> Count {
     }
     let mut n: usize = 0;
     while let Some(d) = chars.get(*i).and_then(|c| c.to_digit(10)) {
-        // A width past any screen is clamped rather than overflowing.
-        n = n.saturating_mul(10).saturating_add(d as usize).min(1 << 20);
+        // Past what one string may hold it is refused below (and never overflows here).
+        n = n
+            .saturating_mul(10)
+            .saturating_add(d as usize)
+            .min(LIMIT + 1);
         *i += 1;
     }
     Count::Fixed(n)
 }
+
+/// The widest field or longest precision one conversion may ask for.
+const LIMIT: usize = super::operators::MAX_SEQUENCE;
 
 /// Pairs each conversion of `template` with its argument from `args` (a tuple: one each, in
 /// order; a dict: by key; anything else: the one argument).
@@ -184,14 +190,20 @@ pub fn plan(template: &str, args: &Value) -> Result<Vec<Step>> {
                 Count::Fixed(n) => Ok(n),
                 Count::Star => match take()? {
                     Value::Int(n) => Ok(usize::try_from(n.unsigned_abs())
-                        .unwrap_or(1 << 20)
-                        .min(1 << 20)),
+                        .unwrap_or(LIMIT + 1)
+                        .min(LIMIT + 1)),
                     _ => Err(type_error("* wants int")),
                 },
             }
         };
         let width = star(spec.width)?;
         let precision = spec.precision.map(&mut star).transpose()?;
+        if width.max(precision.unwrap_or(0)) > LIMIT {
+            return Err(PyException::new(
+                ExcType::MemoryError,
+                "the formatted string is too long for the lab",
+            ));
+        }
         let value = match (&spec.key, args) {
             (Some(key), Value::Dict(entries)) => entries
                 .borrow()

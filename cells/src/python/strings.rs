@@ -267,9 +267,21 @@ fn affixes(v: Option<&Value>, method: &str) -> Result<Vec<String>> {
     }
 }
 
+/// A width a string is padded to, within what one string may hold in the lab.
+fn width_arg(args: &Args, index: usize, name: &str, default: i64) -> Result<usize> {
+    let width = int_arg(args, index, name, default)?.max(0) as u64;
+    if width > super::operators::MAX_SEQUENCE as u64 {
+        return Err(PyException::new(
+            ExcType::MemoryError,
+            format!("a string of {width} characters is too long for the lab"),
+        ));
+    }
+    Ok(width as usize)
+}
+
 /// `s.center(width, fillchar)` and the justifications.
 fn justify(s: &str, args: &Args, method: &str) -> Result<String> {
-    let width = int_arg(args, 0, "width", 0)?.max(0) as usize;
+    let width = width_arg(args, 0, "width", 0)?;
     let fill = match given(args, 1, "fillchar") {
         None => ' ',
         Some(Value::Str(f)) if f.chars().count() == 1 => f.chars().next().unwrap_or(' '),
@@ -489,7 +501,7 @@ pub(crate) fn call(s: &str, name: &str, args: &Args) -> Result<Value> {
         }
         "center" | "ljust" | "rjust" => Value::str(&justify(s, args, name)?),
         "zfill" => {
-            let width = int_arg(args, 0, "width", 0)?.max(0) as usize;
+            let width = width_arg(args, 0, "width", 0)?;
             let missing = width.saturating_sub(s.chars().count());
             let (sign, digits) = match s.chars().next() {
                 Some(c @ ('+' | '-')) => (c.to_string(), &s[1..]),
@@ -548,13 +560,19 @@ pub(crate) fn call(s: &str, name: &str, args: &Args) -> Result<Value> {
             Value::str(&out)
         }
         "expandtabs" => {
-            let size = int_arg(args, 0, "tabsize", 8)?.max(0) as usize;
+            let size = width_arg(args, 0, "tabsize", 8)?;
             let mut out = String::new();
             let mut column = 0;
             for c in s.chars() {
                 match c {
                     '\t' if size > 0 => {
                         let spaces = size - column % size;
+                        if out.len() + spaces > super::operators::MAX_SEQUENCE {
+                            return Err(PyException::new(
+                                ExcType::MemoryError,
+                                "the expanded string is too long for the lab",
+                            ));
+                        }
                         out.push_str(&" ".repeat(spaces));
                         column += spaces;
                     }

@@ -57,6 +57,7 @@ pub const MODULES: &[&str] = &[
     "timeit",
     "asyncio",
     "pickle",
+    "fractions",
     "numpy",
     "numpy.random",
     // What the modules written in Python reach the interpreter through (`sys.stdout.write`).
@@ -81,6 +82,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("io", include_str!("py/io.py")),
     ("asyncio", include_str!("py/asyncio.py")),
     ("pickle", include_str!("py/pickle.py")),
+    ("fractions", include_str!("py/fractions.py")),
     ("logging", include_str!("py/logging.py")),
     ("argparse", include_str!("py/argparse.py")),
     ("random", include_str!("py/random.py")),
