@@ -10,7 +10,8 @@ use super::value::Value;
 
 /// Why a block stopped early.
 pub enum Flow {
-    Error(PyException),
+    /// Boxed: every `Result` an evaluation returns carries a `Flow`, so it stays small.
+    Error(Box<PyException>),
     Return(Value),
     Break,
     Continue,
@@ -18,13 +19,13 @@ pub enum Flow {
 
 impl From<PyException> for Flow {
     fn from(e: PyException) -> Flow {
-        Flow::Error(e)
+        Flow::Error(Box::new(e))
     }
 }
 
 impl From<tolab_engine::Error> for Flow {
     fn from(e: tolab_engine::Error) -> Flow {
-        Flow::Error(e.into())
+        Flow::Error(Box::new(e.into()))
     }
 }
 

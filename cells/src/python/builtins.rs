@@ -153,6 +153,7 @@ impl Interpreter {
     /// Calls a builtin. Those that need the interpreter (to iterate lazily, to call learner
     /// methods, to read attributes) are answered here; the rest by [`call`].
     pub(crate) async fn call_builtin(&mut self, name: &str, mut args: Args) -> Result<Value, Flow> {
+        super::builtin_arity::check(name, &mut args)?;
         if READ_VALUES.contains(&name) {
             for arg in &args.positional {
                 self.fetch_values(arg).await?;
@@ -237,7 +238,6 @@ impl Interpreter {
                 return self.iterator_builtin(name, args).await;
             }
             "format" => {
-                arity(name, &args, 1, 2)?;
                 let value = args.positional.first().cloned().unwrap_or(Value::None);
                 let spec = match args.get(1, "format_spec") {
                     None => String::new(),
@@ -432,8 +432,8 @@ impl Interpreter {
             "vars" => {
                 let [object] = args.positional.as_slice() else {
                     return Err(PyException::new(
-                        ExcType::TypeError,
-                        "vars() takes exactly one argument in the lab",
+                        ExcType::NotImplementedError,
+                        "vars() without an argument is not in the lab yet (give it the object)",
                     )
                     .into());
                 };
@@ -635,11 +635,7 @@ impl Interpreter {
             let mut items = sorted.into_iter().map(|(_, v)| v);
             return match name {
                 "sorted" => Ok(Value::list(items.collect())),
-                _ if empty => Err(PyException::new(
-                    ExcType::ValueError,
-                    format!("{name}() arg is an empty sequence"),
-                )
-                .into()),
+                _ if empty => Ok(nothing_to_compare(name, args)?),
                 _ => Ok(items.next().unwrap_or(Value::None)),
             };
         }
@@ -664,12 +660,10 @@ impl Interpreter {
                         _ => Some(pair),
                     };
                 }
-                best.map(|(_, v)| v).ok_or_else(|| {
-                    PyException::new(
-                        ExcType::ValueError,
-                        format!("{name}() arg is an empty sequence"),
-                    )
-                })?
+                match best {
+                    Some((_, v)) => v,
+                    None => nothing_to_compare(name, args)?,
+                }
             }
         };
         match failure {
@@ -679,21 +673,25 @@ impl Interpreter {
     }
 }
 
-fn arity(name: &str, args: &Args, min: usize, max: usize) -> Result<(), PyException> {
-    // Keywords count too (`pow(7, exp=2)`); each builtin reads them by name.
-    let n = args.positional.len() + args.keywords.len();
-    if n < min || n > max {
-        let expected = if min == max {
-            format!("exactly {min} argument{}", if min == 1 { "" } else { "s" })
-        } else {
-            format!("at most {max} arguments")
-        };
-        return Err(PyException::new(
-            ExcType::TypeError,
-            format!("{name}() takes {expected} ({n} given)"),
-        ));
+/// `d[k] = v` on a dict's entries.
+fn insert_entry(entries: &mut Vec<(Value, Value)>, k: Value, v: Value) {
+    match entries
+        .iter_mut()
+        .find(|(key, _)| super::value::equal(key, &k))
+    {
+        Some(entry) => entry.1 = v,
+        None => entries.push((k, v)),
     }
-    Ok(())
+}
+
+/// What `min()` or `max()` of nothing gives: its `default=` where given, else CPython's error.
+fn nothing_to_compare(name: &str, args: &Args) -> Result<Value, PyException> {
+    args.keyword("default").cloned().ok_or_else(|| {
+        PyException::new(
+            ExcType::ValueError,
+            format!("{name}() arg is an empty sequence"),
+        )
+    })
 }
 
 pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, PyException> {
@@ -701,7 +699,6 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
     Ok(match name {
         "__str_maketrans__" => super::strings::maketrans(&args)?,
         "len" => {
-            arity(name, &args, 1, 1)?;
             let v = first();
             let n = match &v {
                 Value::Str(s) => s.chars().count(),
@@ -733,7 +730,6 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             Value::Int(n as i64)
         }
         "range" => {
-            arity(name, &args, 1, 3)?;
             let ints: Vec<i64> = args
                 .positional
                 .iter()
@@ -779,7 +775,6 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
         }
         // `dir()`: the names of the scope it runs in; `dir(x)`: x's attributes.
         "dir" => {
-            arity(name, &args, 0, 1)?;
             let mut names: Vec<String> = match args.positional.first() {
                 Some(v) => super::completion::dir_names(v),
                 None => match interp.stack.last().and_then(|a| a.locals.as_ref()) {
@@ -796,10 +791,7 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                 .first()
                 .map_or(String::new(), Value::str_text),
         ),
-        "repr" => {
-            arity(name, &args, 1, 1)?;
-            Value::str(&first().repr())
-        }
+        "repr" => Value::str(&first().repr()),
         "int" | "float" | "abs" if matches!(first(), Value::NpScalar(_)) => {
             let Value::NpScalar(x) = first() else {
                 return Ok(Value::None);
@@ -910,7 +902,6 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             }
         },
         "pow" => {
-            arity(name, &args, 2, 3)?;
             let base = first();
             let exponent = args.get(1, "exp").cloned().unwrap_or(Value::None);
             match args.get(2, "mod") {
@@ -924,7 +915,6 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             }
         }
         "divmod" => {
-            arity(name, &args, 2, 2)?;
             let (a, b) = (first(), args.positional[1].clone());
             let quotient =
                 super::operators::binary(ruff_python_ast::Operator::FloorDiv, &a, &b, false)?;
@@ -932,12 +922,8 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                 super::operators::binary(ruff_python_ast::Operator::Mod, &a, &b, false)?;
             Value::Tuple(Rc::from(vec![quotient, remainder]))
         }
-        "hash" => {
-            arity(name, &args, 1, 1)?;
-            Value::Int(super::hashing::hash(&first())?)
-        }
+        "hash" => Value::Int(super::hashing::hash(&first())?),
         "bin" | "hex" | "oct" => {
-            arity(name, &args, 1, 1)?;
             let (prefix, radix) = match name {
                 "bin" => ("0b", 2),
                 "hex" => ("0x", 16),
@@ -994,12 +980,10 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                     Some(b) => b,
                 });
             }
-            best.ok_or_else(|| {
-                PyException::new(
-                    ExcType::ValueError,
-                    format!("{name}() arg is an empty sequence"),
-                )
-            })?
+            match best {
+                Some(best) => best,
+                None => nothing_to_compare(name, &args)?,
+            }
         }
         "sum" => {
             let mut total = args.positional.get(1).cloned().unwrap_or(Value::Int(0));
@@ -1054,12 +1038,8 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             None => Rc::from(Vec::new()),
         }),
         "type" if args.positional.len() == 3 => new_class(interp, &args.positional)?,
-        "type" => {
-            arity(name, &args, 1, 1)?;
-            type_of(&first())
-        }
+        "type" => type_of(&first()),
         "isinstance" => {
-            arity(name, &args, 2, 2)?;
             let classes = match args.positional.get(1) {
                 Some(Value::Tuple(classes)) => classes.to_vec(),
                 Some(one) => vec![one.clone()],
@@ -1072,20 +1052,16 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             }
             Value::Bool(verdict)
         }
-        "object" => {
-            arity(name, &args, 0, 0)?;
-            Value::Instance(Rc::new(super::value::Instance {
-                class: Rc::new(super::value::Class {
-                    builtin_base: Some("object"),
-                    ..super::value::Class::plain("object", Rc::from("builtins"))
-                }),
-                attributes: Default::default(),
-                module: None,
-                builtin: Default::default(),
-            }))
-        }
+        "object" => Value::Instance(Rc::new(super::value::Instance {
+            class: Rc::new(super::value::Class {
+                builtin_base: Some("object"),
+                ..super::value::Class::plain("object", Rc::from("builtins"))
+            }),
+            attributes: Default::default(),
+            module: None,
+            builtin: Default::default(),
+        })),
         "issubclass" => {
-            arity(name, &args, 2, 2)?;
             let classes = match args.positional.get(1) {
                 Some(Value::Tuple(classes)) => classes.to_vec(),
                 Some(one) => vec![one.clone()],
@@ -1098,46 +1074,37 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
             }
             Value::Bool(verdict)
         }
-        "dict" => match args.positional.first() {
-            None => Value::Dict(Rc::new(std::cell::RefCell::new(
-                args.keywords
-                    .iter()
-                    .map(|(k, v)| (Value::str(k), v.clone()))
-                    .collect(),
-            ))),
-            Some(Value::Dict(entries)) => {
-                Value::Dict(Rc::new(std::cell::RefCell::new(entries.borrow().clone())))
-            }
-            Some(pairs) => {
-                let mut entries: Vec<(Value, Value)> = Vec::new();
-                for pair in iterate(pairs)? {
-                    let [k, v] = <[Value; 2]>::try_from(iterate(&pair)?).map_err(|_| {
-                        PyException::new(
-                            ExcType::ValueError,
-                            "dictionary update sequence element has the wrong length; 2 is required",
-                        )
-                    })?;
-                    match entries
-                        .iter_mut()
-                        .find(|(key, _)| super::value::equal(key, &k))
-                    {
-                        Some(entry) => entry.1 = v,
-                        None => entries.push((k, v)),
+        "dict" => {
+            let mut entries: Vec<(Value, Value)> = match args.positional.first() {
+                None => Vec::new(),
+                Some(Value::Dict(entries)) => entries.borrow().clone(),
+                Some(pairs) => {
+                    let mut entries = Vec::new();
+                    for pair in iterate(pairs)? {
+                        let [k, v] = <[Value; 2]>::try_from(iterate(&pair)?).map_err(|_| {
+                            PyException::new(
+                                ExcType::ValueError,
+                                "dictionary update sequence element has the wrong length; 2 is required",
+                            )
+                        })?;
+                        insert_entry(&mut entries, k, v);
                     }
+                    entries
                 }
-                Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
+            };
+            // Keywords come after the positional mapping, and win over its keys.
+            for (k, v) in &args.keywords {
+                insert_entry(&mut entries, Value::str(k), v.clone());
             }
-        },
+            Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
+        }
         "set" => Value::set(match args.positional.first() {
             Some(v) => iterate(v)?,
             None => Vec::new(),
         })?,
         "any" => Value::Bool(iterate(&first())?.iter().any(Value::truthy)),
         "all" => Value::Bool(iterate(&first())?.iter().all(Value::truthy)),
-        "id" => {
-            arity(name, &args, 1, 1)?;
-            Value::Int(identity(&first()) as i64)
-        }
+        "id" => Value::Int(identity(&first()) as i64),
         "callable" => Value::Bool(is_callable(&first())),
         "property" => Value::Wrapped(Rc::new(super::value::Wrapped::Property(
             first(),

@@ -343,6 +343,7 @@ impl Interpreter {
             function: f.name.clone(),
             cell: f.cell.clone(),
             line: f.line,
+            at: None,
             locals: Some(Rc::new(std::cell::RefCell::new(locals))),
             enclosing: f.enclosing.clone(),
             encloses: true,
@@ -351,6 +352,7 @@ impl Interpreter {
             this,
             generator: None,
             assigned: Some(f.assigned.clone()),
+            qualifier: format!("{}.<locals>", f.qualname).into(),
         };
         if f.generator || f.is_async {
             use super::generator::{Body, Kind};
@@ -439,7 +441,7 @@ fn bind_arguments(f: &Function, args: Args) -> Result<Names, PyException> {
         }
     }));
     let slots = super::parameters::bind(
-        &f.name,
+        &f.qualname,
         &declared,
         p.vararg.is_some(),
         p.kwarg.is_some(),

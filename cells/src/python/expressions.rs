@@ -324,15 +324,17 @@ impl Interpreter {
         element: &Expr,
         key: Option<&Expr>,
     ) -> Result<Vec<Value>, Flow> {
-        let (cell, line) = match self.stack.last() {
-            Some(a) => (a.cell.clone(), a.line),
+        let (cell, line, qualifier) = match self.stack.last() {
+            Some(a) => (a.cell.clone(), a.line(), a.qualified(COMPREHENSION)),
             None => return Ok(Vec::new()),
         };
         let enclosing = self.closure();
         self.stack.push(Activation {
+            qualifier: qualifier.into(),
             function: COMPREHENSION.into(),
             cell,
             line,
+            at: None,
             locals: Some(Scope::default()),
             enclosing,
             encloses: true,

@@ -150,7 +150,7 @@ impl Interpreter {
             me.adopt(&mut own.parked.borrow_mut());
             let outcome = match own.resume.take() {
                 // Thrown into before it started: raised at its first line.
-                Some(Resume::Throw(e)) => Err(Flow::Error(e)),
+                Some(Resume::Throw(e)) => Err(e.into()),
                 _ => me.run_generator_body(&mut body).await,
             };
             let activation = me.stack.pop();
@@ -227,7 +227,7 @@ impl Interpreter {
                 Ok(Step::Yielded(value)) => {
                     resume = match self.yield_value(value).await {
                         Ok(sent) => Resume::Send(sent),
-                        Err(Flow::Error(e)) => Resume::Throw(e),
+                        Err(Flow::Error(e)) => Resume::Throw(*e),
                         Err(other) => return Err(other),
                     };
                 }
@@ -257,7 +257,7 @@ impl Interpreter {
         let (cell, line) = self
             .stack
             .last()
-            .map(|a| (a.cell.clone(), a.line))
+            .map(|a| (a.cell.clone(), a.line()))
             .ok_or_else(|| PyException::new(ExcType::RuntimeError, "no cell is running"))?;
         let body = Body::AsyncStep {
             generator: generator.clone(),
@@ -277,14 +277,16 @@ impl Interpreter {
         };
         let iterable = self.expr(&first.iter).await?;
         let items = self.iter_of(&iterable).await?;
-        let (cell, line) = match self.stack.last() {
-            Some(a) => (a.cell.clone(), a.line),
+        let (cell, line, qualifier) = match self.stack.last() {
+            Some(a) => (a.cell.clone(), a.line(), a.qualified("<genexpr>")),
             None => return Ok(Value::None),
         };
         let activation = Activation {
+            qualifier: qualifier.into(),
             function: "<genexpr>".into(),
             cell,
             line,
+            at: None,
             locals: Some(Scope::default()),
             enclosing: self.closure(),
             encloses: true,
@@ -449,7 +451,7 @@ impl Interpreter {
                 Step::Yielded(value) => {
                     resume = match self.yield_value(value).await {
                         Ok(sent) => Resume::Send(sent),
-                        Err(Flow::Error(e)) => Resume::Throw(e),
+                        Err(Flow::Error(e)) => Resume::Throw(*e),
                         Err(other) => return Err(other),
                     };
                 }

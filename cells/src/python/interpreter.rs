@@ -20,7 +20,11 @@ use super::value::{Class, Instance, Names, Scope, Value};
 pub(crate) struct Activation {
     pub(crate) function: String,
     pub(crate) cell: Rc<CellSource>,
+    /// The line it started on; read [`Activation::line`], which knows the statement running.
     pub(crate) line: usize,
+    /// Where the statement running starts: its line is found only when something asks
+    /// (a traceback, a warning), not for every statement.
+    pub(crate) at: Option<ruff_text_size::TextSize>,
     /// Its local names (none at a cell's top level, where names are the cell namespace's).
     pub(crate) locals: Option<Scope>,
     /// The scopes it can read through, innermost first: its function's closure.
@@ -38,6 +42,9 @@ pub(crate) struct Activation {
     pub(crate) generator: Option<Rc<super::generator::Link>>,
     /// In a function's own frame: the names that are its locals (see [`super::locals`]).
     pub(crate) assigned: Option<Rc<rustc_hash::FxHashSet<String>>>,
+    /// What the `__qualname__` of a function or class defined here starts with: `main.<locals>`
+    /// in a function `main`, `Net` in a class body, nothing at top level.
+    pub(crate) qualifier: Rc<str>,
 }
 
 impl Activation {
@@ -52,6 +59,7 @@ impl Activation {
             function: function.to_owned(),
             cell,
             line,
+            at: None,
             locals: None,
             enclosing: Rc::from(Vec::new()),
             encloses: false,
@@ -60,7 +68,26 @@ impl Activation {
             this: None,
             generator: None,
             assigned: None,
+            qualifier: Rc::from(""),
         }
+    }
+
+    /// The line it is on.
+    pub(crate) fn line(&self) -> usize {
+        self.at.map_or(self.line, |at| self.cell.line_at(at))
+    }
+
+    /// The `__qualname__` of `name` defined in this frame.
+    pub(crate) fn qualified(&self, name: &str) -> String {
+        qualified(&self.qualifier, name)
+    }
+}
+
+/// `name` inside `qualifier` (`main.<locals>` and `f` make `main.<locals>.f`).
+pub(crate) fn qualified(qualifier: &str, name: &str) -> String {
+    match qualifier {
+        "" => name.to_owned(),
+        _ => format!("{qualifier}.{name}"),
     }
 }
 
@@ -243,7 +270,7 @@ impl Interpreter {
                 if let Some(a) = activation {
                     e.frames.insert(0, frame_of(&a));
                 }
-                Err(e)
+                Err(*e)
             }
             Err(Flow::Return(_)) => Err(PyException::new(
                 ExcType::SyntaxError,
@@ -314,7 +341,7 @@ impl Interpreter {
         let Some(a) = self.stack.last_mut() else {
             return Ok(());
         };
-        a.line = a.cell.line_of(stmt.range());
+        a.at = Some(stmt.range().start());
         if self.session.is_tracing() {
             let (line, column) = a.cell.position(stmt.range().start());
             let (end_line, end_column) = a.cell.position(stmt.range().end());
@@ -333,7 +360,9 @@ impl Interpreter {
     pub(crate) fn block<'a>(&'a mut self, body: &'a [Stmt]) -> Eval<'a, ()> {
         Box::pin(async move {
             for stmt in body {
-                self.pause_point().await;
+                if self.pause_due {
+                    Box::pin(self.pause_point()).await;
+                }
                 self.exec(stmt).await?;
             }
             Ok(())
@@ -376,15 +405,20 @@ impl Interpreter {
     }
 
     /// A class body run in a namespace of its own: the names it defines.
-    pub(crate) async fn run_class_body(&mut self, body: &[Stmt]) -> Result<Names, Flow> {
-        let (cell, line) = match self.stack.last() {
-            Some(a) => (a.cell.clone(), a.line),
+    pub(crate) async fn run_class_body(
+        &mut self,
+        name: &str,
+        body: &[Stmt],
+    ) -> Result<Names, Flow> {
+        let (cell, line, qualifier) = match self.stack.last() {
+            Some(a) => (a.cell.clone(), a.line(), a.qualified(name)),
             None => return Ok(Names::default()),
         };
         let enclosing = self.closure();
         self.stack.push(Activation {
             locals: Some(Scope::default()),
             enclosing,
+            qualifier: qualifier.into(),
             ..Activation::top_level("<class body>", cell, line)
         });
         let outcome = self.block(body).await;
@@ -553,8 +587,8 @@ impl Interpreter {
 pub(crate) fn frame_of(a: &Activation) -> Frame {
     Frame {
         file: a.cell.name.to_string(),
-        line: a.line,
+        line: a.line(),
         function: a.function.clone(),
-        text: a.cell.line(a.line).to_owned(),
+        text: a.cell.line(a.line()).to_owned(),
     }
 }

@@ -32,7 +32,11 @@ pub enum Iter {
         inner: Box<Iter>,
         count: i64,
     },
-    Zip(Vec<Iter>),
+    /// `zip(...)`; `strict=True` makes iterables of unequal lengths an error.
+    Zip {
+        inners: Vec<Iter>,
+        strict: bool,
+    },
     Map {
         function: Value,
         inner: Vec<Iter>,
@@ -67,7 +71,7 @@ impl Iter {
             Iter::Range { .. } => "range_iterator",
             Iter::Rows { .. } => "iterator",
             Iter::Enumerate { .. } => "enumerate",
-            Iter::Zip(_) => "zip",
+            Iter::Zip { .. } => "zip",
             Iter::Map { .. } => "map",
             Iter::Filter { .. } => "filter",
             Iter::Shared(shared) => shared.try_borrow().map_or("iterator", |i| i.type_name()),
@@ -146,19 +150,20 @@ impl Interpreter {
     }
 
     /// The next item, or `None` when the iteration is over.
-    pub(crate) fn next_of<'a>(&'a mut self, it: &'a mut Iter) -> Eval<'a, Option<Value>> {
+    pub(crate) async fn next_of(&mut self, it: &mut Iter) -> Result<Option<Value>, Flow> {
+        // A list's items and a range's ints, most loops' iterables, come without boxing a future.
+        if let Some(item) = plain_next(it) {
+            self.charge_step()?;
+            return Ok(item);
+        }
+        self.next_boxed(it).await
+    }
+
+    fn next_boxed<'a>(&'a mut self, it: &'a mut Iter) -> Eval<'a, Option<Value>> {
         Box::pin(async move {
             self.charge_step()?;
             Ok(match it {
-                Iter::Items(items) => items.next(),
-                Iter::Range { next, stop, step } => {
-                    let more = if *step > 0 { next < stop } else { next > stop };
-                    more.then(|| {
-                        let v = *next;
-                        *next = next.saturating_add(*step);
-                        Value::Int(v)
-                    })
-                }
+                Iter::Items(_) | Iter::Range { .. } => plain_next(it).flatten(),
                 Iter::Rows { tensor, next } => {
                     if *next >= tensor.shape()[0] {
                         None
@@ -174,11 +179,21 @@ impl Interpreter {
                     }
                     None => None,
                 },
-                Iter::Zip(inners) => {
+                Iter::Zip { inners, strict } => {
                     let mut row = Vec::with_capacity(inners.len());
-                    for inner in inners.iter_mut() {
+                    for (i, inner) in inners.iter_mut().enumerate() {
                         match self.next_of(inner).await? {
                             Some(v) => row.push(v),
+                            None if *strict && i > 0 => return Err(zip_shorter(i).into()),
+                            None if *strict => {
+                                // The first ran out: every other must have run out too.
+                                for (j, other) in inners.iter_mut().enumerate().skip(1) {
+                                    if self.next_of(other).await?.is_some() {
+                                        return Err(zip_longer(j).into());
+                                    }
+                                }
+                                return Ok(None);
+                            }
                             None => return Ok(None),
                         }
                     }
@@ -351,8 +366,8 @@ impl Interpreter {
             }
             "enumerate" => {
                 let count = match args.get(1, "start") {
-                    Some(Value::Int(s)) => *s,
-                    _ => 0,
+                    Some(start) => super::value::as_index(start)?,
+                    None => 0,
                 };
                 shared(Iter::Enumerate {
                     inner: Box::new(self.iter_of(&first).await?),
@@ -364,7 +379,11 @@ impl Interpreter {
                 for v in &args.positional {
                     inners.push(self.iter_of(v).await?);
                 }
-                shared(Iter::Zip(inners))
+                let strict = match args.keyword("strict") {
+                    Some(strict) => self.truth(strict).await?,
+                    None => false,
+                };
+                shared(Iter::Zip { inners, strict })
             }
             "map" => {
                 let mut inner = Vec::new();
@@ -405,5 +424,43 @@ pub fn not_iterable(v: &Value) -> PyException {
     PyException::new(
         ExcType::TypeError,
         format!("'{}' object is not iterable", v.type_name()),
+    )
+}
+
+/// The next item of a list's or a range's iterator (`Some(None)` when it is done); `None` for
+/// the iterators that may run code.
+fn plain_next(it: &mut Iter) -> Option<Option<Value>> {
+    match it {
+        Iter::Items(items) => Some(items.next()),
+        Iter::Range { next, stop, step } => {
+            let more = if *step > 0 { next < stop } else { next > stop };
+            Some(more.then(|| {
+                let v = *next;
+                *next = next.saturating_add(*step);
+                Value::Int(v)
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// `zip(strict=True)`'s error when argument `i` (0-based) ran out before the ones before it.
+fn zip_shorter(i: usize) -> PyException {
+    zip_lengths(i, "shorter")
+}
+
+/// The error when argument `i` (0-based) has items left after the first ran out.
+fn zip_longer(i: usize) -> PyException {
+    zip_lengths(i, "longer")
+}
+
+fn zip_lengths(i: usize, how: &str) -> PyException {
+    let before = match i {
+        1 => "argument 1".to_owned(),
+        _ => format!("arguments 1-{i}"),
+    };
+    PyException::new(
+        ExcType::ValueError,
+        format!("zip() argument {} is {how} than {before}", i + 1),
     )
 }

@@ -4,6 +4,7 @@
 
 pub(crate) mod args;
 mod bindings;
+mod builtin_arity;
 pub(crate) mod builtins;
 mod bytes;
 mod calls;
@@ -352,7 +353,7 @@ impl Interpreter {
         };
         match self.text_of(&value, false).await {
             Ok(text) => Ok(Some(text)),
-            Err(args::Flow::Error(e)) => Err(e),
+            Err(args::Flow::Error(e)) => Err(*e),
             Err(_) => Ok(Some(value.repr())),
         }
     }

@@ -62,7 +62,7 @@ impl Interpreter {
             class.metaclass = metaclass;
         }
         let class = Rc::new(class);
-        let namespace = self.run_class_body(&def.body).await?;
+        let namespace = self.run_class_body(def.name.id.as_str(), &def.body).await?;
         *class.namespace.borrow_mut() = namespace;
         let made = Value::Class(class.clone());
         // The metaclass's `__init__(cls, name, bases, namespace)` finishes the class (what
@@ -405,7 +405,17 @@ impl Interpreter {
                 Ok(value.clone())
             }
             Value::Function(f) => match name {
-                "__name__" | "__qualname__" => Ok(Value::str(&f.name)),
+                "__name__" => Ok(Value::str(&f.name)),
+                "__qualname__" => Ok(Value::str(&f.qualname)),
+                "__defaults__" if f.defaults.is_empty() => Ok(Value::None),
+                "__defaults__" => Ok(Value::Tuple(f.defaults.clone().into())),
+                "__kwdefaults__" if f.keyword_defaults.is_empty() => Ok(Value::None),
+                "__kwdefaults__" => Ok(Value::Dict(Rc::new(RefCell::new(
+                    f.keyword_defaults
+                        .iter()
+                        .map(|(k, v)| (Value::str(k), v.clone()))
+                        .collect(),
+                )))),
                 "__module__" => Ok(Value::str("__main__")),
                 "__doc__" => Ok(match &f.body {
                     super::value::FunctionBody::Statements(body) => docstring(body),

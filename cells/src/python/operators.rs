@@ -72,7 +72,7 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
     if crate::stdlib::numpy::is_numpy(left) || crate::stdlib::numpy::is_numpy(right) {
         return crate::stdlib::numpy::binary(op, left, right, in_place);
     }
-    let unsupported = || unsupported_operands(op, left, right);
+    let unsupported = || unsupported_operands(op, left, right, in_place);
     match (left, right) {
         (Value::Str(a), Value::Str(b)) if op == Operator::Add => Ok(Value::str(&format!("{a}{b}"))),
         (Value::Bytes(a), Value::Bytes(b)) if op == Operator::Add => {
@@ -170,7 +170,7 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
     }
 }
 
-fn unsupported_operands(op: Operator, left: &Value, right: &Value) -> PyException {
+fn unsupported_operands(op: Operator, left: &Value, right: &Value, in_place: bool) -> PyException {
     // A sequence's `+` names what it can concatenate, as CPython's do.
     if let (Operator::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) = (op, left) {
         let kind = left.type_name();
@@ -180,8 +180,9 @@ fn unsupported_operands(op: Operator, left: &Value, right: &Value) -> PyExceptio
         ));
     }
     type_error(format!(
-        "unsupported operand type(s) for {}: '{}' and '{}'",
+        "unsupported operand type(s) for {}{}: '{}' and '{}'",
         symbol(op),
+        if in_place { "=" } else { "" },
         left.type_name(),
         right.type_name()
     ))
@@ -272,7 +273,7 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
         Value::Tensor(t) => Some(t.clone()),
         _ => None,
     };
-    let unsupported = || unsupported_operands(op, left, right);
+    let unsupported = || unsupported_operands(op, left, right, in_place);
     let (Some(a), b) = (tensor_of(left), right) else {
         // A number on the left: `2 - x`, `2 * x`, `1 / x`.
         let number = scalar(left).ok_or_else(unsupported)?;

@@ -36,7 +36,12 @@ impl CellSource {
 
     /// The 1-based line a range starts on.
     pub fn line_of(&self, range: TextRange) -> usize {
-        self.position(range.start()).0
+        self.line_at(range.start())
+    }
+
+    /// The 1-based line a byte offset is on (without counting its column).
+    pub fn line_at(&self, offset: TextSize) -> usize {
+        self.lines.line_index(offset).get()
     }
 
     /// Parses the text as one expression (`eval`), with the same errors as [`Self::parse`].

@@ -15,43 +15,136 @@ use super::sync::sync_first;
 use super::value::{Function, FunctionBody, Value};
 
 impl Interpreter {
-    /// Runs one statement. Plain assignments of simple expressions (`total += i * 3`) take a
-    /// synchronous path: no future is boxed for them, which is most of a scalar loop's cost.
+    /// Runs one statement: a plain one (see [`Interpreter::exec_plain`]) synchronously, with
+    /// no future to box or move, which is most of a scalar loop's cost.
     pub(crate) async fn exec(&mut self, stmt: &Stmt) -> Result<(), Flow> {
-        if self.gate.is_none() {
-            fn simple_name(target: &Expr) -> Option<&str> {
-                match target {
-                    Expr::Name(n) => Some(n.id.as_str()),
-                    _ => None,
-                }
+        match self.exec_plain(stmt) {
+            Plain::Done(outcome) => outcome,
+            Plain::Body(body) => self.block(body).await,
+            Plain::Awaits => self.exec_boxed(stmt).await,
+        }
+    }
+
+    /// `name = simple`, `name op= simple` and an `if` of simple tests, where only plain values
+    /// take part (no learner's object with operator methods, no GPU read that must wait in the
+    /// browser); anything else is left to the awaiting path, with nothing done (what was
+    /// computed is rolled back; the step and the line are noted again there).
+    fn exec_plain<'s>(&mut self, stmt: &'s Stmt) -> Plain<'s> {
+        if self.gate.is_some() {
+            return Plain::Awaits;
+        }
+        let mark = self.session.retry_mark();
+        let outcome = match stmt {
+            Stmt::Assign(a) if a.targets.len() == 1 && is_simple(&a.value) => {
+                let Expr::Name(name) = &a.targets[0] else {
+                    return Plain::Awaits;
+                };
+                self.plain_value(stmt, &a.value).map(|value| {
+                    value.map(|value| {
+                        self.set_name(name.id.as_str(), value);
+                        Plain::Done(Ok(()))
+                    })
+                })
             }
-            match stmt {
-                Stmt::Assign(a) if a.targets.len() == 1 && is_simple(&a.value) => {
-                    if let Some(name) = simple_name(&a.targets[0]) {
-                        self.note_line(stmt)?;
-                        let value = self.expr(&a.value).await?;
-                        self.set_name(name, value);
-                        return Ok(());
-                    }
-                }
-                Stmt::AugAssign(a) if is_simple(&a.value) => {
-                    if let Some(name) = simple_name(&a.target) {
-                        self.note_line(stmt)?;
-                        let current = self.lookup(name)?;
-                        let operand = self.expr(&a.value).await?;
-                        let updated = self.augmented(a.op, &current, &operand).await?;
-                        self.set_name(name, updated);
-                        return Ok(());
-                    }
-                }
-                Stmt::If(s) => {
-                    self.note_line(stmt)?;
-                    return self.if_stmt(s).await;
-                }
-                _ => {}
+            Stmt::AugAssign(a) if is_simple(&a.value) => {
+                let Expr::Name(name) = &*a.target else {
+                    return Plain::Awaits;
+                };
+                self.plain_update(stmt, name.id.as_str(), a.op, &a.value)
+            }
+            Stmt::If(s) if is_simple(&s.test) => self.plain_branch(stmt, s),
+            _ => return Plain::Awaits,
+        };
+        match outcome {
+            Some(Ok(plain)) => plain,
+            Some(Err(flow)) => Plain::Done(Err(flow)),
+            None => {
+                self.session.rewind(mark);
+                Plain::Awaits
             }
         }
-        self.exec_boxed(stmt).await
+    }
+
+    /// `name op= e`, the target read before the operand is evaluated, as in Python.
+    fn plain_update(
+        &mut self,
+        stmt: &Stmt,
+        name: &str,
+        op: ruff_python_ast::Operator,
+        e: &Expr,
+    ) -> Option<Result<Plain<'static>, Flow>> {
+        let values = self
+            .note_line(stmt)
+            .and_then(|()| self.lookup(name).map_err(Flow::from));
+        let (current, operand) = match values {
+            Ok(current) => match self.plain_expr(e)? {
+                Ok(operand) => (current, operand),
+                Err(flow) => return Some(Err(flow)),
+            },
+            Err(flow) => return Some(Err(flow)),
+        };
+        if super::dunders::has_learner_objects([&current, &operand]) {
+            return None;
+        }
+        match operators::binary(op, &current, &operand, true) {
+            Ok(updated) => {
+                self.set_name(name, updated);
+                Some(Ok(Plain::Done(Ok(()))))
+            }
+            Err(e) => {
+                let flow = Flow::from(e);
+                (!super::sync::would_block(&flow)).then_some(Err(flow))
+            }
+        }
+    }
+
+    /// The value of the simple expression `e` of `stmt` (its line noted); `None` where it
+    /// needs the awaiting path.
+    fn plain_value(&mut self, stmt: &Stmt, e: &Expr) -> Option<Result<Value, Flow>> {
+        if let Err(flow) = self.note_line(stmt) {
+            return Some(Err(flow));
+        }
+        self.plain_expr(e)
+    }
+
+    /// A simple expression's value where no learner's object and no waiting read takes part.
+    fn plain_expr(&mut self, e: &Expr) -> Option<Result<Value, Flow>> {
+        match self.simple_expr(e) {
+            Ok(Some(Value::Instance(_))) | Ok(None) => None,
+            Ok(Some(value)) => Some(Ok(value)),
+            Err(flow) if super::sync::would_block(&flow) => None,
+            Err(flow) => Some(Err(flow)),
+        }
+    }
+
+    /// The branch of `if`/`elif`/`else` whose simple tests choose it, where every test it
+    /// evaluates has a plain truth value.
+    fn plain_branch<'s>(
+        &mut self,
+        stmt: &Stmt,
+        s: &'s ruff_python_ast::StmtIf,
+    ) -> Option<Result<Plain<'s>, Flow>> {
+        let tests = std::iter::once((Some(&*s.test), &s.body)).chain(
+            s.elif_else_clauses
+                .iter()
+                .map(|clause| (clause.test.as_ref(), &clause.body)),
+        );
+        for (test, body) in tests {
+            let Some(test) = test else {
+                return Some(Ok(Plain::Body(body)));
+            };
+            if !is_simple(test) {
+                return None;
+            }
+            let value = match self.plain_value(stmt, test)? {
+                Ok(value) => value,
+                Err(flow) => return Some(Err(flow)),
+            };
+            if plain_truth(&value)? {
+                return Some(Ok(Plain::Body(body)));
+            }
+        }
+        Some(Ok(Plain::Done(Ok(()))))
     }
 
     /// `if test: ... elif ...: ... else: ...`, its line already noted.
@@ -234,7 +327,7 @@ impl Interpreter {
                         let cause = Box::pin(self.exception_for_cause(cause)).await?;
                         error.link(cause, None, true);
                     }
-                    return Err(Flow::Error(error));
+                    return Err(error.into());
                 }
                 Stmt::Global(g) => {
                     if let Some(a) = self.stack.last_mut() {
@@ -286,7 +379,7 @@ impl Interpreter {
         if let Err(Flow::Error(error)) = &outcome
             && !error.ends_cell
         {
-            let error = error.clone();
+            let error = PyException::clone(error);
             for handler in &t.handlers {
                 let ExceptHandler::ExceptHandler(h) = handler;
                 let matches = match &h.type_ {
@@ -332,12 +425,12 @@ impl Interpreter {
             outcome = self.block(&t.orelse).await;
         }
         // An exception passing through names the line it was raised at, not the finally's.
-        let line = self.stack.last().map(|a| a.line);
+        let line = self.stack.last().map(|a| a.at);
         let finally = self.block(&t.finalbody).await;
         if let (Some(line), Some(a), true, Ok(())) =
             (line, self.stack.last_mut(), outcome.is_err(), &finally)
         {
-            a.line = line;
+            a.at = line;
         }
         finally.and(outcome)
     }
@@ -528,6 +621,10 @@ impl Interpreter {
             .map(|a| a.cell.clone())
             .ok_or_else(|| PyException::new(ExcType::RuntimeError, "no cell is running"))?;
         let line = cell.line_of(range);
+        let qualname = self
+            .stack
+            .last()
+            .map_or_else(|| name.clone(), |a| a.qualified(&name));
         let generator = match &body {
             FunctionBody::Statements(body) => super::generator::has_yield(body),
             FunctionBody::Expression(e) => super::generator::expression_has_yield(e),
@@ -542,6 +639,7 @@ impl Interpreter {
             assigned: Rc::new(assigned),
             attributes: Default::default(),
             name,
+            qualname,
             parameters: Rc::new(parameters.clone()),
             returns: None,
             body,
@@ -570,4 +668,35 @@ fn same_exception(raised: &PyException, handled: &PyException) -> bool {
         ..e.clone()
     };
     bare(raised) == bare(handled)
+}
+
+/// What [`Interpreter::exec_plain`] made of a statement.
+enum Plain<'s> {
+    /// Run to its end, or to its error.
+    Done(Result<(), Flow>),
+    /// An `if` whose tests chose this body, still to run.
+    Body(&'s [Stmt]),
+    /// Needs the awaiting path; nothing was done.
+    Awaits,
+}
+
+/// A truth value no method and no GPU read decides; `None` for the rest.
+fn plain_truth(v: &Value) -> Option<bool> {
+    match v {
+        Value::None
+        | Value::Bool(_)
+        | Value::Int(_)
+        | Value::BigInt(_)
+        | Value::Float(_)
+        | Value::Complex(..)
+        | Value::Str(_)
+        | Value::Bytes(_)
+        | Value::List(_)
+        | Value::Tuple(_)
+        | Value::Dict(_)
+        | Value::Set(_)
+        | Value::Range { .. }
+        | Value::Size(_) => Some(v.truthy()),
+        _ => None,
+    }
 }

@@ -292,6 +292,8 @@ pub struct Instance {
 /// A function defined in a cell, by `def` or `lambda`.
 pub struct Function {
     pub name: String,
+    /// `main.<locals>.f`: where it was defined, as tracebacks and errors name it.
+    pub qualname: String,
     pub parameters: Rc<Parameters>,
     /// Its return annotation (`-> Tensor`), evaluated with the parameters' when
     /// `__annotations__` is first read.
@@ -576,7 +578,7 @@ impl Value {
             Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) => self.repr_in(cx),
             Value::Range { start, stop, step } if *step == 1 => format!("range({start}, {stop})"),
             Value::Range { start, stop, step } => format!("range({start}, {stop}, {step})"),
-            Value::Function(f) => format!("<function {} at {:#x}>", f.name, address(f)),
+            Value::Function(f) => format!("<function {} at {:#x}>", f.qualname, address(f)),
             Value::Builtin("NotImplemented") => "NotImplemented".into(),
             Value::Builtin(name) => format!("<built-in function {name}>"),
             Value::Module(name) => format!("<module '{name}'>"),
@@ -656,7 +658,7 @@ impl Value {
                 ),
             },
             Value::BoundMethod(owner, f) => {
-                format!("<bound method {} of {}>", f.name, owner.repr())
+                format!("<bound method {} of {}>", f.qualname, owner.repr())
             }
             Value::Super(..) => "<super object>".into(),
             Value::NnModule(m) => cx.modules.get(&m.id()).cloned().unwrap_or_else(|| m.repr()),
@@ -851,6 +853,12 @@ pub fn number_order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
 }
 
 pub fn equal(a: &Value, b: &Value) -> bool {
+    // Most dict keys and set items: no depth or size budget to keep.
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => return x == y,
+        (Value::Str(x), Value::Str(y)) => return x == y,
+        _ => {}
+    }
     try_equal(a, b).unwrap_or(false)
 }
 

@@ -236,7 +236,7 @@ impl Interpreter {
                 match frame {
                     Some(a) => Value::Tuple(Rc::from(vec![
                         Value::str(&a.cell.name),
-                        Value::Int(a.line as i64),
+                        Value::Int(a.line() as i64),
                         Value::str(&a.function),
                     ])),
                     None => Value::Tuple(Rc::from(vec![

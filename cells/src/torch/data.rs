@@ -374,7 +374,7 @@ fn in_worker(id: usize, flow: Flow) -> Flow {
                 e.traceback().trim_end(),
                 kind = kind.name()
             );
-            Flow::Error(PyException::new(kind, message))
+            PyException::new(kind, message).into()
         }
         other => other,
     }

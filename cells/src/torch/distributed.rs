@@ -143,7 +143,7 @@ impl Interpreter {
                     if let Err(Flow::Error(e)) =
                         process.call(&function, Args::positional(positional)).await
                     {
-                        *raised.borrow_mut() = Some(e);
+                        *raised.borrow_mut() = Some(*e);
                     }
                     Ok(())
                 }) as RankTask<'_>
