@@ -81,6 +81,14 @@ const fn at_most(
     }
 }
 
+const fn worded(name: &'static str, counts: &'static [usize], message: &'static str) -> Arity {
+    Arity {
+        name,
+        takes: Takes::Worded { counts, message },
+        keywords: NONE,
+    }
+}
+
 /// No upper bound (`max(1, 2, 3, …)`).
 const ANY: usize = usize::MAX;
 
@@ -133,14 +141,7 @@ const ARITIES: &[Arity] = &[
     expected("max", 1, ANY, Keywords::These(&["key", "default"])),
     expected("min", 1, ANY, Keywords::These(&["key", "default"])),
     expected("next", 1, 2, NONE),
-    Arity {
-        name: "object",
-        takes: Takes::Worded {
-            counts: &[0],
-            message: "object() takes no arguments",
-        },
-        keywords: NONE,
-    },
+    worded("object", &[0], "object() takes no arguments"),
     one("oct"),
     one("ord"),
     at_most(
@@ -172,14 +173,7 @@ const ARITIES: &[Arity] = &[
         &["", "start"],
     ),
     expected("tuple", 0, 1, NONE),
-    Arity {
-        name: "type",
-        takes: Takes::Worded {
-            counts: &[1, 3],
-            message: "type() takes 1 or 3 arguments",
-        },
-        keywords: NONE,
-    },
+    worded("type", &[1, 3], "type() takes 1 or 3 arguments"),
     expected("vars", 0, 1, NONE),
     expected("zip", 0, ANY, Keywords::These(&["strict"])),
 ];

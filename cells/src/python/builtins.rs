@@ -673,17 +673,6 @@ impl Interpreter {
     }
 }
 
-/// `d[k] = v` on a dict's entries.
-fn insert_entry(entries: &mut Vec<(Value, Value)>, k: Value, v: Value) {
-    match entries
-        .iter_mut()
-        .find(|(key, _)| super::value::equal(key, &k))
-    {
-        Some(entry) => entry.1 = v,
-        None => entries.push((k, v)),
-    }
-}
-
 /// What `min()` or `max()` of nothing gives: its `default=` where given, else CPython's error.
 fn nothing_to_compare(name: &str, args: &Args) -> Result<Value, PyException> {
     args.keyword("default").cloned().ok_or_else(|| {
@@ -1087,14 +1076,14 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
                                 "dictionary update sequence element has the wrong length; 2 is required",
                             )
                         })?;
-                        insert_entry(&mut entries, k, v);
+                        super::value::insert_entry(&mut entries, k, v);
                     }
                     entries
                 }
             };
             // Keywords come after the positional mapping, and win over its keys.
             for (k, v) in &args.keywords {
-                insert_entry(&mut entries, Value::str(k), v.clone());
+                super::value::insert_entry(&mut entries, Value::str(k), v.clone());
             }
             Value::Dict(Rc::new(std::cell::RefCell::new(entries)))
         }

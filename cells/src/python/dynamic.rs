@@ -109,13 +109,6 @@ impl Interpreter {
 fn write_back(dict: &Rc<RefCell<Vec<(Value, Value)>>>, names: Names) {
     let mut entries = dict.borrow_mut();
     for (name, value) in names {
-        let key = Value::str(&name);
-        match entries
-            .iter_mut()
-            .find(|(k, _)| super::value::equal(k, &key))
-        {
-            Some(entry) => entry.1 = value,
-            None => entries.push((key, value)),
-        }
+        super::value::insert_entry(&mut entries, Value::str(&name), value);
     }
 }

@@ -79,15 +79,10 @@ impl Activation {
 
     /// The `__qualname__` of `name` defined in this frame.
     pub(crate) fn qualified(&self, name: &str) -> String {
-        qualified(&self.qualifier, name)
-    }
-}
-
-/// `name` inside `qualifier` (`main.<locals>` and `f` make `main.<locals>.f`).
-pub(crate) fn qualified(qualifier: &str, name: &str) -> String {
-    match qualifier {
-        "" => name.to_owned(),
-        _ => format!("{qualifier}.{name}"),
+        match &*self.qualifier {
+            "" => name.to_owned(),
+            qualifier => format!("{qualifier}.{name}"),
+        }
     }
 }
 

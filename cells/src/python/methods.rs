@@ -508,10 +508,7 @@ fn dict_method(entries: &RefCell<Vec<(Value, Value)>>, name: &str, args: &Args) 
                     .collect(),
             };
             for (k, v) in pairs {
-                match dict.iter_mut().find(|(key, _)| equal(key, &k)) {
-                    Some(entry) => entry.1 = v,
-                    None => dict.push((k, v)),
-                }
+                super::value::insert_entry(&mut dict, k, v);
             }
             Value::None
         }

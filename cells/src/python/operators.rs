@@ -934,11 +934,7 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
         }
         Value::NdArray(a) => crate::stdlib::numpy::set_item(a, index, &value),
         Value::Dict(entries) => {
-            let mut entries = entries.borrow_mut();
-            match entries.iter_mut().find(|(k, _)| equal(k, index)) {
-                Some(entry) => entry.1 = value,
-                None => entries.push((index.clone(), value)),
-            }
+            super::value::insert_entry(&mut entries.borrow_mut(), index.clone(), value);
             Ok(())
         }
         // `t[mask] = value`: written through a mask, in place.

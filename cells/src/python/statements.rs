@@ -680,23 +680,11 @@ enum Plain<'s> {
     Awaits,
 }
 
-/// A truth value no method and no GPU read decides; `None` for the rest.
+/// A truth value no method and no GPU read decides ([`Value::truth`]); `None` where a learner's
+/// `__bool__`/`__len__` or a tensor's value does.
 fn plain_truth(v: &Value) -> Option<bool> {
     match v {
-        Value::None
-        | Value::Bool(_)
-        | Value::Int(_)
-        | Value::BigInt(_)
-        | Value::Float(_)
-        | Value::Complex(..)
-        | Value::Str(_)
-        | Value::Bytes(_)
-        | Value::List(_)
-        | Value::Tuple(_)
-        | Value::Dict(_)
-        | Value::Set(_)
-        | Value::Range { .. }
-        | Value::Size(_) => Some(v.truthy()),
-        _ => None,
+        Value::Instance(_) | Value::Tensor(_) | Value::Parameter(_) => None,
+        other => other.truth().ok(),
     }
 }

@@ -852,6 +852,14 @@ pub fn number_order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     }
 }
 
+/// `d[key] = value` on a dict's entries: the equal key's value replaced, or a new entry last.
+pub(crate) fn insert_entry(entries: &mut Vec<(Value, Value)>, key: Value, value: Value) {
+    match entries.iter_mut().find(|(k, _)| equal(k, &key)) {
+        Some(entry) => entry.1 = value,
+        None => entries.push((key, value)),
+    }
+}
+
 pub fn equal(a: &Value, b: &Value) -> bool {
     // Most dict keys and set items: no depth or size budget to keep.
     match (a, b) {
