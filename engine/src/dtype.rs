@@ -62,6 +62,20 @@ impl DType {
         }
     }
 
+    /// The C++ type that holds an element (`long int` for int64): some of ATen's checks print it.
+    pub fn cpp_type_name(self) -> &'static str {
+        match self {
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+            DType::Float16 => "c10::Half",
+            DType::BFloat16 => "c10::BFloat16",
+            DType::Int64 => "long int",
+            DType::Int32 => "int",
+            DType::UInt8 => "unsigned char",
+            DType::Bool => "bool",
+        }
+    }
+
     /// Looks a dtype up by any name `torch.<name>` accepts, aliases included (`float`, `half`,
     /// `double`, `long`, `int`).
     pub fn from_name(name: &str) -> Option<DType> {

@@ -294,6 +294,8 @@ pub enum Error {
         "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
     )]
     BoolNegation,
+    #[error("Boolean inputs not supported for relu")]
+    BoolRelu,
     #[error("not a comparison operator")]
     NotAComparison,
     #[error(
@@ -339,6 +341,12 @@ pub enum Error {
     InPlaceOnLeaf,
     #[error("result type {} can't be cast to the desired output type {}", result.scalar_type_name(), output.scalar_type_name())]
     InPlaceResultType {
+        result: crate::dtype::DType,
+        output: crate::dtype::DType,
+    },
+    /// `clamp_` of an integer tensor with float bounds (the check names the C++ element type).
+    #[error("result type {} can't be cast to the desired output type {}", result.scalar_type_name(), output.cpp_type_name())]
+    ClampResultType {
         result: crate::dtype::DType,
         output: crate::dtype::DType,
     },
@@ -890,6 +898,7 @@ impl Error {
             Error::Transfer { source, .. } => source.python_type(),
             Error::BoolSubtraction
             | Error::BoolNegation
+            | Error::BoolRelu
             | Error::MeanNeedsFloat { .. }
             | Error::KernelNotForDtype { .. }
             | Error::SpreadNeedsFloat => PythonType::NotImplementedError,
@@ -913,6 +922,7 @@ impl Error {
             | Error::SavedTensorModified { .. }
             | Error::InPlaceOnLeaf
             | Error::InPlaceResultType { .. }
+            | Error::ClampResultType { .. }
             | Error::InPlaceOverlap
             | Error::InPlaceOnViewOfLeaf
             | Error::BroadcastInPlace { .. }

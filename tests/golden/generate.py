@@ -10,7 +10,9 @@ those cases from PyTorch's documented behaviour and source, naming the source.
 """
 
 import json
+import math
 import pathlib
+import sys
 
 import torch
 
@@ -279,17 +281,59 @@ def creations():
     write("creation.json", cases)
 
 
-def unary_ops():
-    """Unary math: values, node names and the gradient of out.sum()."""
+UNARY_MATH = """
+    neg abs exp exp2 expm1 log log2 log10 log1p sqrt rsqrt reciprocal relu sigmoid sin cos tan asin
+    acos atan sinh cosh tanh asinh acosh atanh erf erfc erfinv sign sgn floor ceil trunc round frac
+    square clamp
+""".split()
+
+
+def encoded(values):
+    """Floats as JSON numbers, and the ones JSON has no numbers for as strings."""
+    return [v if isinstance(v, (bool, int)) or math.isfinite(v) else str(v) for v in values]
+
+
+def unary_math():
+    """Every unary op of the lab on every dtype, as a function and in place: values, dtype, repr,
+    node and the gradient of out.sum(), or PyTorch's error."""
+    inputs = {
+        "float": [-2.5, -1.0, -0.5, -0.0, 0.0, 0.3, 0.5, 0.99, 1.0, 1.5, 2.5, 7.25],
+        "special": [float("nan"), float("inf"), float("-inf"), 1e-8, -1e-8, 88.5, 1e30],
+        "int": [-3, -1, 0, 1, 2, 5],
+        "uint8": [0, 1, 2, 5, 200],
+        "bool": [True, False],
+    }
     cases = []
-    for op in ["exp", "log", "sqrt", "abs", "relu", "sigmoid", "tanh", "clamp"]:
-        for dtype in ["float32", "float64"]:
-            values = [0.25, 1.5, 3.0, 0.01] if op in ("log", "sqrt") else [-1.5, -0.2, 0.3, 2.0]
-            x = torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=True)
-            out = x.clamp(-0.5, 1.0) if op == "clamp" else getattr(x, op)()
-            out.sum().backward()
-            cases.append({"op": op, "dtype": dtype, "x": values, "out": out.tolist(), "grad_fn": out.grad_fn.name(), "grad": x.grad.tolist(), "repr": repr(out)})
-    write("unary.json", cases)
+    for op in UNARY_MATH:
+        for dtype in DTYPES:
+            kind = "bool" if dtype == "bool" else "uint8" if dtype == "uint8" else "int" if dtype.startswith("int") else "float"
+            for values_name in (["float", "special"] if kind == "float" else [kind]):
+                values = inputs[values_name]
+                for inplace in (False, True):
+                    def run():
+                        differentiable = dtype in ("float32", "float64") and not inplace
+                        x = torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=differentiable)
+                        source = x.clone() if inplace else x
+                        bounds = (-0.5, 1.0) if op == "clamp" else ()
+                        out = getattr(source, op + "_")(*bounds) if inplace else getattr(torch, op)(source, *bounds)
+                        # detach(): `sgn`'s output refuses tolist() while it has a grad_fn (torch 2.15).
+                        result = {"values": encoded(out.detach().tolist()), "dtype": str(out.dtype), "repr": repr(out)}
+                        if differentiable:
+                            result["grad_fn"] = out.grad_fn.name()
+                            out.sum().backward()
+                            # `+ 0`: the gradient of sgn is a ZeroTensor, which has no storage to list.
+                            result["grad"] = encoded((x.grad + 0).tolist())
+                        return result
+                    cases.append({"op": op, "dtype": dtype, "inplace": inplace, "x": encoded(values), **outcome(run)})
+    for decimals in (2, -1):
+        for dtype in ("float32", "float64", "int64"):
+            def run():
+                x = torch.tensor(inputs["float"] if dtype != "int64" else [123, -456], dtype=getattr(torch, dtype), requires_grad=dtype != "int64")
+                out = torch.round(x, decimals=decimals)
+                return {"values": encoded(out.tolist()), "dtype": str(out.dtype), "repr": repr(out), "grad_fn": out.grad_fn.name() if out.grad_fn else None}
+            cases.append({"op": "round", "decimals": decimals, "dtype": dtype, **outcome(run)})
+    write("unary_math.json", cases)
+
 
 
 def reductions():
@@ -777,6 +821,11 @@ def layers():
 
 if __name__ == "__main__":
     assert torch.__version__.startswith("2.15"), torch.__version__
+    # `generate.py NAME ...` writes only those files (each function writes one).
+    if sys.argv[1:]:
+        for name in sys.argv[1:]:
+            globals()[name]()
+        sys.exit()
     devices()
     promotion()
     layouts()
@@ -785,7 +834,7 @@ if __name__ == "__main__":
     random_numbers()
     matmuls()
     creations()
-    unary_ops()
+    unary_math()
     reductions()
     indexing()
     nn_library()

@@ -690,8 +690,12 @@ pub fn call(interp: &mut Interpreter, name: &str, args: Args) -> Result<Value, P
         "len" => {
             let v = first();
             let n = match &v {
+                Value::Str(s) if s.is_ascii() => s.len(),
                 Value::Str(s) => s.chars().count(),
                 Value::Bytes(b) => b.len(),
+                Value::List(items) | Value::Set(items) => items.borrow().len(),
+                Value::Tuple(items) => items.len(),
+                Value::Dict(entries) => entries.borrow().len(),
                 Value::Tensor(t) if t.dim() == 0 => {
                     return Err(PyException::new(
                         ExcType::TypeError,

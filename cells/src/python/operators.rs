@@ -630,6 +630,7 @@ fn wrap_index(index: i64, len: usize, what: &str) -> Result<usize> {
         // CPython's bytes say only "index out of range".
         let message = match what {
             "bytes" => "index out of range".to_owned(),
+            "str" => "string index out of range".to_owned(),
             what => format!("{what} index out of range"),
         };
         return Err(PyException::new(ExcType::IndexError, message));
@@ -715,6 +716,22 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
         && !x.dtype.is_float()
     {
         return get_item(container, &Value::Int(x.value.as_i64()));
+    }
+    // Lists and tuples index in place: copying their items first would make `xs[i]` in a loop
+    // take time in proportion to the list's length.
+    match (container, index) {
+        (Value::List(items), Value::Int(i)) => {
+            let items = items.borrow();
+            return Ok(items[wrap_index(*i, items.len(), "list")?].clone());
+        }
+        (Value::Tuple(items), Value::Int(i)) => {
+            return Ok(items[wrap_index(*i, items.len(), "tuple")?].clone());
+        }
+        (Value::Str(s), Value::Int(i)) if s.is_ascii() => {
+            let at = wrap_index(*i, s.len(), "string")?;
+            return Ok(Value::str(&s[at..=at]));
+        }
+        _ => {}
     }
     let items: Vec<Value> = match container {
         Value::Typing(alias) => return Ok(crate::stdlib::typing::typing_item(alias, index)),

@@ -163,7 +163,7 @@ fn int_arg(args: &Args, i: usize, key: &str, default: i64) -> Result<i64> {
 
 /// The character range `[start:end]` selects, as slice bounds clamp.
 fn char_range(s: &str, args: &Args, first: usize) -> Result<(usize, usize)> {
-    let n = s.chars().count() as i64;
+    let n = char_count(s, s.len()) as i64;
     let clamp = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) } as usize;
     let start = clamp(int_arg(args, first, "start", 0)?);
     let end = clamp(int_arg(args, first + 1, "end", n)?);
@@ -172,11 +172,19 @@ fn char_range(s: &str, args: &Args, first: usize) -> Result<(usize, usize)> {
 
 /// The byte offset of character `i`.
 fn byte_at(s: &str, i: usize) -> usize {
+    if s.is_ascii() {
+        return i.min(s.len());
+    }
     s.char_indices().nth(i).map_or(s.len(), |(b, _)| b)
 }
 
 fn char_count(s: &str, byte: usize) -> usize {
-    s[..byte].chars().count()
+    let head = &s[..byte];
+    if head.is_ascii() {
+        head.len()
+    } else {
+        head.chars().count()
+    }
 }
 
 /// `s.strip(chars)` and its one-sided forms.

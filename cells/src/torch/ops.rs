@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use tolab_engine::backend::cpu::elementwise::Binary;
+use tolab_engine::backend::cpu::unary::Unary;
 use tolab_engine::{DType, Scalar, Session, Tensor};
 
 use super::{Call, Handler, Operand};
@@ -30,6 +31,128 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.abs", Handler::Engine(unary)),
     ("Tensor.neg", Handler::Engine(unary)),
     ("torch.neg", Handler::Engine(unary)),
+    ("Tensor.sin", Handler::Engine(unary)),
+    ("torch.sin", Handler::Engine(unary)),
+    ("Tensor.cos", Handler::Engine(unary)),
+    ("torch.cos", Handler::Engine(unary)),
+    ("Tensor.tan", Handler::Engine(unary)),
+    ("torch.tan", Handler::Engine(unary)),
+    ("Tensor.asin", Handler::Engine(unary)),
+    ("torch.asin", Handler::Engine(unary)),
+    ("Tensor.acos", Handler::Engine(unary)),
+    ("torch.acos", Handler::Engine(unary)),
+    ("Tensor.atan", Handler::Engine(unary)),
+    ("torch.atan", Handler::Engine(unary)),
+    ("Tensor.sinh", Handler::Engine(unary)),
+    ("torch.sinh", Handler::Engine(unary)),
+    ("Tensor.cosh", Handler::Engine(unary)),
+    ("torch.cosh", Handler::Engine(unary)),
+    ("Tensor.asinh", Handler::Engine(unary)),
+    ("torch.asinh", Handler::Engine(unary)),
+    ("Tensor.acosh", Handler::Engine(unary)),
+    ("torch.acosh", Handler::Engine(unary)),
+    ("Tensor.atanh", Handler::Engine(unary)),
+    ("torch.atanh", Handler::Engine(unary)),
+    ("Tensor.arcsin", Handler::Engine(unary)),
+    ("torch.arcsin", Handler::Engine(unary)),
+    ("Tensor.arccos", Handler::Engine(unary)),
+    ("torch.arccos", Handler::Engine(unary)),
+    ("Tensor.arctan", Handler::Engine(unary)),
+    ("torch.arctan", Handler::Engine(unary)),
+    ("Tensor.arcsinh", Handler::Engine(unary)),
+    ("torch.arcsinh", Handler::Engine(unary)),
+    ("Tensor.arccosh", Handler::Engine(unary)),
+    ("torch.arccosh", Handler::Engine(unary)),
+    ("Tensor.arctanh", Handler::Engine(unary)),
+    ("torch.arctanh", Handler::Engine(unary)),
+    ("Tensor.exp2", Handler::Engine(unary)),
+    ("torch.exp2", Handler::Engine(unary)),
+    ("Tensor.expm1", Handler::Engine(unary)),
+    ("torch.expm1", Handler::Engine(unary)),
+    ("Tensor.log2", Handler::Engine(unary)),
+    ("torch.log2", Handler::Engine(unary)),
+    ("Tensor.log10", Handler::Engine(unary)),
+    ("torch.log10", Handler::Engine(unary)),
+    ("Tensor.log1p", Handler::Engine(unary)),
+    ("torch.log1p", Handler::Engine(unary)),
+    ("Tensor.erf", Handler::Engine(unary)),
+    ("torch.erf", Handler::Engine(unary)),
+    ("Tensor.erfc", Handler::Engine(unary)),
+    ("torch.erfc", Handler::Engine(unary)),
+    ("Tensor.erfinv", Handler::Engine(unary)),
+    ("torch.erfinv", Handler::Engine(unary)),
+    ("Tensor.rsqrt", Handler::Engine(unary)),
+    ("torch.rsqrt", Handler::Engine(unary)),
+    ("Tensor.reciprocal", Handler::Engine(unary)),
+    ("torch.reciprocal", Handler::Engine(unary)),
+    ("Tensor.sign", Handler::Engine(unary)),
+    ("torch.sign", Handler::Engine(unary)),
+    ("Tensor.sgn", Handler::Engine(unary)),
+    ("torch.sgn", Handler::Engine(unary)),
+    ("Tensor.floor", Handler::Engine(unary)),
+    ("torch.floor", Handler::Engine(unary)),
+    ("Tensor.ceil", Handler::Engine(unary)),
+    ("torch.ceil", Handler::Engine(unary)),
+    ("Tensor.trunc", Handler::Engine(unary)),
+    ("torch.trunc", Handler::Engine(unary)),
+    ("Tensor.fix", Handler::Engine(unary)),
+    ("torch.fix", Handler::Engine(unary)),
+    ("Tensor.round", Handler::Engine(unary)),
+    ("torch.round", Handler::Engine(unary)),
+    ("Tensor.frac", Handler::Engine(unary)),
+    ("torch.frac", Handler::Engine(unary)),
+    ("Tensor.square", Handler::Engine(unary)),
+    ("torch.square", Handler::Engine(unary)),
+    ("Tensor.negative", Handler::Engine(unary)),
+    ("torch.negative", Handler::Engine(unary)),
+    ("Tensor.absolute", Handler::Engine(unary)),
+    ("torch.absolute", Handler::Engine(unary)),
+    ("Tensor.relu_", Handler::Engine(unary_)),
+    ("Tensor.sigmoid_", Handler::Engine(unary_)),
+    ("Tensor.tanh_", Handler::Engine(unary_)),
+    ("Tensor.exp_", Handler::Engine(unary_)),
+    ("Tensor.log_", Handler::Engine(unary_)),
+    ("Tensor.sqrt_", Handler::Engine(unary_)),
+    ("Tensor.abs_", Handler::Engine(unary_)),
+    ("Tensor.neg_", Handler::Engine(unary_)),
+    ("Tensor.sin_", Handler::Engine(unary_)),
+    ("Tensor.cos_", Handler::Engine(unary_)),
+    ("Tensor.tan_", Handler::Engine(unary_)),
+    ("Tensor.asin_", Handler::Engine(unary_)),
+    ("Tensor.acos_", Handler::Engine(unary_)),
+    ("Tensor.atan_", Handler::Engine(unary_)),
+    ("Tensor.sinh_", Handler::Engine(unary_)),
+    ("Tensor.cosh_", Handler::Engine(unary_)),
+    ("Tensor.asinh_", Handler::Engine(unary_)),
+    ("Tensor.acosh_", Handler::Engine(unary_)),
+    ("Tensor.atanh_", Handler::Engine(unary_)),
+    ("Tensor.arcsin_", Handler::Engine(unary_)),
+    ("Tensor.arccos_", Handler::Engine(unary_)),
+    ("Tensor.arctan_", Handler::Engine(unary_)),
+    ("Tensor.arcsinh_", Handler::Engine(unary_)),
+    ("Tensor.arccosh_", Handler::Engine(unary_)),
+    ("Tensor.arctanh_", Handler::Engine(unary_)),
+    ("Tensor.exp2_", Handler::Engine(unary_)),
+    ("Tensor.expm1_", Handler::Engine(unary_)),
+    ("Tensor.log2_", Handler::Engine(unary_)),
+    ("Tensor.log10_", Handler::Engine(unary_)),
+    ("Tensor.log1p_", Handler::Engine(unary_)),
+    ("Tensor.erf_", Handler::Engine(unary_)),
+    ("Tensor.erfc_", Handler::Engine(unary_)),
+    ("Tensor.erfinv_", Handler::Engine(unary_)),
+    ("Tensor.rsqrt_", Handler::Engine(unary_)),
+    ("Tensor.reciprocal_", Handler::Engine(unary_)),
+    ("Tensor.sign_", Handler::Engine(unary_)),
+    ("Tensor.sgn_", Handler::Engine(unary_)),
+    ("Tensor.floor_", Handler::Engine(unary_)),
+    ("Tensor.ceil_", Handler::Engine(unary_)),
+    ("Tensor.trunc_", Handler::Engine(unary_)),
+    ("Tensor.fix_", Handler::Engine(unary_)),
+    ("Tensor.round_", Handler::Engine(unary_)),
+    ("Tensor.frac_", Handler::Engine(unary_)),
+    ("Tensor.square_", Handler::Engine(unary_)),
+    ("Tensor.negative_", Handler::Engine(unary_)),
+    ("Tensor.absolute_", Handler::Engine(unary_)),
     ("Tensor.sum", Handler::Engine(sum_mean)),
     ("torch.sum", Handler::Engine(sum_mean)),
     ("Tensor.mean", Handler::Engine(sum_mean)),
@@ -79,9 +202,21 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("Tensor.reshape", Handler::Engine(reshape)),
     ("torch.reshape", Handler::Engine(reshape)),
     ("Tensor.add", Handler::Engine(add)),
+    ("torch.add", Handler::Engine(add)),
     ("Tensor.sub", Handler::Engine(add)),
+    ("torch.sub", Handler::Engine(add)),
+    ("Tensor.subtract", Handler::Engine(add)),
+    ("torch.subtract", Handler::Engine(add)),
     ("Tensor.mul", Handler::Engine(arithmetic)),
+    ("torch.mul", Handler::Engine(arithmetic)),
+    ("Tensor.multiply", Handler::Engine(arithmetic)),
+    ("torch.multiply", Handler::Engine(arithmetic)),
     ("Tensor.div", Handler::Engine(arithmetic)),
+    ("torch.div", Handler::Engine(arithmetic)),
+    ("Tensor.divide", Handler::Engine(arithmetic)),
+    ("torch.divide", Handler::Engine(arithmetic)),
+    ("Tensor.true_divide", Handler::Engine(arithmetic)),
+    ("torch.true_divide", Handler::Engine(arithmetic)),
     ("Tensor.add_", Handler::Engine(add_)),
     ("Tensor.sub_", Handler::Engine(add_)),
     ("Tensor.mul_", Handler::Engine(arithmetic_)),
@@ -109,21 +244,45 @@ fn tensor_value(t: Tensor) -> Result<Value> {
     Ok(Value::Tensor(t))
 }
 
-/// `relu`, `exp`, … and `t()`: one tensor in, one out.
+/// `relu`, `exp`, `sin`, … every unary op, `round(decimals=)`, `square` and `t()`: one tensor in,
+/// one out.
 fn unary(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
+    let decimals = decimals(call)?;
     call.finish()?;
-    tensor_value(match call.binding.name() {
-        "relu" => t.relu()?,
-        "sigmoid" => t.sigmoid()?,
-        "tanh" => t.tanh()?,
-        "exp" => t.exp()?,
-        "log" => t.log()?,
-        "sqrt" => t.sqrt()?,
-        "abs" => t.abs()?,
-        "neg" => t.neg()?,
-        _ => t.t()?,
+    tensor_value(match (call.binding.name(), decimals) {
+        ("t", _) => t.t()?,
+        ("square", _) => t.pow_scalar(Scalar::Int(2))?,
+        (_, Some(decimals)) => t.round_decimals(decimals)?,
+        (name, None) => t.math(unary_op(name)?)?,
     })
+}
+
+/// `sin_()`, `exp_()`, …: the unary ops in place.
+fn unary_(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let decimals = decimals(call)?;
+    call.finish()?;
+    let name = call.binding.name().trim_end_matches('_');
+    match (name, decimals) {
+        ("square", _) => t.pow_scalar_(Scalar::Int(2))?,
+        (_, Some(decimals)) => t.round_decimals_(decimals)?,
+        (name, None) => t.math_(unary_op(name)?)?,
+    };
+    tensor_value(t)
+}
+
+/// `round`'s `decimals=`, where the overload has it.
+fn decimals(call: &Call) -> Result<Option<i64>> {
+    match call.signature().position("decimals") {
+        Some(_) => call.opt_int("decimals"),
+        None => Ok(None),
+    }
+}
+
+/// The engine's op for a binding's name.
+fn unary_op(name: &str) -> Result<Unary> {
+    Unary::from_name(name).ok_or_else(|| not_yet(name))
 }
 
 fn operand(call: &Call, name: &str) -> Result<Operand> {
@@ -136,7 +295,7 @@ fn add(call: &Call, _: &Session) -> Result<Value> {
     let other = operand(call, "other")?;
     let alpha = call.scalar("alpha")?;
     call.finish()?;
-    let subtract = call.binding.name() == "sub";
+    let subtract = matches!(call.binding.name(), "sub" | "subtract");
     tensor_value(match (&other, subtract) {
         (Operand::Tensor(o), false) => t.add_scaled(o, alpha)?,
         (Operand::Scalar(s), false) => t.add_scaled(*s, alpha)?,
@@ -171,8 +330,8 @@ fn arithmetic(call: &Call, _: &Session) -> Result<Value> {
     };
     call.finish()?;
     let result = match (call.binding.name(), rounding.as_deref(), &other) {
-        ("mul", _, Operand::Tensor(o)) => t.mul(o)?,
-        ("mul", _, Operand::Scalar(s)) => t.mul(*s)?,
+        ("mul" | "multiply", _, Operand::Tensor(o)) => t.mul(o)?,
+        ("mul" | "multiply", _, Operand::Scalar(s)) => t.mul(*s)?,
         (_, None, Operand::Tensor(o)) => t.div(o)?,
         (_, None, Operand::Scalar(s)) => t.div(*s)?,
         (_, Some("floor"), Operand::Tensor(o)) => t.floor_divide(o)?,

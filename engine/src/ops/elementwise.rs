@@ -2,7 +2,8 @@
 
 use super::gpu::{Input, Launch};
 use crate::autograd::{self, Backward, SavedTensor};
-use crate::backend::cpu::elementwise::{self as kernel, Binary, LaneKind, Lanes, LanesRef, Unary};
+use crate::backend::cpu::elementwise::{self as kernel, Binary, LaneKind, Lanes, LanesRef};
+use crate::backend::cpu::unary::{self, IntegerInputs, Unary};
 use crate::backend::gpu::Elementwise;
 use crate::device::{Device, DeviceType};
 use crate::dtype::{self, DType, Operand as PromotionOperand, ScalarKind};
@@ -192,16 +193,29 @@ fn integers_only(op: &str, device: Device, dtype: DType) -> Result<(), Error> {
     })
 }
 
-/// Runs a unary kernel (integer inputs of transcendental functions are promoted to float32).
+/// Runs a unary kernel: integer and bool inputs of the float functions are computed in float32,
+/// and those of ops without an integer kernel are refused as PyTorch refuses them.
 pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
-    let transcendental = !matches!(op, Unary::Neg | Unary::Abs | Unary::Relu | Unary::BitNot);
-    let dtype = if transcendental && !x.dtype().is_floating_point() {
-        DType::Float32
-    } else {
-        x.dtype()
+    let floating = x.dtype().is_floating_point();
+    let dtype = match op.integer_inputs() {
+        IntegerInputs::PromoteToFloat if !floating => DType::Float32,
+        IntegerInputs::Refuse if !floating => {
+            return Err(Error::KernelNotForDtype {
+                kernel: format!("{}_{}", op.name(), x.device().kind.name()),
+                dtype: x.dtype(),
+            });
+        }
+        _ => x.dtype(),
     };
-    if op == Unary::Neg && dtype == DType::Bool {
-        return Err(Error::BoolNegation);
+    if dtype == DType::Bool {
+        match op {
+            Unary::Neg => return Err(Error::BoolNegation),
+            Unary::Relu => return Err(Error::BoolRelu),
+            _ => {}
+        }
+        if let Some(kernel) = op.bool_refusal(x.device().kind.name()) {
+            return Err(Error::KernelNotForDtype { kernel, dtype });
+        }
     }
     if op == Unary::BitNot {
         integers_only("bitwise_not", x.device(), dtype)?;
@@ -209,11 +223,11 @@ pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
     if x.device().kind == DeviceType::Meta {
         return meta_result(x.session(), x.shape(), dtype);
     }
+    // PyTorch's bfloat16 rsqrt is 1 / sqrt with the square root rounded to bfloat16 first.
+    if op == Unary::Rsqrt && dtype == DType::BFloat16 {
+        return unary_values(Unary::Reciprocal, &unary_values(Unary::Sqrt, x)?);
+    }
     let kind = LaneKind::of(dtype);
-    let name = match op {
-        Unary::BitNot => "bitwise_not".to_owned(),
-        other => format!("{other:?}").to_lowercase(),
-    };
     let launch = Launch {
         op: Elementwise::Unary(op),
         compute: kind,
@@ -224,17 +238,73 @@ pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
     if let Some(result) =
         super::gpu::elementwise(x.session(), x.device(), launch, &[Input::Tensor(x)])
     {
-        record_gpu_kernel(x.session(), x.device(), &name);
+        record_gpu_kernel(x.session(), x.device(), op.name());
         return result;
     }
     let lanes = x.read(|cpu| Lanes::gather(cpu, x.layout(), kind))?;
     Tensor::from_cpu_data(
         x.session(),
-        kernel::unary(op, &lanes).into_storage(dtype),
+        unary::unary(op, &lanes).into_storage(dtype),
         x.shape(),
         x.device(),
-        &name,
+        op.name(),
     )
+}
+
+/// `x ** exponent` as PyTorch's kernels compute it (`PowKernel.cpp`, `PowKernel.cu`): for float32
+/// and float64, exponents 2, 3 and -2 by multiplying (`x * x * x`, not `pow`, which can differ in
+/// the last bit), and 0.5, -0.5 and -1 (bfloat16 too) by `sqrt`, `rsqrt` and `reciprocal`.
+pub(super) fn pow_scalar_values(x: &Tensor, exponent: Scalar) -> Result<Tensor, Error> {
+    let e = match exponent {
+        Scalar::Int(e) => e as f64,
+        Scalar::Float(e) => e,
+        _ => f64::NAN,
+    };
+    let dtype = x.dtype();
+    let single_or_double = matches!(dtype, DType::Float32 | DType::Float64);
+    let times = |a: &Tensor, b: &Tensor| binary_values(Binary::Mul, a.into(), b.into());
+    if single_or_double || dtype == DType::BFloat16 {
+        let special = match e {
+            0.5 => Some(Unary::Sqrt),
+            -0.5 => Some(Unary::Rsqrt),
+            -1.0 => Some(Unary::Reciprocal),
+            _ => None,
+        };
+        if let Some(op) = special {
+            return unary_values(op, x);
+        }
+    }
+    if single_or_double {
+        match e {
+            2.0 => return times(x, x),
+            3.0 => return times(&times(x, x)?, x),
+            -2.0 => return unary_values(Unary::Reciprocal, &times(x, x)?),
+            _ => {}
+        }
+    }
+    binary_values(Binary::Pow, Operand::Tensor(x), Operand::Scalar(exponent))
+}
+
+/// `PowBackward0` of `x ** exponent`, `saved` holding `x`: d(x^p)/dx = p · x^(p-1).
+pub(super) fn pow_scalar_backward(saved: SavedTensor, exponent: Scalar) -> Backward {
+    Backward::saving("PowBackward0", move |grad| {
+        let x = saved.unpack()?;
+        let p = exponent.as_f64();
+        let lower = binary_values(
+            Binary::Pow,
+            x.into(),
+            Operand::Scalar(Scalar::Float(p - 1.0)),
+        )?;
+        let scaled = binary_values(
+            Binary::Mul,
+            (&lower).into(),
+            Operand::Scalar(Scalar::Float(p)),
+        )?;
+        Ok(vec![Some(
+            binary_values(Binary::Mul, grad.into(), (&scaled).into())?
+                .to_dtype_if_needed(x.dtype())?,
+        )])
+    })
 }
 
 /// An op's result on the `meta` device: shape and dtype worked out, no data and no kernel.
@@ -585,33 +655,9 @@ impl Tensor {
             return cast[0].pow_scalar(exponent);
         }
 
-        let out = binary_values(
-            Binary::Pow,
-            Operand::Tensor(self),
-            Operand::Scalar(exponent),
-        )?;
+        let out = pow_scalar_values(self, exponent)?;
         let saved = SavedTensor::new(self);
-        let meta = autograd::record(&[self], || {
-            Backward::saving("PowBackward0", move |grad| {
-                let x = saved.unpack()?;
-                // d(x^p)/dx = p · x^(p-1)
-                let p = exponent.as_f64();
-                let lower = binary_values(
-                    Binary::Pow,
-                    x.into(),
-                    Operand::Scalar(Scalar::Float(p - 1.0)),
-                )?;
-                let scaled = binary_values(
-                    Binary::Mul,
-                    (&lower).into(),
-                    Operand::Scalar(Scalar::Float(p)),
-                )?;
-                Ok(vec![Some(
-                    binary_values(Binary::Mul, grad.into(), (&scaled).into())?
-                        .to_dtype_if_needed(x.dtype())?,
-                )])
-            })
-        });
+        let meta = autograd::record(&[self], || pow_scalar_backward(saved, exponent));
         Ok(out.with_autograd(meta))
     }
 
@@ -652,15 +698,6 @@ impl Tensor {
                     Some(reduce_grad(&dp, p.shape(), p.dtype())?),
                 ])
             })
-        });
-        Ok(out.with_autograd(meta))
-    }
-
-    /// `-self`.
-    pub fn neg(&self) -> Result<Tensor, Error> {
-        let out = unary_values(Unary::Neg, self)?;
-        let meta = autograd::record(&[self], || {
-            Backward::new("NegBackward0", |grad| Ok(vec![Some(grad.neg()?)]))
         });
         Ok(out.with_autograd(meta))
     }

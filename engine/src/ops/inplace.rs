@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use crate::autograd::{self, AutogradMeta, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::Binary;
+use crate::backend::cpu::unary::Unary;
 use crate::backend::gpu::Distribution;
 use crate::element::Scalar;
 use crate::error::Error;
@@ -29,11 +30,16 @@ struct History {
 }
 
 impl History {
-    fn overwrite() -> History {
+    /// The history of an op with no operand but the tensor itself.
+    fn alone(backward: Option<Backward>) -> History {
         History {
-            backward: None,
+            backward,
             others: Vec::new(),
         }
+    }
+
+    fn overwrite() -> History {
+        History::alone(None)
     }
 }
 
@@ -60,6 +66,23 @@ impl Tensor {
             return Err(Error::InPlaceOverlap);
         }
         Ok(())
+    }
+
+    /// PyTorch's rule that an in-place result's type must fit the tensor's dtype.
+    fn check_result_type(&self, result: crate::DType) -> Result<(), Error> {
+        if crate::dtype::promote_types(result, self.dtype()) != self.dtype() {
+            return Err(Error::InPlaceResultType {
+                result,
+                output: self.dtype(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether an in-place change of this tensor is recorded (so its node needs copies made).
+    fn tracked(&self) -> bool {
+        self.session().is_grad_enabled()
+            && (self.requires_grad() || self.view_base().is_some_and(Tensor::requires_grad))
     }
 
     /// Writes `values` (already of this tensor's shape) into this tensor's elements and counts the
@@ -119,12 +142,7 @@ impl Tensor {
                 output: self.shape().to_vec(),
             });
         }
-        if crate::dtype::promote_types(result.dtype(), self.dtype()) != self.dtype() {
-            return Err(Error::InPlaceResultType {
-                result: result.dtype(),
-                output: self.dtype(),
-            });
-        }
+        self.check_result_type(result.dtype())?;
         let history = arithmetic_history(self, op, other, alpha, name)?;
         self.commit(&result, history)
     }
@@ -163,20 +181,57 @@ impl Tensor {
         self.arithmetic_(Binary::Div, other.into(), Scalar::Int(1), "DivBackward0")
     }
 
+    /// `sin_()`, `exp_()`, `floor_()`, … : unary `op` in place, with the op's node over the values as
+    /// they were (or as they became, for ops whose backward keeps the result).
+    pub fn math_(&self, op: Unary) -> Result<&Tensor, Error> {
+        self.check_in_place()?;
+        let values = super::elementwise::unary_values(op, self)?;
+        self.check_result_type(values.dtype())?;
+        let backward = match self.tracked() {
+            true => super::unary::in_place_backward(op, self, &values)?,
+            false => None,
+        };
+        self.commit(&values, History::alone(backward))
+    }
+
+    /// `round_(decimals=d)`.
+    pub fn round_decimals_(&self, decimals: i64) -> Result<&Tensor, Error> {
+        self.check_in_place()?;
+        let values = super::unary::round_decimals_values(self, decimals)?;
+        let backward = Some(super::unary::round_decimals_backward());
+        self.commit(&values, History::alone(backward))
+    }
+
+    /// `self **= exponent` for a Python number (`pow_`, and `square_`): `PowBackward0` over a copy
+    /// of the values as they were.
+    pub fn pow_scalar_(&self, exponent: Scalar) -> Result<&Tensor, Error> {
+        self.check_in_place()?;
+        let values = super::elementwise::pow_scalar_values(self, exponent)?;
+        self.check_result_type(values.dtype())?;
+        let backward = match self.tracked() {
+            true => {
+                let original = SavedTensor::new(&self.session().no_grad(|| self.clone_tensor())?);
+                Some(super::elementwise::pow_scalar_backward(original, exponent))
+            }
+            false => None,
+        };
+        self.commit(&values, History::alone(backward))
+    }
+
     /// `clamp_(min, max)`: `ClampBackward1` over the values as they were before (kept as a copy,
     /// as PyTorch keeps `original_self`).
     pub fn clamp_(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<&Tensor, Error> {
         self.check_in_place()?;
         let clamped = super::unary::clamp_values(self, min, max)?;
+        if crate::dtype::promote_types(clamped.dtype(), self.dtype()) != self.dtype() {
+            return Err(Error::ClampResultType {
+                result: clamped.dtype(),
+                output: self.dtype(),
+            });
+        }
         let original = SavedTensor::new(&self.session().no_grad(|| self.clone_tensor())?);
         let backward = super::unary::clamp_backward(original, min, max);
-        self.commit(
-            &clamped,
-            History {
-                backward: Some(backward),
-                others: Vec::new(),
-            },
-        )
+        self.commit(&clamped, History::alone(Some(backward)))
     }
 
     /// `uniform_(from, to)`: fresh values from the device's generator, in place.

@@ -2,9 +2,10 @@
 //! passes.
 
 use crate::autograd::{self, Backward};
-use crate::backend::cpu::elementwise::{Binary, Unary};
+use crate::backend::cpu::elementwise::Binary;
 use crate::backend::cpu::elementwise::{LaneKind, Lanes};
 use crate::backend::cpu::reduce::{Reduction, arg_extreme, reduce};
+use crate::backend::cpu::unary::Unary;
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::layout::wrap_dim;

@@ -31,16 +31,12 @@ def _split_lines(text, newline):
             lines.append(text[start:])
         return lines
     ending = "\n" if newline is None else newline
-    lines = []
-    start = 0
-    while True:
-        at = text.find(ending, start)
-        if at < 0:
-            break
-        lines.append(text[start:at + len(ending)])
-        start = at + len(ending)
-    if start < len(text):
-        lines.append(text[start:])
+    # One split: finding each ending from the last would take time in proportion to the text's
+    # length for every line.
+    parts = text.split(ending)
+    lines = [part + ending for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
     return lines
 
 
@@ -72,10 +68,20 @@ class _TextStream:
 
     def readline(self, size=-1):
         self._check_readable()
-        lines = _split_lines(self._text[self._pos:], self._newline)
-        line = lines[0] if lines else ""
-        if size is not None and size >= 0:
+        # The rest of the text is split once and read line by line: reading a file's lines in a
+        # loop takes time in proportion to its length, not to its length squared.
+        cache = getattr(self, "_lines", None)
+        if cache is None or cache[0] is not self._text or cache[1] != self._pos:
+            cache = [self._text, self._pos, _split_lines(self._text[self._pos:], self._newline), 0]
+            self._lines = cache
+        lines, i = cache[2], cache[3]
+        line = lines[i] if i < len(lines) else ""
+        if size is not None and 0 <= size < len(line):
             line = line[:size]
+            cache[2][i] = lines[i][size:]
+        else:
+            cache[3] = i + 1
+        cache[1] = self._pos + len(line)
         self._pos += len(line)
         return line
 
@@ -145,23 +151,40 @@ class _TextStream:
 class StringIO(_TextStream):
     def __init__(self, initial_value="", newline="\n"):
         super().__init__()
+        if newline is not None and not isinstance(newline, str):
+            raise TypeError(f"newline must be str or None, not {type(newline).__name__}")
+        if newline not in (None, "", "\n", "\r", "\r\n"):
+            raise ValueError(f"illegal newline value: {newline!r}")
         if initial_value is None:
             initial_value = ""
         if not isinstance(initial_value, str):
             raise TypeError(
                 f"initial_value must be str or None, not {type(initial_value).__name__}")
-        self._text = initial_value
+        # Written text is translated as CPython's StringIO translates it (None: any line ending
+        # becomes LF; CR or CRLF: LF becomes it), and lines end at the newline given.
+        self._written_newline = newline
+        self._newline = "\n" if newline is None else newline
+        self._text = self._translated(initial_value)
+
+    def _translated(self, s):
+        if self._written_newline is None:
+            return s.replace("\r\n", "\n").replace("\r", "\n")
+        if self._written_newline in ("\r", "\r\n"):
+            return s.replace("\n", self._written_newline)
+        return s
 
     def write(self, s):
         self._check_open()
         if not isinstance(s, str):
             raise TypeError(f"string argument expected, got '{type(s).__name__}'")
+        written = len(s)
+        s = self._translated(s)
         end = self._pos + len(s)
         if self._pos > len(self._text):
             self._text = self._text + "\0" * (self._pos - len(self._text))
         self._text = self._text[:self._pos] + s + self._text[end:]
         self._pos = end
-        return len(s)
+        return written
 
     def getvalue(self):
         self._check_open()

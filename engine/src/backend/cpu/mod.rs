@@ -7,6 +7,8 @@
 //! `bool`.
 
 pub mod buffer;
+pub mod cascade;
 pub mod elementwise;
 pub mod matmul;
 pub mod reduce;
+pub mod unary;

@@ -1,8 +1,8 @@
 //! Reductions over some dimensions (`sum`, `mean`, `amax`, `amin`, `prod`), on lanes.
 //!
-//! Floating sums accumulate in f64 and round once at the end, so they are at least as accurate as
-//! PyTorch's cascade summation (they can differ from it in the last bit of a float32).
+//! Floating sums add in PyTorch's order ([`cascade`]); products accumulate in f64.
 
+use super::cascade;
 use super::elementwise::Lanes;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,13 +57,8 @@ pub fn reduce(op: Reduction, x: &Lanes, shape: &[usize], dims: &[usize]) -> Lane
         }};
     }
     match (x, op) {
-        (Lanes::F32(v), Reduction::Sum) => fold!(
-            v,
-            f64,
-            0.0,
-            |a: f64, x: f32| a + f64::from(x),
-            |a: Vec<f64>| Lanes::F32(a.into_iter().map(|s| s as f32).collect())
-        ),
+        // 32-byte vectors: 8 float32 lanes, 4 float64 ones.
+        (Lanes::F32(v), Reduction::Sum) => Lanes::F32(cascade::sum::<f32, 8>(v, shape, dims)),
         (Lanes::F32(v), Reduction::Prod) => fold!(
             v,
             f64,
@@ -85,7 +80,7 @@ pub fn reduce(op: Reduction, x: &Lanes, shape: &[usize], dims: &[usize]) -> Lane
             |a: f32, x: f32| if x.is_nan() || x < a { x } else { a },
             Lanes::F32
         ),
-        (Lanes::F64(v), Reduction::Sum) => fold!(v, f64, 0.0, |a: f64, x: f64| a + x, Lanes::F64),
+        (Lanes::F64(v), Reduction::Sum) => Lanes::F64(cascade::sum::<f64, 4>(v, shape, dims)),
         (Lanes::F64(v), Reduction::Prod) => fold!(v, f64, 1.0, |a: f64, x: f64| a * x, Lanes::F64),
         (Lanes::F64(v), Reduction::Max) => fold!(
             v,

@@ -14,7 +14,8 @@ use wgpu::util::DeviceExt;
 use super::format::Format;
 use super::grid::Grid;
 use super::{GpuBuffer, GpuContext, GpuError};
-use crate::backend::cpu::elementwise::{Binary, LaneKind, Unary};
+use crate::backend::cpu::elementwise::{Binary, LaneKind};
+use crate::backend::cpu::unary::Unary;
 use crate::dtype::DType;
 
 /// Threads per workgroup: a multiple of every GPU's SIMD width.
@@ -149,42 +150,97 @@ impl Elementwise {
             (Elementwise::Binary(op), K::F32 | K::F64) => float_binary(op, compute)?,
             (Elementwise::Binary(op), K::I64) => int_binary(op),
             (Elementwise::Binary(op), K::Bool) => bool_binary(op),
-            (Elementwise::Unary(op), K::F32) => match op {
-                Unary::Neg => "-x0",
-                Unary::Abs => "abs(x0)",
-                Unary::Exp => "exp(x0)",
-                Unary::Log => "f32_log(x0)",
-                Unary::Sqrt => "f32_sqrt(x0)",
-                Unary::Relu => "f32_relu(x0)",
-                Unary::Sigmoid => "f32_sigmoid(x0)",
-                Unary::Tanh => "f32_tanh(x0)",
-                Unary::BitNot => return None,
-            },
-            (Elementwise::Unary(op), K::F64) => match op {
-                Unary::Neg => "-x0",
-                Unary::Abs => "abs(x0)",
-                Unary::Sqrt => "sqrt(x0)",
-                Unary::Relu => "select(x0 - x0, x0, x0 > f64(0.0) || f64_is_nan(x0))",
-                Unary::Exp | Unary::Log | Unary::Sigmoid | Unary::Tanh | Unary::BitNot => {
-                    return None;
-                }
-            },
+            (Elementwise::Unary(op), K::F32) => f32_unary(op)?,
+            (Elementwise::Unary(op), K::F64) => f64_unary(op)?,
             (Elementwise::Unary(op), K::I64) => match op {
                 Unary::Neg => "i64_neg(x0)",
                 Unary::Abs => "i64_abs(x0)",
                 Unary::Relu => "select(x0, vec2<u32>(0u, 0u), i64_is_negative(x0))",
+                Unary::Sign | Unary::Sgn => "i64_sign(x0)",
                 Unary::BitNot => "~x0",
-                Unary::Exp | Unary::Log | Unary::Sqrt | Unary::Sigmoid | Unary::Tanh => {
-                    return None;
-                }
+                Unary::Floor | Unary::Ceil | Unary::Trunc | Unary::Round => "x0",
+                _ => return None,
             },
             (Elementwise::Unary(op), K::Bool) => match op {
-                Unary::Abs | Unary::Relu => "x0",
+                Unary::Abs
+                | Unary::Relu
+                | Unary::Sign
+                | Unary::Sgn
+                | Unary::Floor
+                | Unary::Ceil
+                | Unary::Trunc
+                | Unary::Round => "x0",
                 Unary::BitNot => "!x0",
                 _ => return None,
             },
         })
     }
+}
+
+/// A unary op on float32 lanes; the functions WGSL lacks, or has without PyTorch's answers at the
+/// edges (NaN outside the domain, accuracy near 0), are in `shaders/elementwise.wgsl`.
+fn f32_unary(op: Unary) -> Option<&'static str> {
+    Some(match op {
+        Unary::Neg => "-x0",
+        Unary::Abs => "abs(x0)",
+        Unary::Exp => "exp(x0)",
+        Unary::Exp2 => "exp2(x0)",
+        Unary::Expm1 => "f32_expm1(x0)",
+        Unary::Log => "f32_log(x0)",
+        Unary::Log2 => "f32_log2(x0)",
+        Unary::Log10 => "f32_log(x0) * 0.4342944819032518",
+        Unary::Log1p => "f32_log1p(x0)",
+        Unary::Sqrt => "f32_sqrt(x0)",
+        Unary::Rsqrt => "1.0 / f32_sqrt(x0)",
+        Unary::Reciprocal => "1.0 / x0",
+        Unary::Relu => "f32_relu(x0)",
+        Unary::Sigmoid => "f32_sigmoid(x0)",
+        Unary::Sin => "f32_sincos(x0).x",
+        Unary::Cos => "f32_sincos(x0).y",
+        Unary::Tan => "f32_tan(x0)",
+        Unary::Asin => "f32_asin(x0)",
+        Unary::Acos => "f32_acos(x0)",
+        Unary::Atan => "f32_atan(x0)",
+        Unary::Sinh => "f32_sinh(x0)",
+        Unary::Cosh => "f32_cosh(x0)",
+        Unary::Tanh => "f32_tanh(x0)",
+        Unary::Asinh => "f32_asinh(x0)",
+        Unary::Acosh => "f32_acosh(x0)",
+        Unary::Atanh => "f32_atanh(x0)",
+        Unary::Erf => "f32_erf(x0)",
+        Unary::Erfc => "f32_erfc(x0)",
+        Unary::Erfinv => "f32_erfinv(x0)",
+        Unary::Sign | Unary::Sgn => "f32_sign(x0)",
+        Unary::Floor => "floor(x0)",
+        Unary::Ceil => "ceil(x0)",
+        Unary::Trunc => "trunc(x0)",
+        // WGSL's round is half to even, as PyTorch's.
+        Unary::Round => "round(x0)",
+        Unary::Frac => "x0 - trunc(x0)",
+        Unary::BitNot => return None,
+    })
+}
+
+/// A unary op on float64 lanes: WGSL has no float64 transcendentals, so those (`None`) run on
+/// the host, labelled so in the trace.
+fn f64_unary(op: Unary) -> Option<&'static str> {
+    Some(match op {
+        Unary::Neg => "-x0",
+        Unary::Abs => "abs(x0)",
+        Unary::Sqrt => "sqrt(x0)",
+        Unary::Rsqrt => "f64(1.0) / sqrt(x0)",
+        Unary::Reciprocal => "f64(1.0) / x0",
+        Unary::Relu => "select(x0, f64(0.0), x0 < f64(0.0))",
+        Unary::Sign | Unary::Sgn => {
+            "select(select(f64(0.0), f64(-1.0), x0 < f64(0.0)), f64(1.0), x0 > f64(0.0))"
+        }
+        Unary::Floor => "floor(x0)",
+        Unary::Ceil => "ceil(x0)",
+        Unary::Trunc => "trunc(x0)",
+        Unary::Round => "round(x0)",
+        Unary::Frac => "x0 - trunc(x0)",
+        _ => return None,
+    })
 }
 
 fn float_binary(op: Binary, compute: LaneKind) -> Option<&'static str> {
@@ -865,17 +921,7 @@ pub(super) mod tests {
                     checked += 1;
                 }
             }
-            for op in [
-                Unary::Neg,
-                Unary::Abs,
-                Unary::Exp,
-                Unary::Log,
-                Unary::Sqrt,
-                Unary::Relu,
-                Unary::Sigmoid,
-                Unary::Tanh,
-                Unary::BitNot,
-            ] {
+            for op in Unary::ALL {
                 if let Some(src) = kernel(Elementwise::Unary(op), kind, &[(dtype, kind, 0)], dtype)
                 {
                     validate(&src);

@@ -92,6 +92,13 @@ fn i64_abs(a: vec2<u32>) -> vec2<u32> {
     return select(a, i64_neg(a), i64_is_negative(a));
 }
 
+fn i64_sign(a: vec2<u32>) -> vec2<u32> {
+    if i64_is_negative(a) {
+        return vec2<u32>(0xffffffffu, 0xffffffffu);
+    }
+    return vec2<u32>(u32(a.x != 0u || a.y != 0u), 0u);
+}
+
 fn i64_max(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     return select(a, b, i64_lt(a, b));
 }
@@ -245,7 +252,7 @@ fn f32_sqrt(x: f32) -> f32 {
 }
 
 fn f32_relu(x: f32) -> f32 {
-    return select(0.0, x, x > 0.0 || f32_is_nan(x));
+    return select(x, 0.0, x < 0.0);
 }
 
 fn f32_sigmoid(x: f32) -> f32 {
@@ -257,6 +264,255 @@ fn f32_tanh(x: f32) -> f32 {
     let e = exp(-2.0 * abs(x));
     let t = (1.0 - e) / (1.0 + e);
     return select(t, -t, x < 0.0);
+}
+
+// ---- trigonometry: Cephes' single-precision polynomials, so every adapter gives the CPU's values
+// to a few ULP (Vulkan lets a driver's own sin be off by 2^-11, its asin by thousands of ULP) ----
+
+// sin and cos of x, reduced by π/4 in three parts (exact to |x| < 8192; beyond, the driver's own).
+fn f32_sincos(v: f32) -> vec2<f32> {
+    let x = abs(v);
+    if x > 8192.0 || f32_is_nan(v) {
+        return vec2<f32>(sin(v), cos(v));
+    }
+    var j = u32(x * 1.2732395447351628);
+    var y = f32(j);
+    if (j & 1u) == 1u {
+        j = j + 1u;
+        y = y + 1.0;
+    }
+    j = j & 7u;
+    var sin_sign = select(1.0, -1.0, v < 0.0);
+    var cos_sign = 1.0;
+    if j > 3u {
+        sin_sign = -sin_sign;
+        cos_sign = -cos_sign;
+        j = j - 4u;
+    }
+    if j > 1u {
+        cos_sign = -cos_sign;
+    }
+    let r = ((x - y * 0.78515625) - y * 2.4187564849853515625e-4) - y * 3.77489497744594108e-8;
+    let z = r * r;
+    let sp = ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * r + r;
+    let cp = ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z + 4.166664568298827e-2) * z * z
+        - 0.5 * z + 1.0;
+    if j == 1u || j == 2u {
+        return vec2<f32>(sin_sign * cp, cos_sign * sp);
+    }
+    return vec2<f32>(sin_sign * sp, cos_sign * cp);
+}
+
+fn f32_tan(x: f32) -> f32 {
+    let sc = f32_sincos(x);
+    return sc.x / sc.y;
+}
+
+fn f32_atan(v: f32) -> f32 {
+    var x = abs(v);
+    var y = 0.0;
+    if x > 2.414213562373095 {
+        y = 1.5707963267948966;
+        x = -1.0 / x;
+    } else if x > 0.4142135623730950 {
+        y = 0.7853981633974483;
+        x = (x - 1.0) / (x + 1.0);
+    }
+    let z = x * x;
+    y = y + (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z - 3.33329491539e-1) * z * x + x;
+    return select(y, -y, v < 0.0);
+}
+
+// asin of |v| <= 1 (NaN beyond), with the half-angle identity above 0.5.
+fn f32_asin(v: f32) -> f32 {
+    let a = abs(v);
+    if a > 1.0 || f32_is_nan(v) {
+        return nan();
+    }
+    var z = a * a;
+    var x = a;
+    let high = a > 0.5;
+    if high {
+        z = 0.5 * (1.0 - a);
+        x = sqrt(z);
+    }
+    var r = ((((4.2163199048e-2 * z + 2.4181311049e-2) * z + 4.5470025998e-2) * z + 7.4953002686e-2) * z
+        + 1.6666752422e-1) * z * x + x;
+    if high {
+        r = 1.5707963267948966 - 2.0 * r;
+    }
+    return select(r, -r, v < 0.0);
+}
+
+// acos from asin where each keeps its precision: near 1 acos(x) = 2·asin(√((1-x)/2)).
+fn f32_acos(x: f32) -> f32 {
+    if abs(x) > 1.0 || f32_is_nan(x) {
+        return nan();
+    }
+    if x < -0.5 {
+        return 3.141592653589793 - 2.0 * f32_asin(sqrt(0.5 * (1.0 + x)));
+    }
+    if x > 0.5 {
+        return 2.0 * f32_asin(sqrt(0.5 * (1.0 - x)));
+    }
+    return 1.5707963267948966 - f32_asin(x);
+}
+
+fn f32_sign(x: f32) -> f32 {
+    // NaN has no sign: 0, as PyTorch's `(0 < x) - (x < 0)`.
+    return select(select(0.0, -1.0, x < 0.0), 1.0, x > 0.0);
+}
+
+fn f32_log2(x: f32) -> f32 {
+    if x < 0.0 || f32_is_nan(x) {
+        return nan();
+    }
+    if x == 0.0 {
+        return -infinity();
+    }
+    return log2(x);
+}
+
+// exp(x) - 1 without cancellation near 0 (Kahan: the rounding of exp(x) cancels in (u-1)/log(u)).
+fn f32_expm1(x: f32) -> f32 {
+    let u = exp(x);
+    if u == 1.0 {
+        return x;
+    }
+    let um1 = u - 1.0;
+    if um1 == -1.0 {
+        return -1.0;
+    }
+    if u == infinity() {
+        return u;
+    }
+    return um1 * x / log(u);
+}
+
+// log(1 + x) without losing x's low bits near 0 (the same trick as expm1).
+fn f32_log1p(x: f32) -> f32 {
+    let u = 1.0 + x;
+    if u == 1.0 {
+        return x;
+    }
+    if u == infinity() {
+        return u;
+    }
+    return f32_log(u) * x / (u - 1.0);
+}
+
+fn f32_sinh(x: f32) -> f32 {
+    let a = abs(x);
+    var s: f32;
+    if a < 1.0 {
+        let e = f32_expm1(a);
+        s = 0.5 * (e + e / (e + 1.0));
+    } else {
+        let e = exp(a);
+        s = 0.5 * (e - 1.0 / e);
+    }
+    return select(s, -s, x < 0.0);
+}
+
+fn f32_cosh(x: f32) -> f32 {
+    let e = exp(abs(x));
+    return 0.5 * (e + 1.0 / e);
+}
+
+fn f32_asinh(x: f32) -> f32 {
+    let a = abs(x);
+    var r: f32;
+    if a > 1e18 {
+        r = f32_log(a) + 0.6931471805599453;
+    } else {
+        r = f32_log1p(a + a * a / (1.0 + sqrt(1.0 + a * a)));
+    }
+    return select(r, -r, x < 0.0);
+}
+
+fn f32_acosh(x: f32) -> f32 {
+    if x < 1.0 {
+        return nan();
+    }
+    if x > 1e18 {
+        return f32_log(x) + 0.6931471805599453;
+    }
+    let t = x - 1.0;
+    return f32_log1p(t + sqrt(2.0 * t + t * t));
+}
+
+fn f32_atanh(x: f32) -> f32 {
+    let a = abs(x);
+    if a > 1.0 {
+        return nan();
+    }
+    let r = 0.5 * f32_log1p(2.0 * a / (1.0 - a));
+    return select(r, -r, x < 0.0);
+}
+
+// erf by its Taylor series where |x| < 1 (12 terms: 1e-10 relative), erfc elsewhere.
+fn f32_erf_series(x: f32) -> f32 {
+    let s = x * x;
+    var term = x;
+    var sum = 0.0;
+    for (var k = 0u; k < 12u; k = k + 1u) {
+        sum = sum + term / f32(2u * k + 1u);
+        term = term * -s / f32(k + 1u);
+    }
+    return sum * 1.1283791670955126;
+}
+
+// erfc(a) for a >= 0 to a relative 1.1e-7 everywhere (the Chebyshev fit of Numerical Recipes' erfcc).
+fn f32_erfc_positive(a: f32) -> f32 {
+    let t = 1.0 / (1.0 + 0.5 * a);
+    let p = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806
+        + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+    return t * exp(-a * a + p);
+}
+
+fn f32_erf(x: f32) -> f32 {
+    if abs(x) < 1.0 {
+        return f32_erf_series(x);
+    }
+    let r = 1.0 - f32_erfc_positive(abs(x));
+    return select(r, -r, x < 0.0);
+}
+
+fn f32_erfc(x: f32) -> f32 {
+    if abs(x) < 0.5 {
+        return 1.0 - f32_erf_series(x);
+    }
+    if x > 0.0 {
+        return f32_erfc_positive(x);
+    }
+    return 2.0 - f32_erfc_positive(-x);
+}
+
+// PyTorch's calc_erfinv: a rational first guess, then two Newton steps on erf.
+fn f32_erfinv(y: f32) -> f32 {
+    let a = abs(y);
+    if a > 1.0 || f32_is_nan(y) {
+        return nan();
+    }
+    if a == 1.0 {
+        return select(infinity(), -infinity(), y < 0.0);
+    }
+    var x: f32;
+    if a <= 0.7 {
+        let z = y * y;
+        let num = ((-0.140543331 * z + 0.914624893) * z - 1.645349621) * z + 0.886226899;
+        let den = (((0.012229801 * z - 0.329097515) * z + 1.442710462) * z - 2.118377725) * z + 1.0;
+        x = y * num / den;
+    } else {
+        let z = sqrt(-log((1.0 - a) / 2.0));
+        let num = ((1.641345311 * z + 3.429567803) * z - 1.624906493) * z - 1.970840454;
+        let den = (1.6370678 * z + 3.5438892) * z + 1.0;
+        x = select(num, -num, y < 0.0) / den;
+    }
+    for (var k = 0u; k < 2u; k = k + 1u) {
+        x = x - (f32_erf(x) - y) / (1.1283791670955126 * exp(-x * x));
+    }
+    return x;
 }
 
 // ---- bfloat16: the high half of a float32, rounded to nearest even ----
