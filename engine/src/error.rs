@@ -229,15 +229,47 @@ pub enum Error {
         first: crate::device::Device,
         second: crate::device::Device,
     },
+    /// The check of a CUDA kernel that compares its tensor arguments one by one
+    /// (`aten/src/ATen/core/adaption.cpp`, PyTorch 2.15's wording).
     #[error(
-        "Expected all tensors to be on the same device, but found at least two devices, {first} and {second}! (when checking argument for argument {argument} in method {method})"
+        "Expected all tensors to be on the same device, but got {argument} is on {device}, different from other tensors on {common} (when checking argument in method {method})"
     )]
     DeviceMismatchArgument {
-        first: crate::device::Device,
-        second: crate::device::Device,
+        common: crate::device::Device,
+        device: crate::device::Device,
         argument: &'static str,
         method: &'static str,
     },
+    /// A convolution's parameter on another device than its input (`aten/src/ATen/native/ConvUtils.h`,
+    /// `check_input_same_type_as_parameters`): a float32 CPU input goes to the MKLDNN backend, whose
+    /// check says more.
+    #[error(
+        "Input type ({input}) and {parameter} type ({other}) should be the same{}",
+        if *mkldnn { format!(" or input should be a MKLDNN tensor and {parameter} is a dense tensor") } else { String::new() }
+    )]
+    ConvParameterType {
+        input: String,
+        parameter: &'static str,
+        other: String,
+        mkldnn: bool,
+    },
+    #[error(
+        "expected self and mask to be on the same device, but got mask on {mask} and self on {tensor}"
+    )]
+    MaskDevice {
+        mask: crate::device::Device,
+        tensor: crate::device::Device,
+    },
+    #[error(
+        "indices should be either on cpu or on the same device as the indexed tensor ({device})"
+    )]
+    IndexDevice { device: crate::device::Device },
+    #[error("Boolean alpha only supported for Boolean results.")]
+    AlphaBool,
+    #[error("For integral input tensors, argument alpha must not be a floating point number.")]
+    AlphaNotIntegral,
+    #[error("outer: Expected 1-D argument {argument}, but got {dim}-D")]
+    OuterNeeds1D { argument: &'static str, dim: usize },
     #[error("mm: {argument} must be a matrix, got {dim}-D tensor")]
     MmNeedsMatrix { argument: &'static str, dim: usize },
     #[error("{op}: mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", a[0], a[1], b[0], b[1])]
@@ -857,7 +889,8 @@ impl Error {
             Error::IndexSelectVector
             | Error::IndexOutOfRangeInSelf
             | Error::MaskShape { .. }
-            | Error::IndexOutOfBoundsIndexing { .. } => PythonType::IndexError,
+            | Error::IndexOutOfBoundsIndexing { .. }
+            | Error::IndexDevice { .. } => PythonType::IndexError,
             Error::DimOutOfRange { .. }
             | Error::SelectZeroDim
             | Error::SelectOutOfRange { .. }
@@ -904,7 +937,12 @@ impl Error {
             | Error::SpreadNeedsFloat => PythonType::NotImplementedError,
             Error::DeviceMismatch { .. }
             | Error::DeviceMismatchArgument { .. }
+            | Error::ConvParameterType { .. }
+            | Error::MaskDevice { .. }
             | Error::MmNeedsMatrix { .. }
+            | Error::OuterNeeds1D { .. }
+            | Error::AlphaBool
+            | Error::AlphaNotIntegral
             | Error::MmShapes { .. }
             | Error::MatmulDtypeMismatch { .. }
             | Error::DotDtypeMismatch { .. }

@@ -109,7 +109,8 @@ fn mm_names_the_argument_on_another_device() {
     .unwrap();
     assert_eq!(
         a.mm(&b).unwrap_err().to_string(),
-        "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (when checking argument for argument mat2 in method wrapper_CUDA_mm)"
+        // PyTorch 2.15's wording (aten/src/ATen/core/adaption.cpp, common_device_check_failure).
+        "Expected all tensors to be on the same device, but got mat2 is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_mm)"
     );
     let half = b.to_dtype(DType::Float64).unwrap();
     assert_eq!(

@@ -84,6 +84,9 @@ pub fn lookup(name: &str) -> Option<Value> {
     if name == "NotImplemented" {
         return Some(Value::Builtin("NotImplemented"));
     }
+    if name == "Ellipsis" {
+        return Some(Value::ELLIPSIS);
+    }
     if let Some(t) = TYPES.iter().find(|n| **n == name) {
         return Some(Value::Type(t));
     }
@@ -1232,6 +1235,9 @@ fn type_of(v: &Value) -> Value {
         Value::Device(_) => Value::Type("torch.device"),
         Value::DType(_) => Value::Type("torch.dtype"),
         Value::Size(_) => Value::Type("torch.Size"),
+        Value::Builtin("Ellipsis") => Value::Type("ellipsis"),
+        // Each node is of its own class, named after it (`<class 'AddBackward0'>`).
+        Value::GradFn(g) => Value::Type(g.name()),
         Value::StructSeq(s) => Value::Type(s.name),
         other => match TYPES.iter().find(|t| **t == other.type_name()) {
             Some(name) => Value::Type(name),

@@ -64,6 +64,7 @@ impl Interpreter {
             Expr::BytesLiteral(b) => super::bytes::value(&b.value.bytes().collect::<Vec<u8>>()),
             Expr::BooleanLiteral(b) => Value::Bool(b.value),
             Expr::NoneLiteral(_) => Value::None,
+            Expr::EllipsisLiteral(_) => Value::ELLIPSIS,
             Expr::Name(n) => self.lookup(n.id.as_str())?,
             Expr::BinOp(b) => {
                 let left = operand!(&b.left);
@@ -98,6 +99,7 @@ impl Interpreter {
                 | Expr::BytesLiteral(_)
                 | Expr::BooleanLiteral(_)
                 | Expr::NoneLiteral(_)
+                | Expr::EllipsisLiteral(_)
                 | Expr::Name(_) => self.simple_expr(e)?.unwrap_or(Value::None),
                 Expr::BinOp(b) => {
                     let left = self.expr(&b.left).await?;
@@ -547,6 +549,7 @@ pub(crate) fn is_simple(e: &Expr) -> bool {
         | Expr::BytesLiteral(_)
         | Expr::BooleanLiteral(_)
         | Expr::NoneLiteral(_)
+        | Expr::EllipsisLiteral(_)
         | Expr::Name(_) => true,
         // `"…" % x` formats with learners' `__str__`, which needs the awaiting path.
         Expr::BinOp(b)

@@ -711,6 +711,13 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
     {
         return get_item(container, &Value::Int(*i));
     }
+    // A one-element integer tensor indexes a Python sequence through its `__index__`
+    // (`classes[pred.argmax()]`).
+    if let Value::Tensor(t) = index
+        && !matches!(container, Value::Dict(_))
+    {
+        return get_item(container, &Value::Int(tensor_index_value(t)?));
+    }
     // A NumPy integer indexes as the int it stands for (`classes[labels[i]]`).
     if let Value::NpScalar(x) = index
         && !x.dtype.is_float()
@@ -830,10 +837,27 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
 
 /// `t[i]`, `t[a:b]`, `t[i, j]`, `t[mask]`, `t[index_tensor]`.
 fn tensor_index(t: &Tensor, index: &Value) -> Result<Value> {
-    let parts: Vec<Value> = match index {
+    let mut parts: Vec<Value> = match index {
         Value::Tuple(_) if as_slice(index).is_none() => iterate(index)?,
         other => vec![other.clone()],
     };
+    // `...` stands for as many full slices as the other parts leave dimensions; PyTorch expands
+    // the first and lets later ones stand for none.
+    if let Some(at) = parts.iter().position(Value::is_ellipsis) {
+        let consumed: usize = parts
+            .iter()
+            .map(|p| match p {
+                Value::None => 0,
+                Value::Tensor(m) if m.dtype() == tolab_engine::DType::Bool => m.dim().max(1),
+                p if p.is_ellipsis() => 0,
+                _ => 1,
+            })
+            .sum();
+        let full = slice_value(Value::None, Value::None, Value::None);
+        let fill = vec![full; t.dim().saturating_sub(consumed)];
+        parts.retain(|p| !p.is_ellipsis());
+        parts.splice(at..at, fill);
+    }
     let mut current = t.clone();
     let mut dim = 0i64;
     for part in parts {
@@ -856,7 +880,13 @@ fn tensor_index(t: &Tensor, index: &Value) -> Result<Value> {
             Value::Tensor(index) if index.dtype() == tolab_engine::DType::Bool => {
                 current.index_mask(index)?
             }
-            Value::Tensor(index) => current.index_with(index)?,
+            Value::Tensor(index) if dim == 0 => current.index_with(index)?,
+            Value::Tensor(_) => {
+                return Err(PyException::new(
+                    ExcType::NotImplementedError,
+                    "indexing with a tensor after the first dimension (t[:, idx]) is not in the lab yet",
+                ));
+            }
             slice => match as_slice(slice) {
                 Some((lower, upper, step)) => {
                     let out = current.slice(dim, lower, upper, step.unwrap_or(1))?;
@@ -873,6 +903,16 @@ fn tensor_index(t: &Tensor, index: &Value) -> Result<Value> {
         };
     }
     Ok(Value::Tensor(current))
+}
+
+/// `Tensor.__index__`: the value of a one-element integer tensor.
+fn tensor_index_value(t: &Tensor) -> Result<i64> {
+    if t.dtype().is_floating_point() || t.numel() != 1 {
+        return Err(type_error(
+            "only integer tensors of a single element can be converted to an index".into(),
+        ));
+    }
+    Ok(t.item()?.as_f64() as i64)
 }
 
 /// CPython's error for an index past 64 bits.

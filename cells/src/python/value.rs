@@ -338,6 +338,13 @@ pub enum FunctionBody {
 }
 
 impl Value {
+    /// `...` (`Ellipsis`), the one object of its type, as `NotImplemented` is a builtin by name.
+    pub const ELLIPSIS: Value = Value::Builtin("Ellipsis");
+
+    pub fn is_ellipsis(&self) -> bool {
+        matches!(self, Value::Builtin("Ellipsis"))
+    }
+
     /// A parameter seen as the tensor it holds now (operators and methods work on that).
     pub fn resolved(&self) -> std::borrow::Cow<'_, Value> {
         match self {
@@ -395,6 +402,7 @@ impl Value {
             Value::Set(_) => "set",
             Value::Range { .. } => "range",
             Value::Function(_) => "function",
+            Value::Builtin("Ellipsis") => "ellipsis",
             Value::Builtin(_) | Value::ModuleFn(..) => "builtin_function_or_method",
             Value::TorchFn(b) if b.class.is_some() => "type",
             Value::TorchFn(b) if b.kind == crate::torch::signature::Kind::Python => "function",
@@ -579,7 +587,7 @@ impl Value {
             Value::Range { start, stop, step } if *step == 1 => format!("range({start}, {stop})"),
             Value::Range { start, stop, step } => format!("range({start}, {stop}, {step})"),
             Value::Function(f) => format!("<function {} at {:#x}>", f.qualname, address(f)),
-            Value::Builtin("NotImplemented") => "NotImplemented".into(),
+            Value::Builtin(name @ ("NotImplemented" | "Ellipsis")) => (*name).into(),
             Value::Builtin(name) => format!("<built-in function {name}>"),
             Value::Module(name) => format!("<module '{name}'>"),
             Value::ModuleFn(_, name) => format!("<built-in method {name} of type object>"),

@@ -1,5 +1,6 @@
-//! `torch.cuda`: the lab's GPUs (what they are, their memory, seeding, synchronizing) and
-//! `torch.cuda.Event`, which times the GPU's work where the adapter has timestamps.
+//! `torch.cuda`: the lab's GPUs (what they are, their memory, seeding, synchronizing),
+//! `torch.cuda.Event`, which times the GPU's work where the adapter has timestamps, and
+//! `torch.accelerator`, the device-generic face of the same GPUs (the current Quickstart's).
 
 use std::rc::Rc;
 
@@ -31,6 +32,24 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.cuda.get_device_name", Handler::Engine(memory)),
     ("torch.cuda.manual_seed", Handler::Engine(manual_seed)),
     ("torch.cuda.manual_seed_all", Handler::Engine(manual_seed)),
+    ("torch.accelerator.is_available", Handler::Engine(query)),
+    ("torch.accelerator.device_count", Handler::Engine(query)),
+    (
+        "torch.accelerator.current_device_index",
+        Handler::Engine(query),
+    ),
+    (
+        "torch.accelerator.current_accelerator",
+        Handler::Engine(accelerator),
+    ),
+    (
+        "torch.accelerator.set_device_index",
+        Handler::Engine(set_device),
+    ),
+    (
+        "torch.accelerator.synchronize",
+        Handler::Engine(synchronize),
+    ),
     ("torch.cuda.Event", Handler::Engine(event)),
     ("torch.cuda.Event.record", Handler::Engine(event_method)),
     (
@@ -71,11 +90,25 @@ fn query(call: &Call, session: &Session) -> Result<Value> {
     Ok(match call.binding.name() {
         "is_available" => Value::Bool(session.is_available()),
         "device_count" => count(session.device_count()),
-        "current_device" => count(session.current_device()?),
+        "current_device" | "current_device_index" => count(session.current_device()?),
         _ => {
             session.empty_cache(Device::cuda(session.current_device()? as i8));
             Value::None
         }
+    })
+}
+
+/// `torch.accelerator.current_accelerator(check_available=False)`: the lab's machine is built
+/// with CUDA, so `cuda` even without a GPU, unless asked to check.
+fn accelerator(call: &Call, session: &Session) -> Result<Value> {
+    let check = call.truthy("check_available")?;
+    call.finish()?;
+    Ok(match check && !session.is_available() {
+        true => Value::None,
+        false => Value::Device(Device {
+            kind: DeviceType::Cuda,
+            index: None,
+        }),
     })
 }
 

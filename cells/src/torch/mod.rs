@@ -91,6 +91,7 @@ pub const NAMESPACES: &[&str] = &[
     "torch",
     "torch.cuda",
     "torch.cuda.amp",
+    "torch.accelerator",
     "torch.amp",
     "torch.nn",
     "torch.nn.functional",

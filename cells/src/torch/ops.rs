@@ -191,6 +191,18 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.matmul", Handler::Engine(matmul)),
     ("Tensor.mm", Handler::Engine(matmul)),
     ("torch.mm", Handler::Engine(matmul)),
+    ("Tensor.addmm", Handler::Engine(matmul)),
+    ("torch.addmm", Handler::Engine(matmul)),
+    ("Tensor.bmm", Handler::Engine(matmul)),
+    ("torch.bmm", Handler::Engine(matmul)),
+    ("Tensor.mv", Handler::Engine(matmul)),
+    ("torch.mv", Handler::Engine(matmul)),
+    ("Tensor.dot", Handler::Engine(matmul)),
+    ("torch.dot", Handler::Engine(matmul)),
+    ("Tensor.outer", Handler::Engine(matmul)),
+    ("torch.outer", Handler::Engine(matmul)),
+    ("Tensor.ger", Handler::Engine(matmul)),
+    ("torch.ger", Handler::Engine(matmul)),
     ("Tensor.transpose", Handler::Engine(transpose)),
     ("torch.transpose", Handler::Engine(transpose)),
     ("Tensor.permute", Handler::Engine(permute)),
@@ -576,18 +588,35 @@ fn gather(call: &Call, _: &Session) -> Result<Value> {
     })
 }
 
+/// The products: `matmul`, `mm`, `bmm`, `mv`, `dot`, `outer` (and its old name `ger`), `addmm`.
 fn matmul(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
-    let other = if call.binding.name() == "mm" {
-        call.tensor("mat2")?
-    } else {
-        call.tensor("other")?
-    };
+    let name = call.binding.name();
+    if name == "addmm" {
+        let (mat1, mat2) = (call.tensor("mat1")?, call.tensor("mat2")?);
+        for factor in ["beta", "alpha"] {
+            if call.gave(factor) && call.scalar(factor)?.as_f64() != 1.0 {
+                return Err(not_yet(&format!("addmm({factor}=...)")));
+            }
+        }
+        call.finish()?;
+        return tensor_value(t.addmm(&mat1, &mat2)?);
+    }
+    let other = call.tensor(match name {
+        "mm" | "bmm" => "mat2",
+        "mv" => "vec",
+        "dot" => "tensor",
+        "outer" | "ger" => "vec2",
+        _ => "other",
+    })?;
     call.finish()?;
-    tensor_value(if call.binding.name() == "mm" {
-        t.mm(&other)?
-    } else {
-        t.matmul(&other)?
+    tensor_value(match name {
+        "mm" => t.mm(&other)?,
+        "bmm" => t.bmm(&other)?,
+        "mv" => t.mv(&other)?,
+        "dot" => t.dot(&other)?,
+        "outer" | "ger" => t.outer(&other)?,
+        _ => t.matmul(&other)?,
     })
 }
 

@@ -17,6 +17,7 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.is_grad_enabled", Handler::Engine(is_grad_enabled)),
     ("torch.manual_seed", Handler::Engine(manual_seed)),
     ("torch.is_tensor", Handler::Engine(is_tensor)),
+    ("torch.get_default_dtype", Handler::Engine(default_dtype)),
     (
         "torch.Generator.manual_seed",
         Handler::Engine(generator_method),
@@ -32,6 +33,13 @@ pub const HANDLERS: &[(&str, Handler)] = &[
         Handler::Engine(backend),
     ),
 ];
+
+/// `torch.get_default_dtype()`: the dtype of floats made without one. The lab has no
+/// `set_default_dtype` yet, so it is always float32.
+fn default_dtype(call: &Call, _: &Session) -> Result<Value> {
+    call.finish()?;
+    Ok(Value::DType(tolab_engine::DType::Float32))
+}
 
 /// `torch.no_grad()` and `torch.enable_grad()` (also used bare as decorators: `@torch.no_grad`),
 /// and `torch.inference_mode(mode=True)`, which turns gradients off as `no_grad` does (the lab

@@ -36,7 +36,8 @@ impl Reduction {
 }
 
 /// `F.linear(input, weight, bias)`: `addmm(bias, input, weight.t())` on a batch of rows; other
-/// ranks are folded to rows and back (`UnsafeViewBackward0`), as PyTorch does.
+/// ranks are folded to rows and back (`UnsafeViewBackward0`), as PyTorch does for contiguous
+/// inputs.
 pub fn linear(input: &Tensor, weight: &Tensor, bias: Option<&Tensor>) -> Result<Tensor, Error> {
     let mut inputs = vec![input, weight];
     inputs.extend(bias);
@@ -46,6 +47,8 @@ pub fn linear(input: &Tensor, weight: &Tensor, bias: Option<&Tensor>) -> Result<
     let weight_t = weight.t()?;
     match bias {
         Some(bias) if input.dim() == 2 => bias.addmm(input, &weight_t),
+        // A non-contiguous input goes through matmul and an add (`AddBackward0`), as in PyTorch.
+        Some(bias) if !input.is_contiguous() => input.matmul(&weight_t)?.add(bias),
         Some(bias) => {
             let features = *input.shape().last().unwrap_or(&1) as i64;
             let rows = input.reshape(&[-1, features])?;
@@ -252,6 +255,12 @@ pub fn nll_loss(
     if let Some(cast) = autocast_inputs(CastPolicy::Float32, &[input])? {
         return nll_loss(&cast[0], target, reduction, ignore_index);
     }
+    // Inputs of more than two dimensions go to the kernel for images, whose wrapper is named so.
+    let method = match input.dim() > 2 {
+        true => "wrapper_CUDA__nll_loss2d_forward",
+        false => "wrapper_CUDA_nll_loss_forward",
+    };
+    crate::ops::check_arguments(method, &[("self", Some(input)), ("target", Some(target))])?;
     if input.dim() == 0 {
         return Err(Error::LossInputDims { dim: 0 });
     }

@@ -8,6 +8,8 @@ use crate::autograd::{self, Backward, SavedTensor};
 use crate::backend::cpu::elementwise::Lanes;
 use crate::backend::cpu::matmul;
 use crate::backend::gpu::{ConvPass, ConvShape};
+use crate::device::Device;
+use crate::dtype::DType;
 use crate::error::Error;
 use crate::tensor::Tensor;
 
@@ -139,6 +141,27 @@ fn floats(t: &Tensor) -> Result<Vec<f64>, Error> {
         .collect())
 }
 
+/// The device check of a convolution: its weight and bias on the input's device.
+fn check_parameters(
+    input: &Tensor,
+    weight: &Tensor,
+    bias: Option<&Tensor>,
+) -> Result<Device, Error> {
+    for (parameter, p) in [("weight", Some(weight)), ("bias", bias)] {
+        if let Some(p) = p
+            && p.device() != input.device()
+        {
+            return Err(Error::ConvParameterType {
+                input: input.type_name(),
+                parameter,
+                other: p.type_name(),
+                mkldnn: input.device().is_cpu() && input.dtype() == DType::Float32,
+            });
+        }
+    }
+    Ok(input.device())
+}
+
 impl Tensor {
     /// `F.conv2d(input, weight, bias, stride, padding, dilation, groups)` on a batched
     /// `(N, C, H, W)` input (the functional form unsqueezes a single image).
@@ -155,7 +178,7 @@ impl Tensor {
         {
             return cast[0].conv2d(&cast[1], cast.get(2), params);
         }
-        let device = super::common_device(&inputs)?;
+        let device = check_parameters(self, weight, bias)?;
         let geometry = geometry(self, weight, params)?;
         if let Some(b) = bias
             && b.shape() != [geometry.out_channels]

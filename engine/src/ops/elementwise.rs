@@ -88,6 +88,34 @@ impl<'a> Operand<'a> {
 
 /// Runs a binary kernel: devices checked, dtypes promoted, shapes broadcast. No autograd.
 pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor, Error> {
+    combine(op, a, b, None)
+}
+
+/// `a + alpha · b` (`op` Add) or `a - alpha · b` (Sub) in one kernel and one rounding, as
+/// PyTorch's `add(alpha=)` computes it; `alpha` is checked against the result's dtype first.
+pub(crate) fn add_scaled_values(
+    op: Binary,
+    a: Operand,
+    b: Operand,
+    alpha: Scalar,
+) -> Result<Tensor, Error> {
+    match alpha {
+        Scalar::Int(1) => binary_values(op, a, b),
+        alpha => combine(op, a, b, Some(alpha)),
+    }
+}
+
+/// PyTorch's `alpha_check`: a bool `alpha` only for bool results, a float one only for floats.
+fn check_alpha(dtype: DType, alpha: Scalar) -> Result<(), Error> {
+    match alpha {
+        Scalar::Bool(_) if dtype != DType::Bool => Err(Error::AlphaBool),
+        Scalar::Float(_) if !dtype.is_floating_point() => Err(Error::AlphaNotIntegral),
+        _ => Ok(()),
+    }
+}
+
+/// [`binary_values`], and with `alpha` the fused `a ± alpha · b`.
+fn combine(op: Binary, a: Operand, b: Operand, alpha: Option<Scalar>) -> Result<Tensor, Error> {
     let tensors: Vec<&Tensor> = [a.tensor(), b.tensor()].into_iter().flatten().collect();
     let session = tensors
         .first()
@@ -101,6 +129,15 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
     if op.is_bitwise() {
         integers_only(op_name(op), device, common)?;
     }
+    if let Some(alpha) = alpha {
+        check_alpha(common, alpha)?;
+    }
+    // `a - alpha · b` is `a + (-alpha) · b`.
+    let alpha = alpha.map(|s| match (op, s) {
+        (Binary::Sub, Scalar::Int(i)) => Scalar::Int(i.wrapping_neg()),
+        (Binary::Sub, Scalar::Float(f)) => Scalar::Float(-f),
+        (_, s) => s,
+    });
     // True division of integers gives floats.
     let compute = if op == Binary::Div && !common.is_floating_point() {
         DType::Float32
@@ -124,21 +161,30 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
     {
         return Err(Error::ZeroDivision);
     }
+    let (gpu_op, inputs) = match alpha {
+        Some(s) => (
+            Elementwise::AddScaled,
+            vec![a.input(), b.input(), Input::Scalar(s)],
+        ),
+        None => (Elementwise::Binary(op), vec![a.input(), b.input()]),
+    };
     let launch = Launch {
-        op: Elementwise::Binary(op),
+        op: gpu_op,
         compute: kind,
-        kinds: &[kind, kind],
+        kinds: &[kind, kind, kind][..inputs.len()],
         shape: &shape,
         out_dtype,
     };
-    if let Some(result) = super::gpu::elementwise(&session, device, launch, &[a.input(), b.input()])
-    {
+    if let Some(result) = super::gpu::elementwise(&session, device, launch, &inputs) {
         record_gpu_kernel(&session, device, op_name(op));
         return result;
     }
+    let run = |p: LanesRef, q: LanesRef| match alpha {
+        Some(s) => kernel::add_scaled(p, q, s),
+        None => kernel::binary(op, p, q),
+    };
     let gathered = || -> Result<Lanes, Error> {
-        Ok(kernel::binary(
-            op,
+        Ok(run(
             a.lanes(&shape, kind)?.as_ref(),
             b.lanes(&shape, kind)?.as_ref(),
         ))
@@ -154,7 +200,7 @@ pub(crate) fn binary_values(op: Binary, a: Operand, b: Operand) -> Result<Tensor
                 y.read(|ys| {
                     let p = LanesRef::of_storage(xs, x.storage_offset(), n)?;
                     let q = LanesRef::of_storage(ys, y.storage_offset(), n)?;
-                    Some(kernel::binary(op, p, q))
+                    Some(run(p, q))
                 })
             })??;
             match direct {
@@ -419,17 +465,7 @@ impl Tensor {
         alpha: Scalar,
     ) -> Result<Tensor, Error> {
         let other = other.into();
-        let scaled = match (other, alpha) {
-            (o, Scalar::Int(1)) => binary_values(Binary::Add, Operand::Tensor(self), o)?,
-            (o, alpha) => {
-                let scaled_other = binary_values(Binary::Mul, o, Operand::Scalar(alpha))?;
-                binary_values(
-                    Binary::Add,
-                    Operand::Tensor(self),
-                    Operand::Tensor(&scaled_other),
-                )?
-            }
-        };
+        let scaled = add_scaled_values(Binary::Add, Operand::Tensor(self), other, alpha)?;
         let (a_shape, a_dtype) = (self.shape().to_vec(), self.dtype());
         let b = other.tensor().map(|t| (t.shape().to_vec(), t.dtype()));
         let meta = autograd::record_edges(&[Some(self), other.tensor()], || {
@@ -466,12 +502,7 @@ impl Tensor {
         alpha: Scalar,
     ) -> Result<Tensor, Error> {
         let other = other.into();
-        let scaled = match alpha {
-            Scalar::Int(1) => None,
-            alpha => Some(binary_values(Binary::Mul, other, Operand::Scalar(alpha))?),
-        };
-        let operand = scaled.as_ref().map_or(other, Operand::Tensor);
-        let out = binary_values(Binary::Sub, Operand::Tensor(self), operand)?;
+        let out = add_scaled_values(Binary::Sub, Operand::Tensor(self), other, alpha)?;
         let (a_shape, a_dtype) = (self.shape().to_vec(), self.dtype());
         let b = other.tensor().map(|t| (t.shape().to_vec(), t.dtype()));
         let meta = autograd::record_edges(&[Some(self), other.tensor()], || {

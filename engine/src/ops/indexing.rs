@@ -261,7 +261,9 @@ impl Tensor {
             }
         }
         let d = wrap_dim(dim, ndim)?;
-        let device = super::common_device(tensors)?;
+        let named: Vec<(&'static str, Option<&Tensor>)> =
+            tensors.iter().map(|&t| ("tensors", Some(t))).collect();
+        let device = super::check_arguments("wrapper_CUDA_cat", &named)?;
         for (number, t) in tensors.iter().enumerate() {
             for axis in (0..ndim).filter(|&a| a != d) {
                 if t.shape()[axis] != first.shape()[axis] {
@@ -413,7 +415,10 @@ impl Tensor {
             return Err(Error::GatherIndexDims);
         }
         let d = wrap_dim(dim, self.dim())?;
-        super::common_device(&[self, index])?;
+        super::check_arguments(
+            "wrapper_CUDA_gather",
+            &[("self", Some(self)), ("index", Some(index))],
+        )?;
         for axis in (0..self.dim()).filter(|&a| a != d) {
             if index.shape()[axis] > self.shape()[axis] {
                 return Err(Error::GatherSizes {
@@ -446,7 +451,10 @@ impl Tensor {
             return Err(Error::SelectZeroDim);
         }
         let d = wrap_dim(dim, self.dim())?;
-        super::common_device(&[self, index])?;
+        super::check_arguments(
+            "wrapper_CUDA__index_select",
+            &[("self", Some(self)), ("index", Some(index))],
+        )?;
         const ASSERT: &str = "Indexing.cu: indexSelectSmallIndex: block: [0,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.";
         let size = self.shape()[d];
         let picking = move |source: &Walk, index: &Walk| Picking::select(source, index, d);
@@ -458,6 +466,18 @@ impl Tensor {
 
     /// `masked_fill(mask, value)`: `value` where the (broadcast) boolean mask is true.
     pub fn masked_fill(&self, mask: &Tensor, value: Scalar) -> Result<Tensor, Error> {
+        // The CUDA kernel's own check (`masked_fill__cuda`), before the dtype's; it runs when
+        // either tensor is on a GPU.
+        if mask.device() != self.device()
+            && [mask, self]
+                .iter()
+                .any(|t| t.device().kind == crate::DeviceType::Cuda)
+        {
+            return Err(Error::MaskDevice {
+                mask: mask.device(),
+                tensor: self.device(),
+            });
+        }
         if mask.dtype() != DType::Bool {
             return Err(Error::MaskedFillMask {
                 dtype: mask.dtype(),
@@ -538,7 +558,21 @@ impl Tensor {
         if self.dim() == 0 {
             return Err(Error::TooManyIndices { ndim: 0 });
         }
-        super::common_device(&[self, index])?;
+        // PyTorch moves indices on the CPU to the indexed tensor's device (a copy the trace shows).
+        let moved;
+        let index = if index.device() == self.device() {
+            index
+        } else if index.device().is_cpu() {
+            moved = index.to(crate::To {
+                device: Some(crate::Target::Device(self.device())),
+                ..crate::To::default()
+            })?;
+            &moved
+        } else {
+            return Err(Error::IndexDevice {
+                device: self.device(),
+            });
+        };
         let size = self.shape()[0];
         self.pick_rows(self, index, |values| {
             let wrapped = values

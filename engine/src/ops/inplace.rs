@@ -130,12 +130,12 @@ impl Tensor {
         name: &'static str,
     ) -> Result<&Tensor, Error> {
         self.check_in_place()?;
-        let scaled = match alpha {
-            Scalar::Int(1) => None,
-            alpha => Some(binary_values(Binary::Mul, other, Operand::Scalar(alpha))?),
+        let result = match op {
+            Binary::Add | Binary::Sub => {
+                super::elementwise::add_scaled_values(op, Operand::Tensor(self), other, alpha)?
+            }
+            op => binary_values(op, Operand::Tensor(self), other)?,
         };
-        let operand = scaled.as_ref().map_or(other, Operand::Tensor);
-        let result = binary_values(op, Operand::Tensor(self), operand)?;
         if result.shape() != self.shape() {
             return Err(Error::BroadcastInPlace {
                 result: result.shape().to_vec(),

@@ -10,37 +10,6 @@ use crate::error::Error;
 use crate::layout::broadcast_shapes;
 use crate::tensor::Tensor;
 
-/// The device check of an ATen op that checks argument by argument (`mm`, `bmm`, …): on CUDA the
-/// message names the argument and the kernel wrapper.
-fn check_devices(method: &'static str, args: &[(&'static str, &Tensor)]) -> Result<Device, Error> {
-    let mut common: Option<Device> = None;
-    let cuda = args
-        .iter()
-        .any(|(_, t)| t.device().kind == DeviceType::Cuda);
-    for (name, t) in args {
-        match common {
-            None => common = Some(t.device()),
-            Some(first) if first != t.device() => {
-                return Err(if cuda {
-                    Error::DeviceMismatchArgument {
-                        first,
-                        second: t.device(),
-                        argument: name,
-                        method,
-                    }
-                } else {
-                    Error::DeviceMismatch {
-                        first,
-                        second: t.device(),
-                    }
-                });
-            }
-            Some(_) => {}
-        }
-    }
-    Ok(common.unwrap_or(Device::CPU))
-}
-
 fn check_same_dtype(a: &Tensor, b: &Tensor) -> Result<(), Error> {
     if a.dtype() != b.dtype() {
         return Err(Error::MatmulDtypeMismatch {
@@ -104,7 +73,10 @@ impl Tensor {
             return cast[0].mm(&cast[1]);
         }
 
-        let device = check_devices("wrapper_CUDA_mm", &[("self", self), ("mat2", mat2)])?;
+        let device = super::check_arguments(
+            "wrapper_CUDA_mm",
+            &[("self", Some(self)), ("mat2", Some(mat2))],
+        )?;
         for (name, t) in [("self", self), ("mat2", mat2)] {
             if t.dim() != 2 {
                 return Err(Error::MmNeedsMatrix {
@@ -136,9 +108,13 @@ impl Tensor {
             return cast[0].addmm(&cast[1], &cast[2]);
         }
 
-        let device = check_devices(
+        let device = super::check_arguments(
             "wrapper_CUDA_addmm",
-            &[("self", self), ("mat1", mat1), ("mat2", mat2)],
+            &[
+                ("self", Some(self)),
+                ("mat1", Some(mat1)),
+                ("mat2", Some(mat2)),
+            ],
         )?;
         for (name, t) in [("mat1", mat1), ("mat2", mat2)] {
             if t.dim() != 2 {
@@ -186,7 +162,10 @@ impl Tensor {
             return cast[0].bmm(&cast[1]);
         }
 
-        let device = check_devices("wrapper_CUDA_bmm", &[("self", self), ("mat2", mat2)])?;
+        let device = super::check_arguments(
+            "wrapper_CUDA_bmm",
+            &[("self", Some(self)), ("mat2", Some(mat2))],
+        )?;
         if self.dim() != 3 {
             return Err(Error::BmmNeeds3D { argument: "batch1" });
         }
@@ -224,7 +203,10 @@ impl Tensor {
             return cast[0].mv(&cast[1]);
         }
 
-        let device = check_devices("wrapper_CUDA_mv", &[("self", self), ("vec", vec)])?;
+        let device = super::check_arguments(
+            "wrapper_CUDA__mv",
+            &[("self", Some(self)), ("vec", Some(vec))],
+        )?;
         check_same_dtype(self, vec)?;
         let (n, k) = (self.shape()[0], self.shape()[1]);
         if vec.shape() != [k] {
@@ -247,8 +229,25 @@ impl Tensor {
     }
 
     /// `torch.dot(self, other)`.
+    /// `torch.outer(self, vec2)`: PyTorch's composite `self.reshape(-1, 1) * vec2`, so its node is
+    /// `MulBackward0` and its device check the elementwise one.
+    pub fn outer(&self, vec2: &Tensor) -> Result<Tensor, Error> {
+        for (argument, t) in [("self", self), ("vec2", vec2)] {
+            if t.dim() != 1 {
+                return Err(Error::OuterNeeds1D {
+                    argument,
+                    dim: t.dim(),
+                });
+            }
+        }
+        self.reshape(&[-1, 1])?.mul(vec2)
+    }
+
     pub fn dot(&self, other: &Tensor) -> Result<Tensor, Error> {
-        let device = check_devices("wrapper_CUDA__dot", &[("self", self), ("tensor", other)])?;
+        let device = super::check_arguments(
+            "wrapper_CUDA__dot",
+            &[("self", Some(self)), ("tensor", Some(other))],
+        )?;
         if self.dtype() != other.dtype() {
             return Err(Error::DotDtypeMismatch {
                 first: self.dtype(),

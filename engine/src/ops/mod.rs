@@ -17,12 +17,46 @@ pub use conv::Conv2dParams;
 pub use elementwise::Operand;
 pub(crate) use elementwise::{record_gpu_kernel, record_kernel, reduce_grad};
 
-use crate::device::Device;
+use crate::device::{Device, DeviceType};
 use crate::error::Error;
 use crate::tensor::Tensor;
 
 /// The device an op runs on: the first operand's that is not a 0-dim CPU tensor. Any other
 /// device is PyTorch's error, naming the two devices in argument order.
+/// The device check of an op whose CUDA kernel compares its tensor arguments one by one, in
+/// order (`device_check: ExactSame` in `native_functions.yaml`; `method` is the kernel wrapper
+/// torchgen names, `wrapper_CUDA_mm`, `wrapper_CUDA__index_select`): the first argument's device
+/// is the common one. Arguments not given (`None`) are skipped. Without a CUDA tensor among them
+/// the op runs where TensorIterator's check words it.
+pub(crate) fn check_arguments(
+    method: &'static str,
+    args: &[(&'static str, Option<&Tensor>)],
+) -> Result<Device, Error> {
+    let given: Vec<(&'static str, &Tensor)> = args
+        .iter()
+        .filter_map(|&(n, t)| t.map(|t| (n, t)))
+        .collect();
+    if !given
+        .iter()
+        .any(|(_, t)| t.device().kind == DeviceType::Cuda)
+    {
+        let tensors: Vec<&Tensor> = given.iter().map(|&(_, t)| t).collect();
+        return common_device(&tensors);
+    }
+    let common = given[0].1.device();
+    for &(argument, t) in &given[1..] {
+        if t.device() != common {
+            return Err(Error::DeviceMismatchArgument {
+                common,
+                device: t.device(),
+                argument,
+                method,
+            });
+        }
+    }
+    Ok(common)
+}
+
 pub(crate) fn common_device(tensors: &[&Tensor]) -> Result<Device, Error> {
     let is_cpu_scalar = |t: &Tensor| t.device().is_cpu() && t.dim() == 0;
     let mut common: Option<Device> = None;

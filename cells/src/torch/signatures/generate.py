@@ -53,9 +53,10 @@ BINDINGS = {
         randn_like equal allclose where relu sigmoid tanh exp log sqrt abs sum mean std var
         flatten prod masked_fill gather index_select max maximum minimum min argmax softmax
         log_softmax clamp transpose permute unsqueeze squeeze reshape mm neg save load autocast
-        Generator from_numpy
+        Generator from_numpy get_default_dtype
         sin cos tan asin acos atan sinh cosh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh exp2 expm1 log2 log10 log1p erf erfc erfinv rsqrt reciprocal sign sgn floor ceil trunc fix round frac square negative absolute
         add sub subtract mul multiply div divide true_divide
+        addmm bmm mv dot outer ger
     """,
     "Tensor": """
         to cuda cpu item tolist size dim numel sum mean std var flatten numpy any all get_device
@@ -65,7 +66,7 @@ BINDINGS = {
         tanh pow t zero_ fill_ add_ mul_ sub_ div_ copy_ is_contiguous contiguous unsqueeze
         squeeze transpose permute expand softmax log_softmax is_pinned pin_memory data_ptr
         element_size type stride storage_offset neg clamp
-        sin cos tan asin acos atan sinh cosh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh exp2 expm1 log2 log10 log1p erf erfc erfinv rsqrt reciprocal sign sgn floor ceil trunc fix round frac square negative absolute subtract multiply divide true_divide
+        sin cos tan asin acos atan sinh cosh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh exp2 expm1 log2 log10 log1p erf erfc erfinv rsqrt reciprocal sign sgn floor ceil trunc fix round frac square negative absolute subtract multiply divide true_divide addmm bmm mv dot outer ger
         sin_ cos_ tan_ asin_ acos_ atan_ sinh_ cosh_ asinh_ acosh_ atanh_ arcsin_ arccos_ arctan_ arcsinh_ arccosh_ arctanh_ exp2_ expm1_ log2_ log10_ log1p_ erf_ erfc_ erfinv_ rsqrt_ reciprocal_ sign_ sgn_ floor_ ceil_ trunc_ fix_ round_ frac_ square_ negative_ absolute_ exp_ log_ sqrt_ abs_ neg_ relu_ sigmoid_ tanh_
     """,
     "torch.nn.functional": """
@@ -100,6 +101,10 @@ BINDINGS = {
         synchronize empty_cache get_device_name manual_seed manual_seed_all Event
     """,
     "torch.cuda.Event": "record synchronize query wait elapsed_time",
+    "torch.accelerator": """
+        is_available current_accelerator device_count current_device_index set_device_index
+        synchronize
+    """,
     "torch.Generator": "manual_seed initial_seed",
     "torch.amp": "autocast GradScaler",
     "torch.cuda.amp": "autocast GradScaler",
@@ -126,6 +131,7 @@ KNOWN_NAMESPACES = {
     "torch.optim": torch.optim,
     "torch.optim.lr_scheduler": torch.optim.lr_scheduler,
     "torch.cuda": torch.cuda,
+    "torch.accelerator": torch.accelerator,
     "torch.utils.data": torch.utils.data,
     "torch.linalg": torch.linalg,
     "torch.fft": torch.fft,

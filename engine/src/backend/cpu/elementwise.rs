@@ -258,6 +258,36 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
     }
 }
 
+/// `a + alpha · b` lane by lane with one rounding, as PyTorch's add kernel computes it (a fused
+/// multiply-add): float32 through float64, where the product of two float32 values is exact, and
+/// float64 by `mul_add`.
+pub fn add_scaled(a: LanesRef, b: LanesRef, alpha: Scalar) -> Lanes {
+    match (a, b) {
+        (LanesRef::F32(x), LanesRef::F32(y)) => {
+            let s = f64::from(alpha.as_f64() as f32);
+            Lanes::F32(zip_map!(
+                x,
+                y,
+                |p: f32, q: f32| (f64::from(p) + s * f64::from(q)) as f32
+            ))
+        }
+        (LanesRef::F64(x), LanesRef::F64(y)) => {
+            let s = alpha.as_f64();
+            Lanes::F64(zip_map!(x, y, |p: f64, q: f64| q.mul_add(s, p)))
+        }
+        (LanesRef::I64(x), LanesRef::I64(y)) => {
+            let s = alpha.as_f64() as i64;
+            Lanes::I64(zip_map!(x, y, |p: i64, q: i64| p.wrapping_add(s.wrapping_mul(q))))
+        }
+        (LanesRef::Bool(x), LanesRef::Bool(y)) => {
+            let s = alpha.as_f64() != 0.0;
+            Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p || (s && q)))
+        }
+        // Callers widen both operands to one kind first.
+        _ => a.to_lanes(),
+    }
+}
+
 trait Float:
     Copy
     + PartialOrd

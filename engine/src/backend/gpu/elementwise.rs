@@ -34,6 +34,8 @@ pub enum Elementwise {
     Copy,
     /// `torch.where(x0, x1, x2)`.
     Where,
+    /// `torch.add(x0, x1, alpha=x2)`: `x0 + x2 · x1`, fused as PyTorch's kernels fuse it.
+    AddScaled,
     /// `torch.arange`: element `k` is `x0 + k·x1`.
     Arange,
     /// `torch.linspace`: PyTorch's two-sided formula with fused multiply-adds, from `x0` up to
@@ -136,6 +138,9 @@ impl Elementwise {
         Some(match (self, compute) {
             (Elementwise::Copy, _) => "x0",
             (Elementwise::Where, _) => "select(x2, x1, x0)",
+            (Elementwise::AddScaled, K::F32 | K::F64) => "fma(x2, x1, x0)",
+            (Elementwise::AddScaled, K::I64) => "i64_add(x0, i64_mul(x2, x1))",
+            (Elementwise::AddScaled, K::Bool) => "x0 || (x1 && x2)",
             (Elementwise::Arange, K::F32) => "x0 + f32(k) * x1",
             (Elementwise::Arange, K::F64) => "x0 + f64(k) * x1",
             (Elementwise::Arange, K::I64) => "i64_add(x0, i64_mul(vec2<u32>(k, 0u), x1))",
