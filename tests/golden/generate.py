@@ -334,6 +334,91 @@ def unary_math():
             cases.append({"op": "round", "decimals": decimals, "dtype": dtype, **outcome(run)})
     write("unary_math.json", cases)
 
+BINARY_MATH = "atan2 hypot fmod remainder fmax fmin maximum minimum copysign float_power pow true_divide floor_divide div_trunc div_floor xlogy".split()
+
+
+def binary_math():
+    """Binary math on pairs of dtypes and with a Python number: values, dtype, repr, node and
+    both gradients of out.sum(), or PyTorch's error."""
+    floats_a = [-2.5, -1.0, -0.0, 0.0, 0.5, 3.0, 7.25, float("inf"), float("nan"), 1e-30]
+    floats_b = [1.5, -2.0, 2.0, -0.0, 0.25, 2.0, -3.0, 1.0, 1.0, 1e-30]
+    ints_a = [-7, -1, 0, 3, 7, 5, 2, 9, -4, 6]
+    ints_b = [2, -3, 5, 2, -2, 1, 3, 4, 3, -5]
+    pairs = [("float32", "float32"), ("float64", "float64"), ("float16", "float16"), ("bfloat16", "bfloat16"),
+             ("int64", "int64"), ("int32", "int64"), ("uint8", "uint8"), ("bool", "bool"),
+             ("float32", "int64"), ("int64", "float32"), ("float32", "float64")]
+    def make(values, dtype, grad):
+        if dtype == "bool":
+            values = [v != 0 and v == v for v in values]
+        elif dtype == "uint8":
+            values = [abs(int(v)) for v in values]
+        return torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=grad)
+
+    def call(op, a, b):
+        if op == "div_trunc":
+            return torch.div(a, b, rounding_mode="trunc")
+        if op == "div_floor":
+            return torch.div(a, b, rounding_mode="floor")
+        return getattr(torch, op)(a, b)
+
+    cases = []
+    for op in BINARY_MATH:
+        for da, db in pairs:
+            floating = lambda d: "float" in d
+            integral = not (floating(da) or floating(db))
+            va = floats_a if floating(da) else ints_a
+            vb = floats_b if floating(db) else ints_b
+            for other in ("tensor", "scalar"):
+                if other == "scalar" and db != da:
+                    continue
+                def run():
+                    grad = da in ("float32", "float64") and db in ("float32", "float64")
+                    a = make(va, da, grad)
+                    b = make(vb, db, grad and other == "tensor") if other == "tensor" else (2 if integral else 1.5)
+                    out = call(op, a, b)
+                    result = {"values": encoded(out.detach().tolist()), "dtype": str(out.dtype), "repr": repr(out)}
+                    if grad and out.grad_fn is not None:
+                        result["grad_fn"] = out.grad_fn.name()
+                        try:
+                            out.sum().backward()
+                            result["grad_a"] = encoded((a.grad + 0).tolist())
+                            if other == "tensor":
+                                result["grad_b"] = encoded((b.grad + 0).tolist()) if b.grad is not None else None
+                        except Exception as e:  # noqa: BLE001
+                            result["backward_error"] = f"{type(e).__name__}: {e}"
+                    return result
+                a_values = va
+                b_values = vb if other == "tensor" else None
+                cases.append({"op": op, "a": [da, encoded(a_values)], "b": [db, encoded(b_values)] if b_values is not None else ["scalar", 2 if integral else 1.5], **outcome(run)})
+    write("binary_math.json", cases)
+
+
+
+def device_checks():
+    """The CUDA kernels that check their tensor arguments' devices one by one, as torchgen
+    (shipped in the wheel) generates them from native_functions.yaml: each op's wrapper name, which
+    the error names, and the arguments it checks, in order (aten/src/ATen/core/adaption.cpp raises
+    "but got <argument> is on <device>, different from other tensors on <common>")."""
+    import os
+    import torchgen
+    from torchgen.api.types import DispatcherSignature, NativeSignature
+    from torchgen.gen import parse_native_yaml
+    from torchgen.model import DeviceCheckType
+
+    native = os.path.join(os.path.dirname(torchgen.__file__), "packaged", "ATen", "native")
+    parsed = parse_native_yaml(os.path.join(native, "native_functions.yaml"), os.path.join(native, "tags.yaml"))
+    functions = {str(f.func.name): f for f in parsed.native_functions}
+    cases = []
+    for name in ["mm", "addmm", "bmm", "mv", "dot", "index_select", "gather", "nll_loss_forward", "nll_loss2d_forward", "cat", "mse_loss", "where.self", "masked_fill_.Scalar", "index.Tensor"]:
+        f = functions[name]
+        if f.structured or f.structured_delegate is not None:
+            method = NativeSignature(f.func, prefix="wrapper_CUDA_", symint=False).name()
+        else:
+            method = DispatcherSignature.from_schema(f.func, prefix=f"wrapper_CUDA_{f.func.name.overload_name}_").name()
+        arguments = [a.name for a in [*f.func.arguments.out, *f.func.arguments.flat_positional] if a.type.is_tensor_like()]
+        cases.append({"op": name, "checks": f.device_check == DeviceCheckType.ExactSame, "method": method, "arguments": arguments})
+    write("device_checks.json", cases)
+
 
 
 def reductions():
@@ -835,6 +920,8 @@ if __name__ == "__main__":
     matmuls()
     creations()
     unary_math()
+    binary_math()
+    device_checks()
     reductions()
     indexing()
     nn_library()
