@@ -330,6 +330,9 @@ pub enum Error {
     BoolRelu,
     #[error("not a comparison operator")]
     NotAComparison,
+    /// The lab called `Tensor::binary_math` with an op that is not one of its (a bug of the lab).
+    #[error("internal error: {op} is not an op of binary_math")]
+    NotBinaryMath { op: String },
     #[error(
         "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
         dtype.scalar_type_name()
@@ -953,6 +956,7 @@ impl Error {
             | Error::MatmulZeroDim { .. }
             | Error::NoTensorOperand
             | Error::NotAComparison
+            | Error::NotBinaryMath { .. }
             | Error::BackwardWithoutGrad
             | Error::ImplicitGradNonScalar
             | Error::BackwardGradShape { .. }

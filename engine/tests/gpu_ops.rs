@@ -17,7 +17,7 @@ fn binary_ops_and_comparisons_match_the_cpu_for_every_dtype_broadcast_and_stride
     let has_f64 = gpu.adapter().is_some_and(|g| g.report().shader_f64);
     type BinaryOp = fn(&Tensor, &Tensor) -> Result<Tensor, Error>;
     use tolab_engine::backend::cpu::elementwise::Binary;
-    let ops: [(&str, BinaryOp); 18] = [
+    let ops: [(&str, BinaryOp); 25] = [
         ("add", |a, b| a.add(b)),
         ("sub", |a, b| a.sub(b)),
         ("mul", |a, b| a.mul(b)),
@@ -48,6 +48,15 @@ fn binary_ops_and_comparisons_match_the_cpu_for_every_dtype_broadcast_and_stride
         ("bitwise_and", |a, b| a.bitwise(Binary::BitAnd, b)),
         ("bitwise_or", |a, b| a.bitwise(Binary::BitOr, b)),
         ("bitwise_xor", |a, b| a.bitwise(Binary::BitXor, b)),
+        ("atan2", |a, b| a.binary_math(Binary::Atan2, b)),
+        ("hypot", |a, b| a.binary_math(Binary::Hypot, b)),
+        ("fmod", |a, b| a.binary_math(Binary::Fmod, b)),
+        ("fmax", |a, b| a.binary_math(Binary::Fmax, b)),
+        ("fmin", |a, b| a.binary_math(Binary::Fmin, b)),
+        ("copysign", |a, b| a.binary_math(Binary::Copysign, b)),
+        ("div_trunc", |a, b| {
+            a.div_rounded(b, tolab_engine::Rounding::Trunc)
+        }),
     ];
     let mut compared = 0;
     for seed in 1..=8u64 {
@@ -72,6 +81,17 @@ fn binary_ops_and_comparisons_match_the_cpu_for_every_dtype_broadcast_and_stride
                 // Floats have no bitwise ops; the refusal names the backend (`bitwise_or_cpu`,
                 // `bitwise_or_cuda`), as PyTorch's does.
                 if floating && name.starts_with("bitwise") {
+                    continue;
+                }
+                // So do hypot's of integers and fmod's and trunc division's of bools.
+                let bools = dtype == DType::Bool && other_dtype == DType::Bool;
+                if (*name == "hypot" && !floating)
+                    || (bools
+                        && matches!(
+                            *name,
+                            "fmod" | "div_trunc" | "remainder" | "floor_divide" | "pow"
+                        ))
+                {
                     continue;
                 }
                 let case = format!("seed {seed}: {name}({dtype}{shape:?}, {other_dtype}{other:?})");

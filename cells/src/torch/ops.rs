@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::backend::cpu::unary::Unary;
-use tolab_engine::{DType, Scalar, Session, Tensor};
+use tolab_engine::{DType, Rounding, Scalar, Session, Tensor};
 
 use super::{Call, Handler, Operand};
 use crate::python::exception::{ExcType, PyException};
@@ -187,6 +187,24 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.gather", Handler::Engine(gather)),
     ("Tensor.index_select", Handler::Engine(gather)),
     ("torch.index_select", Handler::Engine(gather)),
+    ("Tensor.remainder", Handler::Engine(binary_math)),
+    ("torch.remainder", Handler::Engine(binary_math)),
+    ("Tensor.floor_divide", Handler::Engine(binary_math)),
+    ("torch.floor_divide", Handler::Engine(binary_math)),
+    ("Tensor.atan2", Handler::Engine(binary_math)),
+    ("torch.atan2", Handler::Engine(binary_math)),
+    ("Tensor.arctan2", Handler::Engine(binary_math)),
+    ("torch.arctan2", Handler::Engine(binary_math)),
+    ("Tensor.hypot", Handler::Engine(binary_math)),
+    ("torch.hypot", Handler::Engine(binary_math)),
+    ("Tensor.fmod", Handler::Engine(binary_math)),
+    ("torch.fmod", Handler::Engine(binary_math)),
+    ("Tensor.fmax", Handler::Engine(binary_math)),
+    ("torch.fmax", Handler::Engine(binary_math)),
+    ("Tensor.fmin", Handler::Engine(binary_math)),
+    ("torch.fmin", Handler::Engine(binary_math)),
+    ("Tensor.copysign", Handler::Engine(binary_math)),
+    ("torch.copysign", Handler::Engine(binary_math)),
     ("Tensor.matmul", Handler::Engine(matmul)),
     ("torch.matmul", Handler::Engine(matmul)),
     ("Tensor.mm", Handler::Engine(matmul)),
@@ -331,6 +349,39 @@ fn add_(call: &Call, _: &Session) -> Result<Value> {
     tensor_value(t)
 }
 
+/// `atan2`, `hypot`, `fmod`, `remainder`, `floor_divide`, `fmax`, `fmin`, `copysign`: a tensor
+/// and a tensor (or a number, where the signature takes one).
+fn binary_math(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let other = operand(call, "other")?;
+    call.finish()?;
+    let op = match call.binding.name() {
+        "remainder" => {
+            return tensor_value(match other {
+                Operand::Tensor(o) => t.remainder(&o)?,
+                Operand::Scalar(s) => t.remainder(s)?,
+            });
+        }
+        "floor_divide" => {
+            return tensor_value(match other {
+                Operand::Tensor(o) => t.floor_divide(&o)?,
+                Operand::Scalar(s) => t.floor_divide(s)?,
+            });
+        }
+        "atan2" | "arctan2" => Binary::Atan2,
+        "hypot" => Binary::Hypot,
+        "fmod" => Binary::Fmod,
+        "fmax" => Binary::Fmax,
+        "fmin" => Binary::Fmin,
+        "copysign" => Binary::Copysign,
+        other => return Err(not_yet(other)),
+    };
+    tensor_value(match other {
+        Operand::Tensor(o) => t.binary_math(op, &o)?,
+        Operand::Scalar(s) => t.binary_math(op, s)?,
+    })
+}
+
 /// `mul(other)` and `div(other, rounding_mode=None)` (`'floor'` is `floor_divide`).
 fn arithmetic(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
@@ -346,10 +397,15 @@ fn arithmetic(call: &Call, _: &Session) -> Result<Value> {
         ("mul" | "multiply", _, Operand::Scalar(s)) => t.mul(*s)?,
         (_, None, Operand::Tensor(o)) => t.div(o)?,
         (_, None, Operand::Scalar(s)) => t.div(*s)?,
-        (_, Some("floor"), Operand::Tensor(o)) => t.floor_divide(o)?,
-        (_, Some("floor"), Operand::Scalar(s)) => t.floor_divide(*s)?,
-        (_, Some("trunc"), _) => {
-            return Err(not_yet("div(rounding_mode='trunc')"));
+        (_, Some(mode @ ("floor" | "trunc")), other) => {
+            let rounding = match mode {
+                "floor" => Rounding::Floor,
+                _ => Rounding::Trunc,
+            };
+            match other {
+                Operand::Tensor(o) => t.div_rounded(o, rounding)?,
+                Operand::Scalar(s) => t.div_rounded(*s, rounding)?,
+            }
         }
         (_, Some(other), _) => {
             return Err(PyException::new(

@@ -61,7 +61,7 @@ impl<'a> Operand<'a> {
         }
     }
 
-    fn tensor(&self) -> Option<&Tensor> {
+    pub(super) fn tensor(&self) -> Option<&Tensor> {
         match self {
             Operand::Tensor(t) => Some(t),
             Operand::Scalar(_) => None,
@@ -138,8 +138,14 @@ fn combine(op: Binary, a: Operand, b: Operand, alpha: Option<Scalar>) -> Result<
         (Binary::Sub, Scalar::Float(f)) => Scalar::Float(-f),
         (_, s) => s,
     });
-    // True division of integers gives floats.
-    let compute = if op == Binary::Div && !common.is_floating_point() {
+    if let Some(kernel) = refused(op, common, device) {
+        return Err(Error::KernelNotForDtype {
+            kernel,
+            dtype: common,
+        });
+    }
+    // True division of integers gives floats, and so do atan2 and copysign.
+    let compute = if op.promotes_integers() && !common.is_floating_point() {
         DType::Float32
     } else {
         common
@@ -155,8 +161,10 @@ fn combine(op: Binary, a: Operand, b: Operand, alpha: Option<Scalar>) -> Result<
     }
     session.check_fits(device, &shape, out_dtype.size())?;
     let kind = LaneKind::of(compute);
-    if matches!(op, Binary::FloorDiv | Binary::Remainder)
-        && !compute.is_floating_point()
+    if matches!(
+        op,
+        Binary::FloorDiv | Binary::Remainder | Binary::Fmod | Binary::TruncDiv
+    ) && !compute.is_floating_point()
         && b.has_zero()?
     {
         return Err(Error::ZeroDivision);
@@ -225,6 +233,23 @@ fn in_place_readable(t: &Tensor, shape: &[usize], compute: DType) -> bool {
         && t.is_contiguous()
         && t.dtype() == compute
         && LaneKind::of(compute).dtype() == compute
+}
+
+/// The kernel PyTorch names when it has none for `dtype` (`"hypot_cpu" not implemented for
+/// 'Long'`), for the ops that refuse integers or bools.
+fn refused(op: Binary, dtype: DType, device: Device) -> Option<String> {
+    let on = device.kind.name();
+    let bool_kernel = match op {
+        Binary::FloorDiv => "div_floor",
+        Binary::TruncDiv => "div_trunc",
+        Binary::Remainder => "remainder",
+        Binary::Fmod => "fmod",
+        // The one named without its backend.
+        Binary::Pow => return (dtype == DType::Bool).then(|| "pow".to_owned()),
+        Binary::Hypot if !dtype.is_floating_point() => return Some(format!("hypot_{on}")),
+        _ => return None,
+    };
+    (dtype == DType::Bool).then(|| format!("{bool_kernel}_{on}"))
 }
 
 /// Refuses bitwise op `op` on a floating `dtype` as PyTorch does, naming the kernel after the
@@ -411,6 +436,13 @@ fn op_name(op: Binary) -> &'static str {
         Binary::BitAnd => "bitwise_and",
         Binary::BitOr => "bitwise_or",
         Binary::BitXor => "bitwise_xor",
+        Binary::Atan2 => "atan2",
+        Binary::Hypot => "hypot",
+        Binary::Fmod => "fmod",
+        Binary::Fmax => "fmax",
+        Binary::Fmin => "fmin",
+        Binary::Copysign => "copysign",
+        Binary::TruncDiv => "div_trunc",
     }
 }
 

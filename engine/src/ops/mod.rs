@@ -2,6 +2,7 @@
 //! device per op; 0-dim CPU tensors may join any), type promotion, broadcasting, and the autograd
 //! node each op records.
 
+mod binary;
 mod conv;
 mod create;
 mod elementwise;
@@ -13,6 +14,7 @@ mod reduce;
 mod softmax;
 mod unary;
 
+pub use binary::Rounding;
 pub use conv::Conv2dParams;
 pub use elementwise::Operand;
 pub(crate) use elementwise::{record_gpu_kernel, record_kernel, reduce_grad};

@@ -110,7 +110,13 @@ pub fn tolerance(dtype: DType, transcendental: bool) -> f64 {
     }
 }
 
-pub const TRANSCENDENTAL: [&str; 26] = [
+/// Ops whose GPU kernels may differ from the CPU's by a few ULP: the transcendentals, and fmod
+/// and remainder, whose GPU remainder follows a rounded quotient (the CPU's is exact).
+pub const TRANSCENDENTAL: [&str; 30] = [
+    "atan2",
+    "hypot",
+    "fmod",
+    "remainder",
     "exp",
     "log",
     "pow",
@@ -141,7 +147,18 @@ pub const TRANSCENDENTAL: [&str; 26] = [
 
 /// Periodic functions and those whose result crosses zero away from zero (`sin(π)`, `log(1)`,
 /// `erfinv` through its Newton steps) are held to their inputs' scale near those zeros.
-pub const ABSOLUTE_NEAR_ZERO: [&str; 7] = ["sin", "cos", "tan", "log", "log2", "log10", "erfinv"];
+pub const ABSOLUTE_NEAR_ZERO: [&str; 10] = [
+    "sin",
+    "cos",
+    "tan",
+    "log",
+    "log2",
+    "log10",
+    "erfinv",
+    "fmod",
+    "remainder",
+    "atan2",
+];
 
 /// Reductions accumulate in a different order on the GPU (a tree) than on the CPU (in f64): the
 /// bound grows with the number of terms.

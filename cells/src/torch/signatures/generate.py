@@ -56,7 +56,7 @@ BINDINGS = {
         Generator from_numpy get_default_dtype
         sin cos tan asin acos atan sinh cosh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh exp2 expm1 log2 log10 log1p erf erfc erfinv rsqrt reciprocal sign sgn floor ceil trunc fix round frac square negative absolute
         add sub subtract mul multiply div divide true_divide
-        addmm bmm mv dot outer ger
+        addmm bmm mv dot outer ger atan2 arctan2 hypot fmod fmax fmin copysign remainder floor_divide
     """,
     "Tensor": """
         to cuda cpu item tolist size dim numel sum mean std var flatten numpy any all get_device
@@ -67,6 +67,7 @@ BINDINGS = {
         squeeze transpose permute expand softmax log_softmax is_pinned pin_memory data_ptr
         element_size type stride storage_offset neg clamp
         sin cos tan asin acos atan sinh cosh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh exp2 expm1 log2 log10 log1p erf erfc erfinv rsqrt reciprocal sign sgn floor ceil trunc fix round frac square negative absolute subtract multiply divide true_divide addmm bmm mv dot outer ger
+        atan2 arctan2 hypot fmod fmax fmin copysign remainder floor_divide
         sin_ cos_ tan_ asin_ acos_ atan_ sinh_ cosh_ asinh_ acosh_ atanh_ arcsin_ arccos_ arctan_ arcsinh_ arccosh_ arctanh_ exp2_ expm1_ log2_ log10_ log1p_ erf_ erfc_ erfinv_ rsqrt_ reciprocal_ sign_ sgn_ floor_ ceil_ trunc_ fix_ round_ frac_ square_ negative_ absolute_ exp_ log_ sqrt_ abs_ neg_ relu_ sigmoid_ tanh_
     """,
     "torch.nn.functional": """

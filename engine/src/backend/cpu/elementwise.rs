@@ -153,6 +153,16 @@ pub enum Binary {
     BitAnd,
     BitOr,
     BitXor,
+    Atan2,
+    Hypot,
+    /// C's `fmod`: the remainder with the dividend's sign.
+    Fmod,
+    /// `fmax`/`fmin`: a NaN operand gives the other one.
+    Fmax,
+    Fmin,
+    Copysign,
+    /// `div(rounding_mode='trunc')`: the quotient rounded toward zero.
+    TruncDiv,
 }
 
 impl Binary {
@@ -166,6 +176,11 @@ impl Binary {
     /// `&`, `|`, `^`: defined on integers and bools only.
     pub fn is_bitwise(self) -> bool {
         matches!(self, Binary::BitAnd | Binary::BitOr | Binary::BitXor)
+    }
+
+    /// Ops whose integer inputs are computed in float32, as true division's are.
+    pub fn promotes_integers(self) -> bool {
+        matches!(self, Binary::Div | Binary::Atan2 | Binary::Copysign)
     }
 }
 
@@ -197,6 +212,17 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
                 Binary::Le => Lanes::Bool(zip_map!($x, $y, |p, q| p <= q)),
                 Binary::Gt => Lanes::Bool(zip_map!($x, $y, |p, q| p > q)),
                 Binary::Ge => Lanes::Bool(zip_map!($x, $y, |p, q| p >= q)),
+                Binary::Atan2 => Lanes::$variant(zip_map!($x, $y, |p: _, q| Float::atan2(p, q))),
+                Binary::Hypot => Lanes::$variant(zip_map!($x, $y, |p: _, q| Float::hypot(p, q))),
+                Binary::Fmod => Lanes::$variant(zip_map!($x, $y, |p, q| p % q)),
+                Binary::Fmax => Lanes::$variant(zip_map!($x, $y, |p: _, q| Float::fmax(p, q))),
+                Binary::Fmin => Lanes::$variant(zip_map!($x, $y, |p: _, q| Float::fmin(p, q))),
+                Binary::Copysign => {
+                    Lanes::$variant(zip_map!($x, $y, |p: _, q| Float::copysign(p, q)))
+                }
+                Binary::TruncDiv => {
+                    Lanes::$variant(zip_map!($x, $y, |p: _, q| Float::trunc(p / q)))
+                }
                 // Refused for floating dtypes before any kernel runs.
                 Binary::BitAnd | Binary::BitOr | Binary::BitXor => Lanes::$variant($x.into()),
             }
@@ -234,12 +260,25 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
             Binary::BitAnd => Lanes::I64(zip_map!(x, y, |p: i64, q| p & q)),
             Binary::BitOr => Lanes::I64(zip_map!(x, y, |p: i64, q| p | q)),
             Binary::BitXor => Lanes::I64(zip_map!(x, y, |p: i64, q| p ^ q)),
+            // Division by zero is refused before the kernel runs.
+            Binary::Fmod => Lanes::I64(zip_map!(x, y, |p: i64, q: i64| p
+                .checked_rem(q)
+                .unwrap_or(0))),
+            Binary::TruncDiv => Lanes::I64(zip_map!(x, y, |p: i64, q: i64| if q == 0 {
+                0
+            } else {
+                p.wrapping_div(q)
+            })),
+            Binary::Fmax => Lanes::I64(zip_map!(x, y, |p: i64, q| p.max(q))),
+            Binary::Fmin => Lanes::I64(zip_map!(x, y, |p: i64, q| p.min(q))),
+            // Computed in float or refused for integers before any kernel runs.
+            Binary::Atan2 | Binary::Hypot | Binary::Copysign => Lanes::I64(x.into()),
         },
         (LanesRef::Bool(x), LanesRef::Bool(y)) => match op {
-            Binary::Add | Binary::Maximum | Binary::BitOr => {
+            Binary::Add | Binary::Maximum | Binary::Fmax | Binary::BitOr => {
                 Lanes::Bool(zip_map!(x, y, |p, q| p || q))
             }
-            Binary::Mul | Binary::Minimum | Binary::BitAnd => {
+            Binary::Mul | Binary::Minimum | Binary::Fmin | Binary::BitAnd => {
                 Lanes::Bool(zip_map!(x, y, |p, q| p && q))
             }
             Binary::Eq => Lanes::Bool(zip_map!(x, y, |p, q| p == q)),
@@ -248,9 +287,16 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
             Binary::Le => Lanes::Bool(zip_map!(x, y, |p: bool, q| p <= q)),
             Binary::Gt => Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p & !q)),
             Binary::Ge => Lanes::Bool(zip_map!(x, y, |p: bool, q| p >= q)),
-            Binary::Div | Binary::Pow | Binary::FloorDiv | Binary::Remainder => {
-                Lanes::Bool(zip_map!(x, y, |p: bool, q: bool| p || !q))
-            }
+            // Refused for bools, or computed in float, before any kernel runs.
+            Binary::Div
+            | Binary::Pow
+            | Binary::FloorDiv
+            | Binary::Remainder
+            | Binary::Atan2
+            | Binary::Hypot
+            | Binary::Fmod
+            | Binary::Copysign
+            | Binary::TruncDiv => Lanes::Bool(x.into()),
         },
         // Callers widen both operands to one kind first; mixed kinds have no elementwise meaning,
         // so the left operand is returned unchanged (right length, never reached in practice).
@@ -293,16 +339,47 @@ trait Float:
     + PartialOrd
     + std::ops::Sub<Output = Self>
     + std::ops::Mul<Output = Self>
+    + std::ops::Add<Output = Self>
     + std::ops::Div<Output = Self>
+    + std::ops::Rem<Output = Self>
 {
+    const ZERO: Self;
+    const ONE: Self;
     fn is_nan(self) -> bool;
     fn powf(self, e: Self) -> Self;
     fn floor(self) -> Self;
+    fn trunc(self) -> Self;
+    fn atan2(self, x: Self) -> Self;
+    fn hypot(self, y: Self) -> Self;
+    fn fmax(self, y: Self) -> Self;
+    fn fmin(self, y: Self) -> Self;
+    fn copysign(self, sign: Self) -> Self;
 }
 
 impl Float for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
     fn is_nan(self) -> bool {
         f32::is_nan(self)
+    }
+    fn trunc(self) -> Self {
+        f32::trunc(self)
+    }
+    fn atan2(self, x: Self) -> Self {
+        f32::atan2(self, x)
+    }
+    fn hypot(self, y: Self) -> Self {
+        f32::hypot(self, y)
+    }
+    // `max`/`min` return the other operand of a NaN, as C's `fmax`/`fmin`.
+    fn fmax(self, y: Self) -> Self {
+        f32::max(self, y)
+    }
+    fn fmin(self, y: Self) -> Self {
+        f32::min(self, y)
+    }
+    fn copysign(self, sign: Self) -> Self {
+        f32::copysign(self, sign)
     }
     fn powf(self, e: Self) -> Self {
         f32::powf(self, e)
@@ -313,8 +390,29 @@ impl Float for f32 {
 }
 
 impl Float for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
     fn is_nan(self) -> bool {
         f64::is_nan(self)
+    }
+    fn trunc(self) -> Self {
+        f64::trunc(self)
+    }
+    fn atan2(self, x: Self) -> Self {
+        f64::atan2(self, x)
+    }
+    fn hypot(self, y: Self) -> Self {
+        f64::hypot(self, y)
+    }
+    // `max`/`min` return the other operand of a NaN, as C's `fmax`/`fmin`.
+    fn fmax(self, y: Self) -> Self {
+        f64::max(self, y)
+    }
+    fn fmin(self, y: Self) -> Self {
+        f64::min(self, y)
+    }
+    fn copysign(self, sign: Self) -> Self {
+        f64::copysign(self, sign)
     }
     fn powf(self, e: Self) -> Self {
         f64::powf(self, e)
@@ -324,14 +422,40 @@ impl Float for f64 {
     }
 }
 
-/// Python's float `//` (without its special cases for tiny remainders).
+/// Python's float `//`, as PyTorch's `div_floor_floating` computes it: from `fmod`, so that
+/// `1 // 0.1` is 9 and `inf // 1` is NaN.
 fn floor_div<T: Float>(a: T, b: T) -> T {
-    (a / b).floor()
+    let (zero, one) = (T::ZERO, T::ONE);
+    if b == zero {
+        return a / b;
+    }
+    let modulo = a % b;
+    let mut div = (a - modulo) / b;
+    if modulo != zero && (b < zero) != (modulo < zero) {
+        div = div - one;
+    }
+    if div != zero {
+        let floor = div.floor();
+        let half = one / (one + one);
+        if div - floor > half {
+            floor + one
+        } else {
+            floor
+        }
+    } else {
+        Float::copysign(zero, a / b)
+    }
 }
 
-/// Python's float `%`: `a - floor(a / b) * b`.
+/// Python's float `%`, as PyTorch computes it: `fmod`, moved into the divisor's sign.
 fn remainder<T: Float>(a: T, b: T) -> T {
-    a - (a / b).floor() * b
+    let zero = T::ZERO;
+    let modulo = a % b;
+    if modulo != zero && (b < zero) != (modulo < zero) {
+        modulo + b
+    } else {
+        modulo
+    }
 }
 
 fn num_pow<T: Float>(x: T, e: T) -> T {

@@ -255,8 +255,10 @@ fn float_binary(op: Binary, compute: LaneKind) -> Option<&'static str> {
         Binary::Sub => "x0 - x1",
         Binary::Mul => "x0 * x1",
         Binary::Div => "x0 / x1",
-        Binary::FloorDiv => "floor(x0 / x1)",
-        Binary::Remainder => "x0 - floor(x0 / x1) * x1",
+        Binary::FloorDiv if f64 => "floor(x0 / x1)",
+        Binary::Remainder if f64 => "x0 - floor(x0 / x1) * x1",
+        Binary::FloorDiv => "f32_div_floor(x0, x1)",
+        Binary::Remainder => "f32_remainder(x0, x1)",
         Binary::Pow if f64 => return None,
         Binary::Pow => "f32_pow(x0, x1)",
         Binary::Maximum if f64 => "select(x1, x0, f64_is_nan(x0) || x0 > x1)",
@@ -270,6 +272,22 @@ fn float_binary(op: Binary, compute: LaneKind) -> Option<&'static str> {
         Binary::Le => "x0 <= x1",
         Binary::Gt => "x0 > x1",
         Binary::Ge => "x0 >= x1",
+        Binary::Atan2 if f64 => return None,
+        Binary::Atan2 => "f32_atan2(x0, x1)",
+        Binary::Hypot if f64 => return None,
+        Binary::Hypot => "f32_hypot(x0, x1)",
+        // x - y·trunc(x / y): C's fmod to a rounding of the quotient (exact where it fits).
+        Binary::Fmod if f64 => "fma(-trunc(x0 / x1), x1, x0)",
+        Binary::Fmod => "f32_fmod(x0, x1)",
+        Binary::Fmax if f64 => "select(select(x1, x0, x0 >= x1), x0, f64_is_nan(x1))",
+        Binary::Fmin if f64 => "select(select(x1, x0, x0 <= x1), x0, f64_is_nan(x1))",
+        Binary::Fmax => "select(select(x1, x0, x0 >= x1), x0, f32_is_nan(x1))",
+        Binary::Fmin => "select(select(x1, x0, x0 <= x1), x0, f32_is_nan(x1))",
+        Binary::Copysign if f64 => return None,
+        Binary::Copysign => {
+            "bitcast<f32>((bitcast<u32>(x0) & 0x7fffffffu) | (bitcast<u32>(x1) & 0x80000000u))"
+        }
+        Binary::TruncDiv => "trunc(x0 / x1)",
         // Refused for floating dtypes before any kernel is built.
         Binary::BitAnd | Binary::BitOr | Binary::BitXor => return None,
     })
@@ -296,20 +314,35 @@ fn int_binary(op: Binary) -> &'static str {
         Binary::BitAnd => "x0 & x1",
         Binary::BitOr => "x0 | x1",
         Binary::BitXor => "x0 ^ x1",
+        Binary::Fmod => "i64_divmod_trunc(x0, x1)[1]",
+        Binary::TruncDiv => "i64_divmod_trunc(x0, x1)[0]",
+        Binary::Fmax => "i64_max(x0, x1)",
+        Binary::Fmin => "i64_min(x0, x1)",
+        // Computed in float or refused for integers before any kernel is built.
+        Binary::Atan2 | Binary::Hypot | Binary::Copysign => "x0",
     }
 }
 
 fn bool_binary(op: Binary) -> &'static str {
     match op {
-        Binary::Add | Binary::Maximum | Binary::BitOr => "x0 || x1",
-        Binary::Mul | Binary::Minimum | Binary::BitAnd => "x0 && x1",
+        Binary::Add | Binary::Maximum | Binary::Fmax | Binary::BitOr => "x0 || x1",
+        Binary::Mul | Binary::Minimum | Binary::Fmin | Binary::BitAnd => "x0 && x1",
         Binary::Eq => "x0 == x1",
         Binary::Ne | Binary::Sub | Binary::BitXor => "x0 != x1",
         Binary::Lt => "!x0 && x1",
         Binary::Le => "!x0 || x1",
         Binary::Gt => "x0 && !x1",
         Binary::Ge => "x0 || !x1",
-        Binary::Div | Binary::Pow | Binary::FloorDiv | Binary::Remainder => "x0 || !x1",
+        // Refused for bools, or computed in float, before any kernel is built.
+        Binary::Div
+        | Binary::Pow
+        | Binary::FloorDiv
+        | Binary::Remainder
+        | Binary::Atan2
+        | Binary::Hypot
+        | Binary::Fmod
+        | Binary::Copysign
+        | Binary::TruncDiv => "x0",
     }
 }
 
@@ -912,6 +945,13 @@ pub(super) mod tests {
                 Binary::BitAnd,
                 Binary::BitOr,
                 Binary::BitXor,
+                Binary::Atan2,
+                Binary::Hypot,
+                Binary::Fmod,
+                Binary::Fmax,
+                Binary::Fmin,
+                Binary::Copysign,
+                Binary::TruncDiv,
             ] {
                 let op = Elementwise::Binary(op);
                 let out = if let Elementwise::Binary(b) = op

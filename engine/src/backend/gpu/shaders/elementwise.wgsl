@@ -358,6 +358,80 @@ fn f32_acos(x: f32) -> f32 {
     return 1.5707963267948966 - f32_asin(x);
 }
 
+// atan2(y, x) from atan of the ratio, placed in its quadrant, with C's answers for zeros and
+// infinities.
+fn f32_atan2(y: f32, x: f32) -> f32 {
+    if f32_is_nan(x) || f32_is_nan(y) {
+        return nan();
+    }
+    let y_negative = (bitcast<u32>(y) >> 31u) == 1u;
+    let x_negative = (bitcast<u32>(x) >> 31u) == 1u;
+    var r: f32;
+    if abs(x) == infinity() && abs(y) == infinity() {
+        r = select(0.7853981633974483, 2.356194490192345, x_negative);
+    } else if y == 0.0 {
+        r = select(0.0, 3.141592653589793, x_negative);
+    } else if x == 0.0 {
+        r = 1.5707963267948966;
+    } else {
+        r = f32_atan(abs(y / x));
+        if x < 0.0 {
+            r = 3.141592653589793 - r;
+        }
+    }
+    return select(r, -r, y_negative);
+}
+
+// hypot without overflow or underflow of the squares: the larger side times √(1 + ratio²).
+fn f32_hypot(x: f32, y: f32) -> f32 {
+    let a = max(abs(x), abs(y));
+    let b = min(abs(x), abs(y));
+    if a == infinity() {
+        return a;
+    }
+    if f32_is_nan(x) || f32_is_nan(y) {
+        return nan();
+    }
+    if a == 0.0 {
+        return 0.0;
+    }
+    let t = b / a;
+    return a * sqrt(1.0 + t * t);
+}
+
+// C's fmod: the remainder after a truncated quotient, computed with one rounding (fma), and
+// moved back by |b| where the quotient a / b rounded up to the next integer.
+fn f32_fmod(a: f32, b: f32) -> f32 {
+    var r = fma(-trunc(a / b), b, a);
+    if r != 0.0 && (r < 0.0) != (a < 0.0) {
+        r = r + select(abs(b), -abs(b), a < 0.0);
+    }
+    return r;
+}
+
+// Python's `//` as PyTorch's div_floor_floating computes it (1 // 0.1 is 9, inf // 1 is NaN).
+fn f32_div_floor(a: f32, b: f32) -> f32 {
+    if b == 0.0 {
+        return a / b;
+    }
+    let m = f32_fmod(a, b);
+    var d = (a - m) / b;
+    if m != 0.0 && (b < 0.0) != (m < 0.0) {
+        d = d - 1.0;
+    }
+    if d != 0.0 {
+        let f = floor(d);
+        return select(f, f + 1.0, d - f > 0.5);
+    }
+    return select(0.0, -0.0, (a < 0.0) != (b < 0.0));
+}
+
+// Python's `%`: fmod moved into the divisor's sign.
+fn f32_remainder(a: f32, b: f32) -> f32 {
+    let m = f32_fmod(a, b);
+    return select(m, m + b, m != 0.0 && (b < 0.0) != (m < 0.0));
+}
+
 fn f32_sign(x: f32) -> f32 {
     // NaN has no sign: 0, as PyTorch's `(0 < x) - (x < 0)`.
     return select(select(0.0, -1.0, x < 0.0), 1.0, x > 0.0);
