@@ -4,42 +4,12 @@
 //! both gradients of `out.sum()`, or PyTorch's error. `float_power` and `xlogy` are not in the
 //! lab yet, and [`NOT_YET`] lists the ops whose edge cases still differ.
 
+mod common;
+
+use common::{golden_scalar, golden_values, within_ulps};
 use serde_json::Value;
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::{DType, Device, Error, Operand, Rounding, Scalar, Session, Tensor};
-
-fn decode(v: &Value) -> Scalar {
-    match v {
-        Value::Bool(b) => Scalar::Bool(*b),
-        Value::Number(n) if n.is_i64() => Scalar::Int(n.as_i64().unwrap()),
-        Value::Number(n) => Scalar::Float(n.as_f64().unwrap()),
-        Value::String(s) => Scalar::Float(s.parse().unwrap()),
-        other => panic!("{other}"),
-    }
-}
-
-fn decoded(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| decode(x).as_f64())
-        .collect()
-}
-
-fn close(got: &[f64], expected: &[f64], dtype: DType, ulps: f64) -> bool {
-    let eps = match dtype {
-        DType::Float64 => f64::EPSILON,
-        DType::Float16 => 2f64.powi(-10),
-        DType::BFloat16 => 2f64.powi(-7),
-        _ => f64::from(f32::EPSILON),
-    };
-    got.len() == expected.len()
-        && got.iter().zip(expected).all(|(&g, &e)| {
-            g == e
-                || (g.is_nan() && e.is_nan())
-                || (g - e).abs() <= ulps * eps * e.abs().max(1e-300)
-        })
-}
 
 /// The generator's inputs for `dtype` (bools from nonzero values, uint8 from magnitudes).
 fn tensor(session: &Session, spec: &Value, grad: bool) -> Tensor {
@@ -48,7 +18,7 @@ fn tensor(session: &Session, spec: &Value, grad: bool) -> Tensor {
         .as_array()
         .unwrap()
         .iter()
-        .map(decode)
+        .map(golden_scalar)
         .map(|v| match dtype {
             DType::Bool => Scalar::Bool(v.as_f64() != 0.0 && !v.as_f64().is_nan()),
             DType::UInt8 => Scalar::Int(v.as_f64().abs() as i64),
@@ -132,7 +102,7 @@ fn binary_math_matches_pytorch_on_dtype_pairs_with_nodes_gradients_and_errors() 
         let b_tensor = (db != "scalar").then(|| tensor(&session, &case["b"], grad));
         let b = match &b_tensor {
             Some(t) => Operand::Tensor(t),
-            None => Operand::Scalar(decode(&case["b"][1])),
+            None => Operand::Scalar(golden_scalar(&case["b"][1])),
         };
         let label = format!("{op}({da}, {db})");
         // A Python number where PyTorch wants a tensor is the parser's TypeError, checked by the
@@ -187,7 +157,7 @@ fn binary_math_matches_pytorch_on_dtype_pairs_with_nodes_gradients_and_errors() 
             .into_iter()
             .map(Scalar::as_f64)
             .collect();
-        if !close(&got, &decoded(&expected["values"]), out.dtype(), 2.0) {
+        if !within_ulps(&got, &golden_values(&expected["values"]), out.dtype(), 2.0) {
             failures.push(format!("{label}: {got:?} vs {}", expected["values"]));
         }
         if out.repr().unwrap() != expected["repr"].as_str().unwrap() {
@@ -230,7 +200,8 @@ fn binary_math_matches_pytorch_on_dtype_pairs_with_nodes_gradients_and_errors() 
             match (want, got) {
                 (Value::Null, None) => {}
                 (Value::Null, Some(g)) if g.iter().all(|&v| v == 0.0) => {}
-                (want, Some(g)) if !want.is_null() && close(&g, &decoded(want), t.dtype(), 8.0) => {
+                (want, Some(g))
+                    if !want.is_null() && within_ulps(&g, &golden_values(want), t.dtype(), 8.0) => {
                 }
                 (want, got) => failures.push(format!("{label}: {key} {got:?} vs {want}")),
             }

@@ -6,43 +6,12 @@
 //! Values compare to a few ULP of their dtype (transcendentals may differ from PyTorch's vectorised
 //! kernels in the last bits); reprs compare exactly.
 
+mod common;
+
+use common::{golden_scalar, golden_values, within_ulps};
 use serde_json::Value;
 use tolab_engine::backend::cpu::unary::Unary;
 use tolab_engine::{DType, Device, Error, Scalar, Session, Tensor};
-
-fn decode(v: &Value) -> Scalar {
-    match v {
-        Value::Bool(b) => Scalar::Bool(*b),
-        Value::Number(n) if n.is_i64() => Scalar::Int(n.as_i64().unwrap()),
-        Value::Number(n) => Scalar::Float(n.as_f64().unwrap()),
-        Value::String(s) => Scalar::Float(s.parse().unwrap()),
-        other => panic!("{other}"),
-    }
-}
-
-fn decoded(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| decode(x).as_f64())
-        .collect()
-}
-
-/// Within `ulps` units in the last place of `dtype` (relative), NaN equal to NaN.
-fn close(got: &[f64], expected: &[f64], dtype: DType, ulps: f64) -> bool {
-    let eps = match dtype {
-        DType::Float64 => f64::EPSILON,
-        DType::Float16 => 2f64.powi(-10),
-        DType::BFloat16 => 2f64.powi(-7),
-        _ => f64::from(f32::EPSILON),
-    };
-    got.len() == expected.len()
-        && got.iter().zip(expected).all(|(&g, &e)| {
-            g == e
-                || (g.is_nan() && e.is_nan())
-                || (g - e).abs() <= ulps * eps * e.abs().max(1e-300)
-        })
-}
 
 fn run(op: &str, x: &Tensor, inplace: bool, decimals: Option<i64>) -> Result<Tensor, Error> {
     let square = op == "square";
@@ -76,7 +45,7 @@ fn every_unary_op_matches_pytorch_on_every_dtype_with_its_node_gradient_and_erro
         let inplace = case["inplace"].as_bool().unwrap_or(false);
         let decimals = case["decimals"].as_i64();
         let values: Vec<Scalar> = match case.get("x") {
-            Some(x) => x.as_array().unwrap().iter().map(decode).collect(),
+            Some(x) => x.as_array().unwrap().iter().map(golden_scalar).collect(),
             None if dtype == DType::Int64 => vec![Scalar::Int(123), Scalar::Int(-456)],
             None => [
                 -2.5, -1.0, -0.5, -0.0, 0.0, 0.3, 0.5, 0.99, 1.0, 1.5, 2.5, 7.25,
@@ -147,7 +116,7 @@ fn every_unary_op_matches_pytorch_on_every_dtype_with_its_node_gradient_and_erro
             .into_iter()
             .map(Scalar::as_f64)
             .collect();
-        if !close(&got, &decoded(&expected["values"]), out.dtype(), 4.0) {
+        if !within_ulps(&got, &golden_values(&expected["values"]), out.dtype(), 4.0) {
             failures.push(format!("{label}: {got:?} vs {}", expected["values"]));
         }
         let repr = out.repr().unwrap();
@@ -174,7 +143,7 @@ fn every_unary_op_matches_pytorch_on_every_dtype_with_its_node_gradient_and_erro
                 .map(Scalar::as_f64)
                 .collect();
             // Derivatives compose several ops (erfinv's: exp(y²) of a result with its own rounding).
-            if !close(&got, &decoded(grad), dtype, 32.0) {
+            if !within_ulps(&got, &golden_values(grad), dtype, 32.0) {
                 failures.push(format!("{label}: grad {got:?} vs {grad}"));
             }
         }

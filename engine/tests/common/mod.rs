@@ -84,3 +84,40 @@ pub fn backward_weighted(y: &Tensor, weights: &serde_json::Value) {
         .backward(None, false)
         .unwrap();
 }
+
+/// A golden file's element: JSON numbers and bools, and the floats JSON has no numbers for as
+/// strings (`"nan"`, `"inf"`).
+pub fn golden_scalar(v: &serde_json::Value) -> Scalar {
+    match v {
+        serde_json::Value::Bool(b) => Scalar::Bool(*b),
+        serde_json::Value::Number(n) if n.is_i64() => Scalar::Int(n.as_i64().unwrap()),
+        serde_json::Value::Number(n) => Scalar::Float(n.as_f64().unwrap()),
+        serde_json::Value::String(s) => Scalar::Float(s.parse().unwrap()),
+        other => panic!("{other}"),
+    }
+}
+
+/// A golden file's list of elements, as f64.
+pub fn golden_values(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| golden_scalar(x).as_f64())
+        .collect()
+}
+
+/// Within `ulps` units in the last place of `dtype` (relative), NaN equal to NaN.
+pub fn within_ulps(got: &[f64], expected: &[f64], dtype: DType, ulps: f64) -> bool {
+    let eps = match dtype {
+        DType::Float64 => f64::EPSILON,
+        DType::Float16 => 2f64.powi(-10),
+        DType::BFloat16 => 2f64.powi(-7),
+        _ => f64::from(f32::EPSILON),
+    };
+    got.len() == expected.len()
+        && got.iter().zip(expected).all(|(&g, &e)| {
+            g == e
+                || (g.is_nan() && e.is_nan())
+                || (g - e).abs() <= ulps * eps * e.abs().max(1e-300)
+        })
+}
