@@ -62,6 +62,14 @@ impl DType {
         }
     }
 
+    /// PyTorch's `canCast`: whether a result of this dtype may be written into a tensor of `to`
+    /// (in place, or through `out=`): never float to integer, nor anything but bool to bool.
+    pub fn can_cast_to(self, to: DType) -> bool {
+        let float_to_integer = self.is_floating_point() && !to.is_floating_point();
+        let into_bool = self != DType::Bool && to == DType::Bool;
+        !float_to_integer && !into_bool
+    }
+
     /// The C++ type that holds an element (`long int` for int64): some of ATen's checks print it.
     pub fn cpp_type_name(self) -> &'static str {
         match self {

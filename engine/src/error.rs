@@ -264,6 +264,19 @@ pub enum Error {
         "indices should be either on cpu or on the same device as the indexed tensor ({device})"
     )]
     IndexDevice { device: crate::device::Device },
+    #[error(
+        "{op}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."
+    )]
+    OutWithGrad { op: &'static str },
+    /// PyTorch resizes such an `out=` tensor (with a deprecation warning); the lab does not yet.
+    #[error(
+        "{op}(out=...): an out tensor of shape {out:?} for a result of shape {result:?} (PyTorch resizes it) is not in the lab yet"
+    )]
+    OutResize {
+        op: &'static str,
+        out: Vec<usize>,
+        result: Vec<usize>,
+    },
     #[error("Boolean alpha only supported for Boolean results.")]
     AlphaBool,
     #[error("For integral input tensors, argument alpha must not be a floating point number.")]
@@ -920,7 +933,7 @@ impl Error {
             | Error::NoBackendForDevice { .. }
             | Error::CpuOutOfMemory { .. } => PythonType::RuntimeError,
             Error::MpsFloat64 => PythonType::TypeError,
-            Error::MetaHasNoData => PythonType::NotImplementedError,
+            Error::MetaHasNoData | Error::OutResize { .. } => PythonType::NotImplementedError,
             Error::GradAssignDtype { .. }
             | Error::GradAssignDeviceType { .. }
             | Error::GradAssignDeviceIndex { .. }
@@ -945,6 +958,7 @@ impl Error {
             | Error::MmNeedsMatrix { .. }
             | Error::OuterNeeds1D { .. }
             | Error::AlphaBool
+            | Error::OutWithGrad { .. }
             | Error::AlphaNotIntegral
             | Error::MmShapes { .. }
             | Error::MatmulDtypeMismatch { .. }

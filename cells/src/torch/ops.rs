@@ -279,13 +279,34 @@ fn tensor_value(t: Tensor) -> Result<Value> {
 fn unary(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
     let decimals = decimals(call)?;
+    let out = out_tensor(call)?;
     call.finish()?;
-    tensor_value(match (call.binding.name(), decimals) {
+    let result = match (call.binding.name(), decimals) {
         ("t", _) => t.t()?,
         ("square", _) => t.pow_scalar(Scalar::Int(2))?,
         (_, Some(decimals)) => t.round_decimals(decimals)?,
         (name, None) => t.math(unary_op(name)?)?,
-    })
+    };
+    into_out(call, out, result)
+}
+
+/// The `out=` tensor of a call whose signature has one.
+fn out_tensor(call: &Call) -> Result<Option<Tensor>> {
+    match call.signature().position("out") {
+        Some(_) => call.opt_tensor("out"),
+        None => Ok(None),
+    }
+}
+
+/// The op's value, or the `out=` tensor with the value written into it.
+fn into_out(call: &Call, out: Option<Tensor>, result: Tensor) -> Result<Value> {
+    match out {
+        Some(out) => {
+            out.assign_out(&result, call.binding.name())?;
+            tensor_value(out)
+        }
+        None => tensor_value(result),
+    }
 }
 
 /// `sin_()`, `exp_()`, …: the unary ops in place.
@@ -324,14 +345,16 @@ fn add(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
     let other = operand(call, "other")?;
     let alpha = call.scalar("alpha")?;
+    let out = out_tensor(call)?;
     call.finish()?;
     let subtract = matches!(call.binding.name(), "sub" | "subtract");
-    tensor_value(match (&other, subtract) {
+    let result = match (&other, subtract) {
         (Operand::Tensor(o), false) => t.add_scaled(o, alpha)?,
         (Operand::Scalar(s), false) => t.add_scaled(*s, alpha)?,
         (Operand::Tensor(o), true) => t.sub_scaled(o, alpha)?,
         (Operand::Scalar(s), true) => t.sub_scaled(*s, alpha)?,
-    })
+    };
+    into_out(call, out, result)
 }
 
 fn add_(call: &Call, _: &Session) -> Result<Value> {
@@ -391,6 +414,7 @@ fn arithmetic(call: &Call, _: &Session) -> Result<Value> {
     } else {
         None
     };
+    let out = out_tensor(call)?;
     call.finish()?;
     let result = match (call.binding.name(), rounding.as_deref(), &other) {
         ("mul" | "multiply", _, Operand::Tensor(o)) => t.mul(o)?,
@@ -416,7 +440,7 @@ fn arithmetic(call: &Call, _: &Session) -> Result<Value> {
             ));
         }
     };
-    tensor_value(result)
+    into_out(call, out, result)
 }
 
 fn arithmetic_(call: &Call, _: &Session) -> Result<Value> {

@@ -70,7 +70,7 @@ impl Tensor {
 
     /// PyTorch's rule that an in-place result's type must fit the tensor's dtype.
     fn check_result_type(&self, result: crate::DType) -> Result<(), Error> {
-        if crate::dtype::promote_types(result, self.dtype()) != self.dtype() {
+        if !result.can_cast_to(self.dtype()) {
             return Err(Error::InPlaceResultType {
                 result,
                 output: self.dtype(),
@@ -179,6 +179,31 @@ impl Tensor {
 
     pub fn div_<'a>(&self, other: impl Into<Operand<'a>>) -> Result<&Tensor, Error> {
         self.arithmetic_(Binary::Div, other.into(), Scalar::Int(1), "DivBackward0")
+    }
+
+    /// `torch.op(..., out=self)`: `result` (the op's value) written into this tensor, which is
+    /// returned, with the checks PyTorch makes of an `out=` tensor (its device, whether the
+    /// result's dtype casts into it, no autograd). `op` names the function in the error.
+    pub fn assign_out(&self, result: &Tensor, op: &'static str) -> Result<&Tensor, Error> {
+        if self.session().is_grad_enabled() && (result.requires_grad() || self.requires_grad()) {
+            return Err(Error::OutWithGrad { op });
+        }
+        if self.device() != result.device() {
+            return Err(Error::DeviceMismatch {
+                first: self.device(),
+                second: result.device(),
+            });
+        }
+        self.check_result_type(result.dtype())?;
+        if self.shape() != result.shape() {
+            return Err(Error::OutResize {
+                op,
+                out: self.shape().to_vec(),
+                result: result.shape().to_vec(),
+            });
+        }
+        self.write_values(&result.to_dtype_if_needed(self.dtype())?)?;
+        Ok(self)
     }
 
     /// `sin_()`, `exp_()`, `floor_()`, … : unary `op` in place, with the op's node over the values as
