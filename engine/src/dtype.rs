@@ -70,8 +70,9 @@ impl DType {
         !float_to_integer && !into_bool
     }
 
-    /// The C++ type that holds an element (`long int` for int64): some of ATen's checks print it.
-    pub fn cpp_type_name(self) -> &'static str {
+    /// The C++ type that holds an element (`float`, `long int`, `c10::Half`): some of ATen's
+    /// messages print it.
+    pub fn cpp_name(self) -> &'static str {
         match self {
             DType::Float32 => "float",
             DType::Float64 => "double",

@@ -393,7 +393,7 @@ pub enum Error {
         output: crate::dtype::DType,
     },
     /// `clamp_` of an integer tensor with float bounds (the check names the C++ element type).
-    #[error("result type {} can't be cast to the desired output type {}", result.scalar_type_name(), output.cpp_type_name())]
+    #[error("result type {} can't be cast to the desired output type {}", result.scalar_type_name(), output.cpp_name())]
     ClampResultType {
         result: crate::dtype::DType,
         output: crate::dtype::DType,

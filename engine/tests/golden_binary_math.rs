@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{golden_scalar, golden_values, within_ulps};
+use common::{golden_outcome, golden_scalar, golden_values, within_ulps};
 use serde_json::Value;
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::{DType, Device, Error, Operand, Rounding, Scalar, Session, Tensor};
@@ -119,54 +119,10 @@ fn binary_math_matches_pytorch_on_dtype_pairs_with_nodes_gradients_and_errors() 
             continue;
         };
         compared += 1;
-        let Some(expected) = case.get("ok") else {
-            match result {
-                Err(e) if e.to_string() == case["message"].as_str().unwrap() => {}
-                Err(e) => {
-                    failures.push(format!("{label}: raised {e}, PyTorch {}", case["message"]))
-                }
-                Ok(t) => failures.push(format!(
-                    "{label}: gave {}, PyTorch raised {}",
-                    t.repr().unwrap(),
-                    case["message"]
-                )),
-            }
+        let Some((out, expected)) = golden_outcome(&label, result, case, 2.0, false, &mut failures)
+        else {
             continue;
         };
-        let out = match result {
-            Ok(out) => out,
-            Err(e) => {
-                failures.push(format!(
-                    "{label}: raised {e}, PyTorch gave {}",
-                    expected["repr"]
-                ));
-                continue;
-            }
-        };
-        if out.dtype().to_string() != expected["dtype"].as_str().unwrap() {
-            failures.push(format!(
-                "{label}: dtype {} vs {}",
-                out.dtype(),
-                expected["dtype"]
-            ));
-            continue;
-        }
-        let got: Vec<f64> = out
-            .scalars()
-            .unwrap()
-            .into_iter()
-            .map(Scalar::as_f64)
-            .collect();
-        if !within_ulps(&got, &golden_values(&expected["values"]), out.dtype(), 2.0) {
-            failures.push(format!("{label}: {got:?} vs {}", expected["values"]));
-        }
-        if out.repr().unwrap() != expected["repr"].as_str().unwrap() {
-            failures.push(format!(
-                "{label}: repr\n{}\nvs\n{}",
-                out.repr().unwrap(),
-                expected["repr"].as_str().unwrap()
-            ));
-        }
         let Some(node) = expected.get("grad_fn").and_then(Value::as_str) else {
             continue;
         };

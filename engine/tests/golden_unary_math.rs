@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{golden_scalar, golden_values, within_ulps};
+use common::{golden_outcome, golden_scalar, golden_values, within_ulps};
 use serde_json::Value;
 use tolab_engine::backend::cpu::unary::Unary;
 use tolab_engine::{DType, Device, Error, Scalar, Session, Tensor};
@@ -70,62 +70,10 @@ fn every_unary_op_matches_pytorch_on_every_dtype_with_its_node_gradient_and_erro
             continue;
         }
         let result = run(op, &x, inplace, decimals);
-        let Some(expected) = case.get("ok") else {
-            match result {
-                Err(e) => {
-                    if e.to_string() != case["message"].as_str().unwrap()
-                        || format!("{:?}", e.python_type()) != case["error"].as_str().unwrap()
-                    {
-                        failures.push(format!(
-                            "{label}: raised {:?} {e}, PyTorch {} {}",
-                            e.python_type(),
-                            case["error"],
-                            case["message"]
-                        ));
-                    }
-                }
-                Ok(t) => failures.push(format!(
-                    "{label}: gave {}, PyTorch raised {}",
-                    t.repr().unwrap(),
-                    case["message"]
-                )),
-            }
+        let Some((out, expected)) = golden_outcome(&label, result, case, 4.0, true, &mut failures)
+        else {
             continue;
         };
-        let out = match result {
-            Ok(out) => out,
-            Err(e) => {
-                failures.push(format!(
-                    "{label}: raised {e}, PyTorch gave {}",
-                    expected["repr"]
-                ));
-                continue;
-            }
-        };
-        if out.dtype().to_string() != expected["dtype"].as_str().unwrap() {
-            failures.push(format!(
-                "{label}: dtype {} vs {}",
-                out.dtype(),
-                expected["dtype"]
-            ));
-            continue;
-        }
-        let got: Vec<f64> = out
-            .scalars()
-            .unwrap()
-            .into_iter()
-            .map(Scalar::as_f64)
-            .collect();
-        if !within_ulps(&got, &golden_values(&expected["values"]), out.dtype(), 4.0) {
-            failures.push(format!("{label}: {got:?} vs {}", expected["values"]));
-        }
-        let repr = out.repr().unwrap();
-        if repr != expected["repr"].as_str().unwrap() {
-            failures.push(format!(
-                "{label}: repr\n{repr}\nvs\n{}",
-                expected["repr"].as_str().unwrap()
-            ));
-        }
         if let Some(node) = expected.get("grad_fn").and_then(Value::as_str) {
             let name = out.grad_fn().map(|n| n.name());
             if name != Some(node) {

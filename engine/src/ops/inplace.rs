@@ -248,7 +248,7 @@ impl Tensor {
     pub fn clamp_(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<&Tensor, Error> {
         self.check_in_place()?;
         let clamped = super::unary::clamp_values(self, min, max)?;
-        if crate::dtype::promote_types(clamped.dtype(), self.dtype()) != self.dtype() {
+        if !clamped.dtype().can_cast_to(self.dtype()) {
             return Err(Error::ClampResultType {
                 result: clamped.dtype(),
                 output: self.dtype(),

@@ -5,7 +5,6 @@ use crate::backend::cpu::elementwise::{LaneKind, Lanes};
 use crate::backend::cpu::matmul;
 use crate::backend::gpu::Product;
 use crate::device::{Device, DeviceType};
-use crate::dtype::DType;
 use crate::error::Error;
 use crate::layout::broadcast_shapes;
 use crate::tensor::Tensor;
@@ -341,21 +340,5 @@ impl Tensor {
             shape.push(m);
         }
         a3.bmm(&b3)?.unsafe_view(&shape)
-    }
-}
-
-impl DType {
-    /// The C++ type name ATen prints in some messages (`float`, `double`, `c10::Half`).
-    pub(crate) fn cpp_name(self) -> &'static str {
-        match self {
-            DType::Float32 => "float",
-            DType::Float64 => "double",
-            DType::Float16 => "c10::Half",
-            DType::BFloat16 => "c10::BFloat16",
-            DType::Int64 => "long int",
-            DType::Int32 => "int",
-            DType::UInt8 => "unsigned char",
-            DType::Bool => "bool",
-        }
     }
 }

@@ -121,3 +121,69 @@ pub fn within_ulps(got: &[f64], expected: &[f64], dtype: DType, ulps: f64) -> bo
                 || (g - e).abs() <= ulps * eps * e.abs().max(1e-300)
         })
 }
+
+/// Compares an op's `result` with a golden case: PyTorch's error (`message`, and its exception
+/// `type` when `check_type`), or its value (`ok`: dtype, values to `ulps`, repr). Differences go
+/// to `failures`; the result comes back when it matched PyTorch's value well enough to go on
+/// (its gradients), with the expected `ok` object.
+pub fn golden_outcome<'a>(
+    label: &str,
+    result: Result<Tensor, tolab_engine::Error>,
+    case: &'a serde_json::Value,
+    ulps: f64,
+    check_type: bool,
+    failures: &mut Vec<String>,
+) -> Option<(Tensor, &'a serde_json::Value)> {
+    let Some(expected) = case.get("ok") else {
+        match result {
+            Err(e) => {
+                let same_type = !check_type
+                    || format!("{:?}", e.python_type()) == case["error"].as_str().unwrap();
+                if e.to_string() != case["message"].as_str().unwrap() || !same_type {
+                    failures.push(format!(
+                        "{label}: raised {:?} {e}, PyTorch {} {}",
+                        e.python_type(),
+                        case["error"],
+                        case["message"]
+                    ));
+                }
+            }
+            Ok(t) => failures.push(format!(
+                "{label}: gave {}, PyTorch raised {}",
+                t.repr().unwrap(),
+                case["message"]
+            )),
+        }
+        return None;
+    };
+    let out = match result {
+        Ok(out) => out,
+        Err(e) => {
+            failures.push(format!(
+                "{label}: raised {e}, PyTorch gave {}",
+                expected["repr"]
+            ));
+            return None;
+        }
+    };
+    if out.dtype().to_string() != expected["dtype"].as_str().unwrap() {
+        failures.push(format!(
+            "{label}: dtype {} vs {}",
+            out.dtype(),
+            expected["dtype"]
+        ));
+        return None;
+    }
+    let got = values(&out);
+    if !within_ulps(&got, &golden_values(&expected["values"]), out.dtype(), ulps) {
+        failures.push(format!("{label}: {got:?} vs {}", expected["values"]));
+    }
+    let repr = out.repr().unwrap();
+    if repr != expected["repr"].as_str().unwrap() {
+        failures.push(format!(
+            "{label}: repr\n{repr}\nvs\n{}",
+            expected["repr"].as_str().unwrap()
+        ));
+    }
+    Some((out, expected))
+}
