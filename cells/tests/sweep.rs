@@ -134,9 +134,10 @@ fn write_pending(
     for (device, differing) in runs {
         for (code, got) in differing {
             let key = ((*device).to_owned(), code.clone());
-            let why = pending.get(&key).cloned().unwrap_or_else(|| {
-                format!("lab: {}", got.chars().take(160).collect::<String>())
-            });
+            let why = pending
+                .get(&key)
+                .cloned()
+                .unwrap_or_else(|| format!("lab: {}", got.chars().take(160).collect::<String>()));
             text.push_str(&format!("{device}\t{code}\t{why}\n"));
         }
     }
@@ -165,7 +166,9 @@ fn the_sweep_agrees_with_pytorch_on_the_cpu_and_the_gpu_backend_but_for_what_pen
     let stale: Vec<String> = pending
         .keys()
         .filter(|(_, code)| !expected.contains_key(code))
-        .map(|(device, code)| format!("[{device}] `{code}` is no case of the sweep: take it off PENDING"))
+        .map(|(device, code)| {
+            format!("[{device}] `{code}` is no case of the sweep: take it off PENDING")
+        })
         .collect();
     failures.extend(stale);
     assert!(

@@ -79,6 +79,19 @@ impl GradFn {
         self.0.retained.borrow_mut().push(tensor.downgrade());
     }
 
+    /// The node's backward function applied to `grad`: the gradients of its inputs. An in-place
+    /// op recorded by the node of its out-of-place form runs it through here.
+    pub(crate) fn apply(&self, grad: &Tensor) -> Result<Vec<Option<Tensor>>, Error> {
+        let backward = self.0.backward.borrow();
+        let apply = backward.as_ref().ok_or(Error::BackwardTwice)?;
+        apply(grad)
+    }
+
+    /// Whether the node's backward keeps tensors (freed after one pass without `retain_graph`).
+    pub(crate) fn saves_tensors(&self) -> bool {
+        self.0.saves_tensors
+    }
+
     /// `AccumulateGrad.variable`: the leaf, while it is alive.
     pub fn variable(&self) -> Option<Tensor> {
         self.0

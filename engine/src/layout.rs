@@ -1,6 +1,6 @@
 //! Shapes, strides and storage offsets: where each element of a tensor lives in its storage, and
 //! the view operations that change that without copying (`view`, `transpose`, `permute`,
-//! `unsqueeze`, `squeeze`, `expand`, `select`, slicing).
+//! `unsqueeze`, `squeeze`, `expand`, `select`, slicing, `diagonal`, `unfold`).
 //!
 //! The algorithms and error texts follow ATen: `infer_size` and `computeStride`
 //! (aten/src/ATen/InferSize.h, TensorUtils.cpp), `inferExpandGeometry` (ExpandUtils.cpp), and the
@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::error::Error;
+use crate::error::{Error, ShapeError};
 
 /// The geometry of a tensor over its storage.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -367,6 +367,70 @@ impl Layout {
 }
 
 impl Layout {
+    /// `diagonal(offset, dim1, dim2)`: both dimensions removed, and the diagonal (elements
+    /// `[i, i + offset]`) appended as the last dimension; empty when the offset passes the edge.
+    pub fn diagonal(&self, offset: i64, dim1: i64, dim2: i64) -> Result<Layout, Error> {
+        let (d1, d2) = (wrap_dim(dim1, self.dim())?, wrap_dim(dim2, self.dim())?);
+        if d1 == d2 {
+            return Err(ShapeError::DiagonalSameDims { dim1, dim2 }.into());
+        }
+        let (rows, cols) = (self.shape[d1] as i64, self.shape[d2] as i64);
+        let (len, start) = if offset >= 0 {
+            (
+                (rows).min(cols - offset).max(0),
+                offset as usize * self.strides[d2],
+            )
+        } else {
+            (
+                (rows + offset).min(cols).max(0),
+                offset.unsigned_abs() as usize * self.strides[d1],
+            )
+        };
+        let mut out = self.clone();
+        if len > 0 {
+            out.offset += start;
+        }
+        let stride = self.strides[d1] + self.strides[d2];
+        for d in [d1.max(d2), d1.min(d2)] {
+            out.shape.remove(d);
+            out.strides.remove(d);
+        }
+        out.shape.push(len as usize);
+        out.strides.push(stride);
+        Ok(out)
+    }
+
+    /// `unfold(dim, size, step)`: dimension `dim` becomes the windows' starts (every `step`), and a
+    /// last dimension of `size` walks each window.
+    pub fn unfold(&self, dim: i64, size: i64, step: i64) -> Result<Layout, Error> {
+        let d = wrap_dim(dim, self.dim())?;
+        let extent = self.shape.get(d).copied().unwrap_or(1);
+        let stride = self.strides.get(d).copied().unwrap_or(1);
+        if size < 0 || size as usize > extent {
+            return Err(ShapeError::UnfoldSize {
+                dim: d,
+                max: extent,
+                size,
+            }
+            .into());
+        }
+        if step <= 0 {
+            return Err(ShapeError::UnfoldStep { step }.into());
+        }
+        let windows = (extent - size as usize) / step as usize + 1;
+        let mut out = self.clone();
+        if self.dim() == 0 {
+            out.shape.push(size as usize);
+            out.strides.push(1);
+            return Ok(out);
+        }
+        out.shape[d] = windows;
+        out.strides[d] = stride * step as usize;
+        out.shape.push(size as usize);
+        out.strides.push(stride);
+        Ok(out)
+    }
+
     /// Whether the elements fill a block of storage exactly once, in some order of dimensions
     /// (ATen's `is_non_overlapping_and_dense`): then copies keep the strides.
     pub fn is_non_overlapping_and_dense(&self) -> bool {

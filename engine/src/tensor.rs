@@ -520,7 +520,7 @@ impl Tensor {
     // ---- views ----
 
     /// A view of this tensor's storage, recording the view op's backward node.
-    fn view_of(&self, layout: Layout, backward: impl FnOnce() -> Backward) -> Tensor {
+    pub(crate) fn view_of(&self, layout: Layout, backward: impl FnOnce() -> Backward) -> Tensor {
         let meta = autograd::record(&[self], backward);
         let base = self.0.base.clone().unwrap_or_else(|| self.clone());
         Tensor::from_parts(
@@ -534,14 +534,14 @@ impl Tensor {
     }
 
     /// The backward of a view that only changes the shape: the gradient reshaped back.
-    fn reshape_back(name: &'static str, shape: &[usize]) -> impl FnOnce() -> Backward {
+    pub(crate) fn reshape_back(name: &'static str, shape: &[usize]) -> impl FnOnce() -> Backward {
         let shape: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
         move || Backward::new(name, move |grad| Ok(vec![Some(grad.reshape(&shape)?)]))
     }
 
     /// The backward of a view that picks some elements (`select`, slicing): the gradient placed
     /// where they were, zeros elsewhere.
-    fn embed_back(
+    pub(crate) fn embed_back(
         name: &'static str,
         shape: &[usize],
         pick: impl Fn(&Layout) -> Result<Layout, Error> + 'static,

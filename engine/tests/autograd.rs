@@ -7,7 +7,7 @@ mod common;
 use common::values;
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::error::NON_LEAF_GRAD_WARNING;
-use tolab_engine::{DType, Device, Scalar, Session, Tensor, To};
+use tolab_engine::{DType, Device, Scalar, Session, Tensor, TensorIndex, To};
 
 fn tensor(session: &Session, values: &[f64], shape: &[usize], requires_grad: bool) -> Tensor {
     let values: Vec<Scalar> = values.iter().map(|&v| Scalar::Float(v)).collect();
@@ -336,7 +336,7 @@ fn mask_and_integer_indexing_pick_rows_and_route_gradients_back() {
     let session = Session::default();
     let x = tensor(&session, &[1.0, -2.0, 3.0], &[3], true);
     let positive = x.compare(Binary::Gt, Scalar::Int(0)).unwrap();
-    let picked = x.index_mask(&positive).unwrap();
+    let picked = x.index(&[TensorIndex::Tensor(positive.clone())]).unwrap();
     assert_eq!(
         picked.repr().unwrap(),
         "tensor([1., 3.], grad_fn=<IndexBackward0>)"
@@ -359,7 +359,10 @@ fn mask_and_integer_indexing_pick_rows_and_route_gradients_back() {
     )
     .unwrap();
     assert_eq!(
-        m.index_with(&rows).unwrap().repr().unwrap(),
+        m.index(&[TensorIndex::Tensor(rows.clone())])
+            .unwrap()
+            .repr()
+            .unwrap(),
         "tensor([[3., 4., 5.],\n        [0., 1., 2.],\n        [3., 4., 5.]])"
     );
     let bad = Tensor::from_scalars(
@@ -371,7 +374,7 @@ fn mask_and_integer_indexing_pick_rows_and_route_gradients_back() {
         false,
     )
     .unwrap();
-    let error = x.index_with(&bad).unwrap_err();
+    let error = x.index(&[TensorIndex::Tensor(bad.clone())]).unwrap_err();
     assert_eq!(
         (error.python_type().name(), error.to_string().as_str()),
         (
@@ -389,7 +392,9 @@ fn mask_and_integer_indexing_pick_rows_and_route_gradients_back() {
     )
     .unwrap();
     assert_eq!(
-        x.index_mask(&short).unwrap_err().to_string(),
+        x.index(&[TensorIndex::Tensor(short.clone())])
+            .unwrap_err()
+            .to_string(),
         "The shape of the mask [2] at index 0 does not match the shape of the indexed tensor [3] at index 0"
     );
 }

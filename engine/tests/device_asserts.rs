@@ -6,7 +6,7 @@
 
 use tolab_engine::nn::functional::{self, Reduction};
 use tolab_engine::trace::EventKind;
-use tolab_engine::{DType, Device, Error, Scalar, Session, Tensor, To};
+use tolab_engine::{DType, Device, Error, Scalar, Session, Tensor, TensorIndex, To};
 
 const ASSERT_TEXT: &str = "CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n";
 
@@ -91,7 +91,7 @@ const CALLS: [(&str, Guarded); 3] = [
     }),
     (
         "index 7 is out of bounds for dimension 0 with size 3",
-        |data, bad| data.index_with(bad),
+        |data, bad| data.index(&[TensorIndex::Tensor(bad.clone())]),
     ),
 ];
 

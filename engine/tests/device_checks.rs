@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use tolab_engine::nn::functional::{self as f, Reduction};
-use tolab_engine::{DType, Device, Error, Scalar, Session, Tensor};
+use tolab_engine::{DType, Device, Error, Scalar, Session, Tensor, TensorIndex};
 
 fn full(session: &Session, shape: &[usize], value: Scalar, dtype: DType, on: Device) -> Tensor {
     Tensor::full(session, shape, value, dtype, on).unwrap()
@@ -48,7 +48,7 @@ fn run(op: &str, session: &Session, on: &[Device]) -> Result<Tensor, Error> {
             let mask = full(session, &[2], Scalar::Bool(true), DType::Bool, on[1]);
             float(&[2], 0).masked_fill(&mask, Scalar::Float(0.0))
         }
-        "index.Tensor" => float(&[3], 0).index_with(&long(&[2], 1)),
+        "index.Tensor" => float(&[3], 0).index(&[TensorIndex::Tensor(long(&[2], 1))]),
         other => panic!("no case for {other}"),
     }
 }
@@ -166,7 +166,9 @@ fn a_model_on_the_gpu_names_the_cpu_batch_as_mat1_of_addmm_and_indices_on_anothe
         DType::Float32,
         Device::cuda(0),
     );
-    let error = indexed.index_with(&other_gpu).unwrap_err();
+    let error = indexed
+        .index(&[TensorIndex::Tensor(other_gpu.clone())])
+        .unwrap_err();
     assert_eq!(
         error.to_string(),
         "indices should be either on cpu or on the same device as the indexed tensor (cuda:0)"

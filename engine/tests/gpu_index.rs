@@ -9,7 +9,7 @@ mod gpu_support;
 use gpu_support::*;
 use tolab_engine::nn::functional;
 use tolab_engine::trace::{EventKind, SourceSpan};
-use tolab_engine::{DType, Device, Error, Scalar, Session, Tensor, To};
+use tolab_engine::{DType, Device, Error, Scalar, Session, Tensor, TensorIndex, To};
 
 /// `values` as an int64 (or int32) tensor of `shape` on `device`.
 fn index(session: &Session, values: &[i64], shape: &[usize], dtype: DType, device: &str) -> Tensor {
@@ -111,7 +111,8 @@ fn picks_and_their_gradients_match_the_cpu_for_every_dtype_and_strided_sources()
             assert_same(&case, select(&x_cpu, "cpu"), select(&x_gpu, "cuda"));
             let rows = indices(&mut rng, 6, shape[0], true);
             let take = |x: &Tensor, device: &str| {
-                x.index_with(&index(x.session(), &rows, &[2, 3], DType::Int64, device))
+                let rows = index(x.session(), &rows, &[2, 3], DType::Int64, device);
+                x.index(&[TensorIndex::Tensor(rows)])
             };
             let case = format!("seed {seed}: {dtype}{shape:?}[{rows:?}]");
             assert_same(&case, take(&x_cpu, "cpu"), take(&x_gpu, "cuda"));
@@ -128,7 +129,7 @@ fn picks_and_their_gradients_match_the_cpu_for_every_dtype_and_strided_sources()
                     false,
                 )?
                 .to(To::device(device))?;
-                x.index_mask(&m)
+                x.index(&[TensorIndex::Tensor(m.clone())])
             };
             let case = format!("seed {seed}: {dtype}{shape:?}[mask]");
             assert_same(&case, masked(&x_cpu, "cpu"), masked(&x_gpu, "cuda"));
@@ -207,7 +208,9 @@ const BAD_PICKS: [(&str, BadPick); 5] = [
     ("srcIndex < srcSelectDimSize", |data, bad| {
         data.index_select(0, bad)
     }),
-    ("-sizes[i] <= index", |data, bad| data.index_with(bad)),
+    ("-sizes[i] <= index", |data, bad| {
+        data.index(&[TensorIndex::Tensor(bad.clone())])
+    }),
     ("srcIndex < srcSelectDimSize", |data, bad| {
         functional::embedding(bad, data, None)
     }),
@@ -264,7 +267,7 @@ fn good_indices_pass_the_check_and_later_syncs_do_not_read_the_flag_again() {
     let session = gpu_session();
     let data = Tensor::ones(&session, &[3, 2], DType::Float32, Device::cuda(0)).unwrap();
     let good = index(&session, &[2, -3], &[2], DType::Int64, "cuda:0");
-    let picked = data.index_with(&good).unwrap();
+    let picked = data.index(&[TensorIndex::Tensor(good.clone())]).unwrap();
     assert_eq!(
         picked.sum(&[], false).unwrap().item().unwrap(),
         Scalar::Float(4.0)
@@ -294,5 +297,10 @@ fn cuda_launch_blocking_raises_a_kernel_assert_at_its_call() {
     session.set_env("CUDA_LAUNCH_BLOCKING", Some("1"));
     let data = Tensor::ones(&session, &[3, 2], DType::Float32, Device::cuda(0)).unwrap();
     let bad = index(&session, &[-4], &[1], DType::Int64, "cuda:0");
-    assert_eq!(data.index_with(&bad).unwrap_err().to_string(), ASSERT_TEXT);
+    assert_eq!(
+        data.index(&[TensorIndex::Tensor(bad.clone())])
+            .unwrap_err()
+            .to_string(),
+        ASSERT_TEXT
+    );
 }

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use tolab_engine::backend::gpu::GpuContext;
 use tolab_engine::trace::{Backend, EventKind};
-use tolab_engine::{DType, Device, Error, Scalar, Session, SessionConfig, Tensor, To};
+use tolab_engine::{DType, Device, Error, Scalar, Session, SessionConfig, Tensor, TensorIndex, To};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -253,7 +253,7 @@ async fn picks_convolutions_and_sequences_run_as_webgpu_kernels() {
             |values: &[f64], shape: &[usize]| tensor(s, values, shape, DType::Int64, device);
         let rows = x.reshape(&[8, 6]).unwrap();
         let picked = rows
-            .index_with(&index(&[7.0, -1.0, 2.0, 2.0], &[4]))
+            .index(&[TensorIndex::Tensor(index(&[7.0, -1.0, 2.0, 2.0], &[4]))])
             .unwrap();
         let gathered = rows
             .gather(

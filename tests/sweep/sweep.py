@@ -56,6 +56,22 @@ def F(shape, value):
     return torch.full(shape, value).to(DEVICE)
 
 
+class Index:
+    """`S[...]` is the index written inside the brackets (slices and all)."""
+
+    def __getitem__(self, index):
+        return index
+
+
+S = Index()
+
+
+def put(t, index, value):
+    """`t[index] = value`, then `t`."""
+    t[index] = value
+    return t
+
+
 def grad(f, *inputs):
     """The result of f on copies of inputs that require grad, then each input's gradient after
     backward() of the result's sum (of its first element, for a tuple)."""
@@ -498,6 +514,54 @@ Tensor.squeeze | Z(1, 3, 1).squeeze((0, 2))
 Tensor.T | x.T
 Tensor.mT | x.mT
 Tensor.H | m.H
+Tensor.narrow | v.narrow(0, -7, 1)
+Tensor.narrow | v.narrow(0, 1, -1)
+Tensor.chunk | v.chunk(0)
+Tensor.split | v.split(0)
+Tensor.split | a.split([2, 2], 1)
+Tensor.split | a.split([-1, 4], 1)
+Tensor.split | s.split(1)
+Tensor.tensor_split | v.tensor_split(0)
+Tensor.movedim | x.movedim((0, 1), (2,))
+Tensor.movedim | x.movedim((0, 0), (1, 2))
+Tensor.movedim | x.movedim(0, 5)
+Tensor.flip | v.flip((0, 0))
+Tensor.roll | a.roll((1, 2), (0,))
+Tensor.rot90 | v.rot90()
+Tensor.rot90 | a.rot90(1, [0, 0])
+Tensor.rot90 | a.rot90(1, [0])
+Tensor.repeat | a.repeat(2)
+Tensor.repeat | a.repeat(-1, 2)
+Tensor.unfold | v.unfold(0, 6, 1)
+Tensor.unfold | v.unfold(0, 2, 0)
+torch.diag | torch.diag(x)
+torch.diagonal | torch.diagonal(a, 0, 1, 1)
+torch.trace | torch.trace(x)
+torch.trace | torch.trace(mask[:, :2])
+torch.triu | torch.triu(v)
+Tensor.unflatten | x.unflatten(2, (2, 3))
+torch.unbind | torch.unbind(s)
+torch.meshgrid | torch.meshgrid(a, v, indexing="ij")
+torch.hstack | torch.hstack([])
+torch.vstack | torch.vstack([a, v])
+Tensor.tile | a.tile((-1,))
+Tensor.repeat_interleave | v.repeat_interleave(-1)
+Tensor.repeat_interleave | v.repeat_interleave(T([1, 2]))
+Tensor.H | x.H
+Tensor.mT | v.mT
+Tensor.unfold | grad(lambda t: t.unfold(0, 3, 1), v)
+torch.diag_embed | grad(lambda t: torch.diag_embed(t, 1), a)
+torch.diagonal | grad(lambda t: t.diagonal(), m)
+torch.tril | grad(lambda t: t.tril(), m)
+torch.trace | grad(torch.trace, m)
+torch.roll | grad(lambda t: t.roll(1, 0), v)
+torch.rot90 | grad(lambda t: t.rot90(), a)
+torch.movedim | grad(lambda t: t.movedim(0, 1), a)
+torch.tile | grad(lambda t: t.tile((2,)), v)
+torch.repeat_interleave | grad(lambda t: t.repeat_interleave(2), v)
+torch.split | grad(lambda t: t.split([1, 4])[1], v)
+torch.narrow | grad(lambda t: t.narrow(0, 1, 2), v)
+torch.hstack | grad(lambda t, o: torch.hstack([t, o]), v, w)
 
 # ---- indexing
 Tensor.__getitem__ | a[[0, 1, 1]]
@@ -522,15 +586,41 @@ Tensor.__getitem__ | a[[-1, -2]]
 Tensor.__getitem__ | grad(lambda t: t[:, [0, 0, 2]], a)
 Tensor.__getitem__ | grad(lambda t: t[[0, 1], [1, 2]], a)
 Tensor.__getitem__ | a[1.5]
-Tensor.__setitem__ | a.__setitem__((slice(None), [0, 2]), 7.0) or a
-Tensor.__setitem__ | a.__setitem__(([0, 1], [1, 2]), T([8.0, 9.0])) or a
-Tensor.__setitem__ | a.__setitem__(mask, 0.0) or a
-Tensor.__setitem__ | a.__setitem__(a < 0, T([10.0, 20.0])) or a
-Tensor.__setitem__ | x.__setitem__((slice(None), idx, 0), -1.0) or x
-Tensor.__setitem__ | a.__setitem__((Ellipsis, 1), b[:, 0]) or a
-Tensor.__setitem__ | v.__setitem__(slice(1, 3), T([7.0, 8.0])) or v
-Tensor.__setitem__ | i.__setitem__((0, slice(None)), 2.7) or i
-Tensor.__setitem__ | v.__setitem__(T([0, 0, 1]), T([1.0, 2.0, 3.0])) or v[:2]
+Tensor.__setitem__ | put(a, a > 10, 1.0)
+Tensor.__setitem__ | put(a, S[:, [0, 2]], T([[9.0], [8.0]]))
+Tensor.__setitem__ | put(a, a > 2, T([1.0, 2.0]))
+Tensor.__setitem__ | put(a, S[[0, 1]], T([1.0, 2.0]))
+Tensor.__setitem__ | put(a, S[1], T([1.0, 2.0]))
+Tensor.__setitem__ | put(i, mask, 1.5)
+Tensor.__setitem__ | put(a, S[None, 0], T([4.0, 5.0, 6.0]))
+Tensor.__setitem__ | grad(lambda t, val: put(t * 1, S[:, [0, 2]], val), a, T([[9.0], [8.0]]))
+Tensor.__setitem__ | grad(lambda t: put(t * 2, t > 1, 0.0), a)
+Tensor.__getitem__ | x[0, [1, 2], None]
+Tensor.__getitem__ | x[[0, 1], None, [1, 2]]
+Tensor.__getitem__ | a[T(1)]
+Tensor.__getitem__ | a[True]
+Tensor.__getitem__ | a[False]
+Tensor.__getitem__ | a[[True, False]]
+Tensor.__getitem__ | a[..., None, [0, 2]]
+Tensor.__getitem__ | a[[0, 1], [0, 1], [0]]
+Tensor.__getitem__ | x[:, [0, 2], [1, 2, 3]]
+Tensor.__getitem__ | a[T([True, False, True])]
+Tensor.__getitem__ | a[T([1.0])]
+Tensor.__getitem__ | a[5]
+Tensor.__getitem__ | x[1:, [2]]
+~Tensor.__getitem__ | x[idx, 1:, idx]
+Tensor.__getitem__ | grad(lambda t: t[t > 0], a)
+Tensor.__getitem__ | grad(lambda t: t[..., [0, 0]], x)
+~Tensor.__getitem__ | x[:, [0, 2], [5]]
+Tensor.__setitem__ | put(a, S[:, [0, 2]], 7.0)
+Tensor.__setitem__ | put(a, S[[0, 1], [1, 2]], T([8.0, 9.0]))
+Tensor.__setitem__ | put(a, mask, 0.0)
+Tensor.__setitem__ | put(a, a < 0, T([10.0, 20.0]))
+Tensor.__setitem__ | put(x, S[:, idx, 0], -1.0)
+Tensor.__setitem__ | put(a, S[..., 1], b[:, 0])
+Tensor.__setitem__ | put(v, S[1:3], T([7.0, 8.0]))
+Tensor.__setitem__ | put(i, S[0, :], 2.7)
+Tensor.__setitem__ | put(v, T([0, 0, 1]), T([1.0, 2.0, 3.0]))[:2]
 Tensor.index_put_ | v.index_put_((T([0, 0, 1]),), T([1.0, 2.0, 3.0]), accumulate=True)
 torch.index_put | torch.index_put(a, (T([1]), T([2])), T(5.0))
 Tensor.index_put | grad(lambda t, val: t.index_put((T([0, 1]),), val), a, O(2, 3))
@@ -880,7 +970,7 @@ def cases():
 
 
 def outcome(code):
-    scope = {"torch": torch, "math": math, "DEVICE": DEVICE, "grad": grad, "node": node, "T": T, "Z": Z, "O": O, "F": F}
+    scope = {"torch": torch, "math": math, "DEVICE": DEVICE, "grad": grad, "node": node, "T": T, "Z": Z, "O": O, "F": F, "S": S, "put": put}
     exec(FIXTURES, scope)
     try:
         return describe(eval(code, scope))

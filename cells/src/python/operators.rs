@@ -696,7 +696,7 @@ fn slice_positions(
 pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
     let container = &*container.resolved();
     if let Value::Tensor(t) = container {
-        return tensor_index(t, index);
+        return crate::torch::indexing::get(t, index);
     }
     if let Value::NdArray(a) = container {
         return crate::stdlib::numpy::get_item(a, index);
@@ -835,76 +835,6 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
     Ok(items[wrap_index(i, items.len(), &container.type_name())?].clone())
 }
 
-/// `t[i]`, `t[a:b]`, `t[i, j]`, `t[mask]`, `t[index_tensor]`.
-fn tensor_index(t: &Tensor, index: &Value) -> Result<Value> {
-    let mut parts: Vec<Value> = match index {
-        Value::Tuple(_) if as_slice(index).is_none() => iterate(index)?,
-        other => vec![other.clone()],
-    };
-    // `...` stands for as many full slices as the other parts leave dimensions; PyTorch expands
-    // the first and lets later ones stand for none.
-    if let Some(at) = parts.iter().position(Value::is_ellipsis) {
-        let consumed: usize = parts
-            .iter()
-            .map(|p| match p {
-                Value::None => 0,
-                Value::Tensor(m) if m.dtype() == tolab_engine::DType::Bool => m.dim().max(1),
-                p if p.is_ellipsis() => 0,
-                _ => 1,
-            })
-            .sum();
-        let full = slice_value(Value::None, Value::None, Value::None);
-        let fill = vec![full; t.dim().saturating_sub(consumed)];
-        parts.retain(|p| !p.is_ellipsis());
-        parts.splice(at..at, fill);
-    }
-    let mut current = t.clone();
-    let mut dim = 0i64;
-    for part in parts {
-        current = match &part {
-            Value::Int(i) => {
-                let size = current.shape().get(dim as usize).copied().unwrap_or(0) as i64;
-                if *i >= size || *i < -size {
-                    return Err(PyException::new(
-                        ExcType::IndexError,
-                        format!("index {i} is out of bounds for dimension {dim} with size {size}"),
-                    ));
-                }
-                current.select(dim, *i)?
-            }
-            Value::None => {
-                let out = current.unsqueeze(dim)?;
-                dim += 1;
-                out
-            }
-            Value::Tensor(index) if index.dtype() == tolab_engine::DType::Bool => {
-                current.index_mask(index)?
-            }
-            Value::Tensor(index) if dim == 0 => current.index_with(index)?,
-            Value::Tensor(_) => {
-                return Err(PyException::new(
-                    ExcType::NotImplementedError,
-                    "indexing with a tensor after the first dimension (t[:, idx]) is not in the lab yet",
-                ));
-            }
-            slice => match as_slice(slice) {
-                Some((lower, upper, step)) => {
-                    let out = current.slice(dim, lower, upper, step.unwrap_or(1))?;
-                    dim += 1;
-                    out
-                }
-                None => {
-                    return Err(PyException::new(
-                        ExcType::IndexError,
-                        "only integers, slices (`:`), None, and long or byte Variables are valid indices",
-                    ));
-                }
-            },
-        };
-    }
-    Ok(Value::Tensor(current))
-}
-
 /// `Tensor.__index__`: the value of a one-element integer tensor.
 fn tensor_index_value(t: &Tensor) -> Result<i64> {
     if t.dtype().is_floating_point() || t.numel() != 1 {
@@ -994,50 +924,7 @@ pub fn set_item(container: &Value, index: &Value, value: Value) -> Result<()> {
             super::value::insert_entry(&mut entries.borrow_mut(), index.clone(), value);
             Ok(())
         }
-        // `t[mask] = value`: written through a mask, in place.
-        Value::Tensor(t) if matches!(index, Value::Tensor(m) if m.dtype() == tolab_engine::DType::Bool) =>
-        {
-            let Value::Tensor(mask) = index else {
-                return Ok(());
-            };
-            let filled = match &value {
-                Value::Tensor(v) if v.numel() == 1 => t.masked_fill(mask, v.item()?)?,
-                other => t.masked_fill(
-                    mask,
-                    scalar(other).ok_or_else(|| {
-                        PyException::unsupported(&format!(
-                            "assigning a {} through a boolean mask (assign a number)",
-                            other.type_name()
-                        ))
-                    })?,
-                )?,
-            };
-            t.copy_(&filled)?;
-            Ok(())
-        }
-        Value::Tensor(t) => {
-            // An index tensor picks a copy: writing into it would change nothing, silently.
-            let gathers = |v: &Value| matches!(v, Value::Tensor(_));
-            let picks_copy = match index {
-                Value::Tuple(parts) if as_slice(index).is_none() => parts.iter().any(gathers),
-                other => gathers(other),
-            };
-            if picks_copy {
-                return Err(PyException::unsupported(
-                    "assignment through an index tensor (index_put_)",
-                ));
-            }
-            let Value::Tensor(target) = &tensor_index(t, index)? else {
-                return Err(type_error("tensor assignment".into()));
-            };
-            match &value {
-                Value::Tensor(source) => target.copy_(source)?,
-                other => target.fill_(scalar(other).ok_or_else(|| {
-                    type_error(format!("can't assign a {} to a tensor", other.type_name()))
-                })?)?,
-            };
-            Ok(())
-        }
+        Value::Tensor(t) => crate::torch::indexing::set(t, index, &value),
         other => Err(type_error(format!(
             "'{}' object does not support item assignment",
             other.type_name()

@@ -166,6 +166,20 @@ fn from_data(session: &Session, data: &Value, f: &Factory) -> Result<Tensor> {
     )?)
 }
 
+/// A list of Python numbers used as an index: a CPU tensor of the dtype `torch.tensor` infers.
+pub(super) fn index_tensor(session: &Session, data: &Value) -> Result<Tensor> {
+    let (mut shape, mut values) = (Vec::new(), Vec::new());
+    nested(data, &mut shape, 0, &mut values, false)?;
+    Ok(Tensor::from_scalars(
+        session,
+        &values,
+        &shape,
+        None,
+        Device::CPU,
+        false,
+    )?)
+}
+
 /// The dtype PyTorch infers for data holding NumPy scalars (each item's own type, promoted;
 /// Python floats count as the default float32); `None` when there are none.
 fn numpy_dtype(data: &Value) -> Option<DType> {

@@ -12,12 +12,14 @@ pub mod cuda;
 pub mod data;
 pub mod distributed;
 pub mod factories;
+pub mod indexing;
 mod invalid;
 pub mod nn;
 pub mod ops;
 pub mod optim;
 pub mod parse;
 pub mod serialization;
+pub mod shape;
 pub mod signature;
 pub mod state;
 pub mod tensor;
@@ -49,6 +51,7 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
     [
         factories::HANDLERS,
         ops::HANDLERS,
+        shape::HANDLERS,
         tensor::HANDLERS,
         nn::HANDLERS,
         nn::functional::HANDLERS,

@@ -291,7 +291,7 @@ fn unary(call: &Call, _: &Session) -> Result<Value> {
 }
 
 /// The `out=` tensor of a call whose signature has one.
-fn out_tensor(call: &Call) -> Result<Option<Tensor>> {
+pub(super) fn out_tensor(call: &Call) -> Result<Option<Tensor>> {
     match call.signature().position("out") {
         Some(_) => call.opt_tensor("out"),
         None => Ok(None),
@@ -299,7 +299,7 @@ fn out_tensor(call: &Call) -> Result<Option<Tensor>> {
 }
 
 /// The op's value, or the `out=` tensor with the value written into it.
-fn into_out(call: &Call, out: Option<Tensor>, result: Tensor) -> Result<Value> {
+pub(super) fn into_out(call: &Call, out: Option<Tensor>, result: Tensor) -> Result<Value> {
     match out {
         Some(out) => {
             out.assign_out(&result, call.binding.name())?;
@@ -737,18 +737,7 @@ fn squeeze(call: &Call, _: &Session) -> Result<Value> {
         _ => {
             let dims = call.int_list("dim")?;
             call.finish()?;
-            let n = t.dim();
-            let mut wrapped = dims
-                .iter()
-                .map(|&d| tolab_engine::layout::wrap_dim(d, n))
-                .collect::<std::result::Result<Vec<_>, _>>()?;
-            wrapped.sort_unstable();
-            wrapped.dedup();
-            let mut out = t;
-            for d in wrapped.into_iter().rev() {
-                out = out.squeeze(Some(d as i64))?;
-            }
-            tensor_value(out)
+            tensor_value(t.squeeze_dims(&dims)?)
         }
     }
 }

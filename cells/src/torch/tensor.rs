@@ -65,6 +65,8 @@ pub const PROPERTIES: &[&str] = &[
     "itemsize",
     "nbytes",
     "T",
+    "mT",
+    "H",
     "_version",
 ];
 
@@ -95,7 +97,9 @@ fn property(t: &Tensor, name: &str) -> Result<Option<Value>> {
         "ndim" => count(t.dim()),
         "itemsize" => count(t.element_size()),
         "nbytes" => count(t.element_size().saturating_mul(t.numel())),
-        "T" => Value::Tensor(t.t()?),
+        "T" => Value::Tensor(t.reversed_dims()?),
+        "mT" => Value::Tensor(t.matrix_transpose()?),
+        "H" => Value::Tensor(t.adjoint()?),
         "_version" => count(t.version() as usize),
         _ => return Ok(None),
     }))

@@ -23,9 +23,9 @@ use super::gpu::{Input, Launch};
 /// row-major where the host reads its values.
 #[derive(Debug, Clone)]
 pub(crate) struct Walk {
-    shape: Vec<usize>,
-    strides: Vec<usize>,
-    offset: usize,
+    pub(super) shape: Vec<usize>,
+    pub(super) strides: Vec<usize>,
+    pub(super) offset: usize,
 }
 
 impl Walk {
@@ -37,7 +37,7 @@ impl Walk {
         }
     }
 
-    fn row_major(shape: &[usize]) -> Walk {
+    pub(super) fn row_major(shape: &[usize]) -> Walk {
         Walk {
             shape: shape.to_vec(),
             strides: contiguous_strides(shape),
@@ -101,25 +101,6 @@ impl Picking {
         }
     }
 
-    /// `t[index]`: rows of the first dimension, the index's shape in front of the rest.
-    fn rows(source: &Walk, index: &Walk) -> Picking {
-        let rest = source.shape.len() - 1;
-        let shape = [&index.shape[..], &source.shape[1..]].concat();
-        let source_strides = [&vec![0; index.shape.len()][..], &source.strides[1..]].concat();
-        let index_strides = [&index.strides[..], &vec![0; rest][..]].concat();
-        Picking {
-            shape,
-            source_offset: source.offset,
-            source_strides,
-            index_offset: index.offset,
-            index_strides,
-            dim_stride: source.strides[0],
-            size: source.shape[0],
-            wrap_negative: true,
-            ignore: None,
-        }
-    }
-
     /// `nll_loss`'s pick: each row's log-probability at its target class (a 1-D input is one
     /// row), nothing where the target is `ignore`.
     pub(crate) fn targets(input: &Walk, target: &Walk, ignore: i64) -> Picking {
@@ -143,7 +124,7 @@ impl Picking {
     /// For each element of the result, row-major, the source position it picks on the host from
     /// `index` (row-major values); `None` where the index picks nothing (ignored, or out of
     /// range after a device-side assert).
-    fn positions(&self, index: &[i64]) -> Vec<Option<usize>> {
+    pub(super) fn positions(&self, index: &[i64]) -> Vec<Option<usize>> {
         let mut positions = Vec::with_capacity(self.shape.iter().product());
         for_each_index(&self.shape, |at| {
             let i = index[self.index_offset + flat_index(at, &self.index_strides)];
@@ -219,7 +200,7 @@ fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
     }
 }
 
-fn index_values(index: &Tensor) -> Result<Vec<i64>, Error> {
+pub(super) fn index_values(index: &Tensor) -> Result<Vec<i64>, Error> {
     Ok(index
         .kernel_scalars()?
         .into_iter()
@@ -511,118 +492,13 @@ impl Tensor {
     }
 }
 
-impl Tensor {
-    /// `t[mask]` with a boolean mask over the leading dimensions: the selected rows, flattened
-    /// (`IndexBackward0`). Which rows the mask selects decides the result's shape, so the host
-    /// reads the mask (a sync point on a GPU, as PyTorch's `nonzero` is).
-    pub fn index_mask(&self, mask: &Tensor) -> Result<Tensor, Error> {
-        if mask.dtype() != DType::Bool {
-            return self.index_with(mask);
-        }
-        let k = mask.dim();
-        for d in 0..k {
-            if self.shape().get(d) != Some(&mask.shape()[d]) {
-                return Err(Error::MaskShape {
-                    mask: mask.shape().to_vec(),
-                    input: self.shape().to_vec(),
-                    dim: d,
-                });
-            }
-        }
-        let device = super::common_device(&[self, mask])?;
-        let rows: Vec<Scalar> = mask
-            .kernel_scalars()?
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| **m == Scalar::Bool(true))
-            .map(|(i, _)| Scalar::Int(i as i64))
-            .collect();
-        let rows = Tensor::from_values(
-            self.session(),
-            &rows,
-            &[rows.len()],
-            DType::Int64,
-            device,
-            "nonzero",
-        )?;
-        // The masked dimensions seen as one: row-major positions of the mask.
-        let mut flat: Vec<i64> = vec![-1];
-        flat.extend(self.shape()[k..].iter().map(|&s| s as i64));
-        let source = self.session().no_grad(|| self.reshape(&flat))?;
-        self.pick_rows(&source, &rows, Ok)
-    }
-
-    /// `t[index]` with an integer tensor: rows of the first dimension, negative indices counting
-    /// from the end (`IndexBackward0`).
-    pub fn index_with(&self, index: &Tensor) -> Result<Tensor, Error> {
-        if self.dim() == 0 {
-            return Err(Error::TooManyIndices { ndim: 0 });
-        }
-        // PyTorch moves indices on the CPU to the indexed tensor's device (a copy the trace shows).
-        let moved;
-        let index = if index.device() == self.device() {
-            index
-        } else if index.device().is_cpu() {
-            moved = index.to(crate::To {
-                device: Some(crate::Target::Device(self.device())),
-                ..crate::To::default()
-            })?;
-            &moved
-        } else {
-            return Err(Error::IndexDevice {
-                device: self.device(),
-            });
-        };
-        let size = self.shape()[0];
-        self.pick_rows(self, index, |values| {
-            let wrapped = values
-                .into_iter()
-                .map(|i| if i < 0 { i + size as i64 } else { i })
-                .collect();
-            checked_positions(self, wrapped, size, INDEX_ASSERT, |bad| {
-                Error::IndexOutOfBoundsIndexing {
-                    index: if bad >= size as i64 {
-                        bad
-                    } else {
-                        bad - size as i64
-                    },
-                    dim: 0,
-                    size,
-                }
-            })
-        })
-    }
-
-    /// Rows of `source` (this tensor, or a view of it with the masked dimensions merged) picked
-    /// by `index`, recorded as `IndexBackward0` of this tensor; `check` is the host's bounds
-    /// check.
-    fn pick_rows(
-        &self,
-        source: &Tensor,
-        index: &Tensor,
-        check: impl Fn(Vec<i64>) -> Result<Vec<i64>, Error>,
-    ) -> Result<Tensor, Error> {
-        let out = pick(source, index, Picking::rows, ("index", INDEX_ASSERT), check)?;
-        let index = SavedTensor::new(&index.detach());
-        let (shape, merged) = (self.shape().to_vec(), source.shape().to_vec());
-        let meta = autograd::record(&[self], || {
-            Backward::saving("IndexBackward0", move |grad| {
-                let summed = pick_gradient(grad, index.unpack()?, &merged, Picking::rows)?;
-                let shape: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
-                Ok(vec![Some(summed.reshape(&shape)?)])
-            })
-        });
-        Ok(out.with_autograd(meta))
-    }
-}
-
-const INDEX_ASSERT: &str = "IndexKernel.cu: operator(): block: [0,0,0], thread: [0,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.";
+pub(super) const INDEX_ASSERT: &str = "IndexKernel.cu: operator(): block: [0,0,0], thread: [0,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && \"index out of bounds\"` failed.";
 
 /// The elements of `source` that `index` picks as `picking` says, recorded as the kernel `op`:
 /// on the GPU where it can (the kernel checking the indices, failing with `assertion`), else on
 /// the host after `check` made the index values in-range positions (the CPU's bounds check, or a
 /// device-side assert where the GPU has no kernel for the dtype).
-fn pick(
+pub(super) fn pick(
     source: &Tensor,
     index: &Tensor,
     picking: impl Fn(&Walk, &Walk) -> Picking,
@@ -680,7 +556,7 @@ fn pick_history(
 /// Indices a kernel reads along a dimension of `size`. Out-of-range ones are the CPU's error at
 /// once; on a GPU they fire a device-side assert (raised at the next sync point) and the kernel
 /// reads a clamped position instead, as far as its output is concerned.
-fn checked_positions(
+pub(super) fn checked_positions(
     source: &Tensor,
     positions: Vec<i64>,
     size: usize,

@@ -206,6 +206,42 @@ impl Tensor {
         Ok(self)
     }
 
+    /// `op_()` for an op whose out-of-place form records the node PyTorch's in-place form records
+    /// too (`triu_`, `lerp_`, `clamp_` with tensor bounds, …): `op` computes the new values from
+    /// this tensor (a copy of it, carrying its history, when autograd follows the change, so that
+    /// the node keeps the old values), `others` are the op's other tensor inputs, in the node's
+    /// order.
+    pub(crate) fn apply_(
+        &self,
+        op: impl FnOnce(&Tensor) -> Result<Tensor, Error>,
+        others: Vec<Option<Tensor>>,
+    ) -> Result<&Tensor, Error> {
+        self.check_in_place()?;
+        let tracked = self.tracked() || others.iter().flatten().any(Tensor::requires_grad);
+        let result = if tracked {
+            op(&self.clone_tensor()?)?
+        } else {
+            self.session().no_grad(|| op(self))?
+        };
+        if result.shape() != self.shape() {
+            return Err(Error::BroadcastInPlace {
+                result: result.shape().to_vec(),
+                output: self.shape().to_vec(),
+            });
+        }
+        self.check_result_type(result.dtype())?;
+        let backward = result.grad_fn().map(|node| {
+            let (name, saves) = (node.name(), node.saves_tensors());
+            let apply = move |grad: &Tensor| node.apply(grad);
+            match saves {
+                true => Backward::saving(name, apply),
+                false => Backward::new(name, apply),
+            }
+        });
+        let values = result.to_dtype_if_needed(self.dtype())?.detach();
+        self.commit(&values, History { backward, others })
+    }
+
     /// `sin_()`, `exp_()`, `floor_()`, … : unary `op` in place, with the op's node over the values as
     /// they were (or as they became, for ops whose backward keeps the result).
     pub fn math_(&self, op: Unary) -> Result<&Tensor, Error> {

@@ -7,10 +7,12 @@ mod conv;
 mod create;
 mod elementwise;
 pub(crate) mod gpu;
+mod index;
 pub(crate) mod indexing;
 pub(crate) mod inplace;
 mod matmul;
 mod reduce;
+mod shape;
 mod softmax;
 mod unary;
 
@@ -18,6 +20,7 @@ pub use binary::Rounding;
 pub use conv::Conv2dParams;
 pub use elementwise::Operand;
 pub(crate) use elementwise::{record_gpu_kernel, record_kernel, reduce_grad};
+pub use index::TensorIndex;
 
 use crate::device::{Device, DeviceType};
 use crate::error::Error;

@@ -57,6 +57,10 @@ BINDINGS = {
         sin cos tan asin acos atan sinh cosh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh exp2 expm1 log2 log10 log1p erf erfc erfinv rsqrt reciprocal sign sgn floor ceil trunc fix round frac square negative absolute
         add sub subtract mul multiply div divide true_divide
         addmm bmm mv dot outer ger atan2 arctan2 hypot fmod fmax fmin copysign remainder floor_divide
+        narrow split chunk tensor_split unbind movedim moveaxis swapaxes swapdims flip fliplr
+        flipud roll rot90 tile repeat_interleave broadcast_to broadcast_tensors broadcast_shapes
+        meshgrid unflatten diag diagonal diag_embed triu tril trace hstack vstack dstack
+        column_stack row_stack concat concatenate ravel atleast_1d atleast_2d atleast_3d
     """,
     "Tensor": """
         to cuda cpu item tolist size dim numel sum mean std var flatten numpy any all get_device
@@ -69,6 +73,9 @@ BINDINGS = {
         sin cos tan asin acos atan sinh cosh asinh acosh atanh arcsin arccos arctan arcsinh arccosh arctanh exp2 expm1 log2 log10 log1p erf erfc erfinv rsqrt reciprocal sign sgn floor ceil trunc fix round frac square negative absolute subtract multiply divide true_divide addmm bmm mv dot outer ger
         atan2 arctan2 hypot fmod fmax fmin copysign remainder floor_divide
         sin_ cos_ tan_ asin_ acos_ atan_ sinh_ cosh_ asinh_ acosh_ atanh_ arcsin_ arccos_ arctan_ arcsinh_ arccosh_ arctanh_ exp2_ expm1_ log2_ log10_ log1p_ erf_ erfc_ erfinv_ rsqrt_ reciprocal_ sign_ sgn_ floor_ ceil_ trunc_ fix_ round_ frac_ square_ negative_ absolute_ exp_ log_ sqrt_ abs_ neg_ relu_ sigmoid_ tanh_
+        narrow split chunk tensor_split unbind movedim moveaxis swapaxes swapdims flip fliplr
+        flipud roll rot90 repeat tile repeat_interleave expand_as view_as reshape_as broadcast_to
+        unflatten unfold diag diagonal diag_embed triu tril triu_ tril_ trace ravel
     """,
     "torch.nn.functional": """
         relu sigmoid tanh softmax log_softmax mse_loss cross_entropy nll_loss

@@ -3,6 +3,12 @@
 
 use thiserror::Error;
 
+mod index;
+mod shape;
+
+pub use index::IndexingError;
+pub use shape::ShapeError;
+
 use crate::device::DEVICE_TYPE_NAMES;
 use crate::device::{Device, DeviceType};
 use crate::layout::ShapeText;
@@ -163,6 +169,10 @@ pub enum Error {
     /// The wgpu backend itself failed (a real allocation refused, a lost device, a readback).
     #[error("{0}")]
     Gpu(#[from] crate::backend::gpu::GpuError),
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+    #[error(transparent)]
+    Indexing(#[from] IndexingError),
     /// aten/src/ATen/mps/MPSAllocator.mm.
     #[error(
         "MPS backend out of memory (MPS allocated: {}, other allocations: 0 bytes, max allowed: {}). Tried to allocate {} on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).",
@@ -945,6 +955,8 @@ impl Error {
             | Error::PinNonCpu { .. }
             | Error::RandintEmptyRange { .. } => PythonType::RuntimeError,
             Error::Transfer { source, .. } => source.python_type(),
+            Error::Shape(e) => e.python_type(),
+            Error::Indexing(e) => e.python_type(),
             Error::BoolSubtraction
             | Error::BoolNegation
             | Error::BoolRelu
