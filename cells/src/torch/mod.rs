@@ -52,6 +52,7 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
         factories::HANDLERS,
         ops::HANDLERS,
         shape::HANDLERS,
+        indexing::HANDLERS,
         tensor::HANDLERS,
         nn::HANDLERS,
         nn::functional::HANDLERS,

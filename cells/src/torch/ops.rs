@@ -374,8 +374,21 @@ fn add_(call: &Call, _: &Session) -> Result<Value> {
 
 /// `atan2`, `hypot`, `fmod`, `remainder`, `floor_divide`, `fmax`, `fmin`, `copysign`: a tensor
 /// and a tensor (or a number, where the signature takes one).
-fn binary_math(call: &Call, _: &Session) -> Result<Value> {
-    let t = call.input()?;
+fn binary_math(call: &Call, session: &Session) -> Result<Value> {
+    // `torch.remainder(5, t)`: the number wrapped as a 0-dim tensor (in the default dtype for
+    // a float), as PyTorch wraps it.
+    let t = match call.signature().position("self") {
+        Some(_) => {
+            let number = call.scalar("self")?;
+            let dtype = match number {
+                Scalar::Float(_) => DType::Float32,
+                Scalar::Bool(_) => DType::Bool,
+                Scalar::Int(_) => DType::Int64,
+            };
+            Tensor::full(session, &[], number, dtype, tolab_engine::Device::CPU)?
+        }
+        None => call.input()?,
+    };
     let other = operand(call, "other")?;
     call.finish()?;
     let op = match call.binding.name() {
@@ -633,7 +646,7 @@ fn flatten(call: &Call, _: &Session) -> Result<Value> {
 }
 
 /// The `value` a fill takes: a number, or a 0-dim tensor (`refused` says why another is not).
-fn fill_value(call: &Call, refused: impl Fn(usize) -> String) -> Result<Scalar> {
+pub(super) fn fill_value(call: &Call, refused: impl Fn(usize) -> String) -> Result<Scalar> {
     match call.get("value").map(Value::resolved).as_deref() {
         Some(Value::Tensor(v)) if v.dim() == 0 => Ok(v.item()?),
         Some(Value::Tensor(v)) => Err(PyException::new(ExcType::RuntimeError, refused(v.dim()))),
@@ -809,8 +822,10 @@ fn cat_stack(call: &Call, _: &Session) -> Result<Value> {
 fn where_(call: &Call, session: &Session) -> Result<Value> {
     let condition = call.tensor("condition")?;
     if call.overload == 0 {
-        return Err(not_yet(
-            "torch.where(condition) (use condition.nonzero(as_tuple=True))",
+        call.finish()?;
+        let columns = condition.nonzero_columns()?;
+        return Ok(Value::Tuple(
+            columns.into_iter().map(Value::Tensor).collect(),
         ));
     }
     let branch = |names: [&str; 2]| -> Result<Value> {

@@ -32,8 +32,9 @@ pub enum IndexingError {
         destination: &'static str,
         src: &'static str,
     },
-    #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
-    ScatterOutOfBounds { index: i64, dim: usize, size: usize },
+    /// `index_select` along a dim other than the first, on the CPU.
+    #[error("INDICES element is out of DATA bounds, id={id} axis_dim={size}")]
+    IndicesOutOfData { id: i64, size: usize },
     #[error("Index tensor must have the same number of dimensions as {what} tensor")]
     ScatterIndexDims { what: &'static str },
     #[error(

@@ -510,6 +510,22 @@ pub enum Error {
     ZeroDivision,
     #[error("the derivative for '{op}' is not implemented.")]
     DerivativeNotImplemented { op: &'static str },
+    /// The autograd engine's check of a node's gradients (torch/csrc/autograd/engine.cpp,
+    /// `validate_outputs`).
+    #[error(
+        "Function {node} returned an invalid gradient at index {index} - got {} but expected shape compatible with {}",
+        ShapeText(got),
+        ShapeText(expected)
+    )]
+    InvalidGradient {
+        node: &'static str,
+        index: usize,
+        got: Vec<usize>,
+        expected: Vec<usize>,
+    },
+    /// The backward of a `NotImplemented` node (torch/csrc/autograd/functions/basic_ops.h).
+    #[error("derivative for {op} is not implemented")]
+    NoDerivative { op: &'static str },
     #[error("torch.clamp: At least one of 'min' or 'max' must not be None")]
     ClampWithoutBounds,
     #[error("step must be nonzero")]
@@ -999,6 +1015,8 @@ impl Error {
             | Error::RetainGradWithoutGrad
             | Error::ZeroDivision
             | Error::DerivativeNotImplemented { .. }
+            | Error::NoDerivative { .. }
+            | Error::InvalidGradient { .. }
             | Error::NumpyRequiresGrad
             | Error::NumpyNotCpu { .. }
             | Error::CatEmpty

@@ -167,11 +167,11 @@ impl Tensor {
     /// `masked_fill_(mask, value)`: `value` where the (broadcast) mask is true
     /// (`MaskedFillBackward0`).
     pub fn masked_fill_(&self, mask: &Tensor, value: Scalar) -> Result<&Tensor, Error> {
-        self.apply_(|t| t.masked_fill(mask, value), Vec::new())
+        self.in_place(|t| t.masked_fill(mask, value), Vec::new())
     }
 
     fn put_parts_(&self, parts: &[Part], values: &Tensor, accumulate: bool) -> Result<(), Error> {
-        self.apply_(
+        self.in_place(
             |t| t.put(parts, values, accumulate),
             vec![Some(values.clone())],
         )?;

@@ -12,7 +12,7 @@ use crate::backend::cpu::elementwise::{Binary, LaneKind};
 use crate::backend::gpu::Elementwise;
 use crate::dtype::{DType, promote_types};
 use crate::element::Scalar;
-use crate::error::Error;
+use crate::error::{Error, IndexingError};
 use crate::layout::{broadcast_shapes, contiguous_strides, wrap_dim};
 use crate::tensor::Tensor;
 
@@ -74,7 +74,7 @@ pub(crate) struct Picking {
 
 impl Picking {
     /// `gather(d, index)`: the result has the index's shape.
-    fn gather(source: &Walk, index: &Walk, d: usize) -> Picking {
+    pub(super) fn gather(source: &Walk, index: &Walk, d: usize) -> Picking {
         Picking {
             shape: index.shape.clone(),
             source_offset: source.offset,
@@ -440,7 +440,10 @@ impl Tensor {
         let size = self.shape()[d];
         let picking = move |source: &Walk, index: &Walk| Picking::select(source, index, d);
         let out = pick(self, index, picking, ("index_select", ASSERT), |values| {
-            checked_positions(self, values, size, ASSERT, |_| Error::IndexOutOfRangeInSelf)
+            checked_positions(self, values, size, ASSERT, |bad| match d {
+                0 => Error::IndexOutOfRangeInSelf,
+                _ => IndexingError::IndicesOutOfData { id: bad, size }.into(),
+            })
         })?;
         Ok(out.with_autograd(pick_history(self, index, "IndexSelectBackward0", picking)))
     }

@@ -211,7 +211,7 @@ impl Tensor {
     /// this tensor (a copy of it, carrying its history, when autograd follows the change, so that
     /// the node keeps the old values), `others` are the op's other tensor inputs, in the node's
     /// order.
-    pub(crate) fn apply_(
+    pub fn in_place(
         &self,
         op: impl FnOnce(&Tensor) -> Result<Tensor, Error>,
         others: Vec<Option<Tensor>>,

@@ -12,6 +12,7 @@ pub(crate) mod indexing;
 pub(crate) mod inplace;
 mod matmul;
 mod reduce;
+mod scatter;
 mod shape;
 mod softmax;
 mod unary;
@@ -21,6 +22,7 @@ pub use conv::Conv2dParams;
 pub use elementwise::Operand;
 pub(crate) use elementwise::{record_gpu_kernel, record_kernel, reduce_grad};
 pub use index::TensorIndex;
+pub use scatter::{ScatterReduce, Source};
 
 use crate::device::{Device, DeviceType};
 use crate::error::Error;

@@ -679,7 +679,7 @@ impl Tensor {
             let op = if upper { "triu" } else { "tril" };
             return Err(ShapeError::TriangleRank { op }.into());
         }
-        self.apply_(|t| t.triangle(upper, offset), Vec::new())
+        self.in_place(|t| t.triangle(upper, offset), Vec::new())
     }
 
     /// Where the triangle keeps values: `col - row >= offset` (upper) or `<= offset` (lower),

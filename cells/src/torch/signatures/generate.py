@@ -61,6 +61,8 @@ BINDINGS = {
         flipud roll rot90 tile repeat_interleave broadcast_to broadcast_tensors broadcast_shapes
         meshgrid unflatten diag diagonal diag_embed triu tril trace hstack vstack dstack
         column_stack row_stack concat concatenate ravel atleast_1d atleast_2d atleast_3d
+        scatter scatter_add scatter_reduce index_add index_fill index_copy index_put
+        masked_select masked_scatter take take_along_dim nonzero argwhere select
     """,
     "Tensor": """
         to cuda cpu item tolist size dim numel sum mean std var flatten numpy any all get_device
@@ -76,6 +78,10 @@ BINDINGS = {
         narrow split chunk tensor_split unbind movedim moveaxis swapaxes swapdims flip fliplr
         flipud roll rot90 repeat tile repeat_interleave expand_as view_as reshape_as broadcast_to
         unflatten unfold diag diagonal diag_embed triu tril triu_ tril_ trace ravel
+        scatter scatter_ scatter_add scatter_add_ scatter_reduce scatter_reduce_ index_add
+        index_add_ index_fill index_fill_ index_copy index_copy_ index_put index_put_
+        masked_select masked_fill_ masked_scatter masked_scatter_ take take_along_dim nonzero
+        argwhere select
     """,
     "torch.nn.functional": """
         relu sigmoid tanh softmax log_softmax mse_loss cross_entropy nll_loss
