@@ -693,9 +693,9 @@ fn completion_offers_names_attributes_and_keyword_arguments_from_the_live_namesp
     );
     assert!(labels(&after_dot).contains(&"device".to_owned()));
     assert_eq!(after_dot.replace, 0);
-    let typed = complete(&mut runtime, "x.cu");
+    let typed = complete(&mut runtime, "x.cud");
     assert_eq!(labels(&typed), ["cuda"]);
-    assert_eq!(typed.replace, 2);
+    assert_eq!(typed.replace, 3);
     assert!(labels(&complete(&mut runtime, "torch.ze")).contains(&"zeros".to_owned()));
     assert!(labels(&complete(&mut runtime, "torch.nn.Lin")).contains(&"Linear".to_owned()));
     let call = complete(&mut runtime, "train(net, ");

@@ -125,7 +125,8 @@ fn compare(
     (agree, failures, differing)
 }
 
-/// Writes PENDING from a run: kept reasons stay, new entries get the lab's outcome.
+/// Writes PENDING from a run: hand-written reasons stay; the others (`lab: …`) and new entries
+/// get the lab's outcome now.
 fn write_pending(
     runs: &[(&str, Vec<(String, String)>)],
     pending: &BTreeMap<(String, String), String>,
@@ -136,6 +137,7 @@ fn write_pending(
             let key = ((*device).to_owned(), code.clone());
             let why = pending
                 .get(&key)
+                .filter(|why| !why.starts_with("lab: "))
                 .cloned()
                 .unwrap_or_else(|| format!("lab: {}", got.chars().take(160).collect::<String>()));
             text.push_str(&format!("{device}\t{code}\t{why}\n"));

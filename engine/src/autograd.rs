@@ -316,6 +316,41 @@ pub(crate) fn record_edges(
     }
 }
 
+/// The same values under a node named `name` that does what `tensor`'s node does, with its
+/// edges: how an op PyTorch records as one node (`std_mean`'s `StdMeanBackward0`, `dist`'s
+/// `DistBackward0`) is recorded when the lab composes it of others.
+pub(crate) fn renamed(tensor: &Tensor, name: &'static str) -> Tensor {
+    let Some(node) = tensor.grad_fn() else {
+        return tensor.clone();
+    };
+    let inner = node.clone();
+    let renamed = GradFn(Rc::new(Node {
+        id: tensor.session().next_id(),
+        name,
+        next: node.0.next.clone(),
+        variable: None,
+        backward: RefCell::new(Some(Box::new(move |grad: &Tensor| inner.apply(grad)))),
+        saves_tensors: node.0.saves_tensors,
+        retained: RefCell::default(),
+    }));
+    tensor
+        .session()
+        .record(Some(tensor.device()), || EventKind::GraphNode {
+            node: renamed.id(),
+            name: name.to_owned(),
+            next: renamed
+                .next_functions()
+                .iter()
+                .map(|n| n.as_ref().map(GradFn::id))
+                .collect(),
+            leaf: None,
+        });
+    tensor.alias_without_history().with_autograd(AutogradMeta {
+        grad_fn: Some(renamed),
+        ..AutogradMeta::default()
+    })
+}
+
 /// `tensor.backward(gradient, retain_graph)`.
 pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Result<(), Error> {
     BackwardPass::new(root, gradient, retain_graph)?.resume()

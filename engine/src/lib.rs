@@ -44,7 +44,7 @@ pub use device::{Device, DeviceType};
 pub use dtype::DType;
 pub use element::Scalar;
 pub use error::{Error, PythonType};
-pub use ops::{Operand, Rounding, ScatterReduce, Source, TensorIndex};
+pub use ops::{MatrixOrder, Operand, Rounding, ScatterReduce, Source, TensorIndex};
 pub use session::{ProcessState, Session, SessionConfig, StreamMark};
 pub use tensor::Tensor;
 pub use transfer::{Target, To};

@@ -1294,6 +1294,12 @@ pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyExcep
         Value::Type("torch.Tensor") => {
             matches!(object, Value::Tensor(_))
         }
+        // `torch.Size` and `torch.return_types.*` derive from `tuple`.
+        Value::Type("tuple") => match object {
+            Value::Tuple(_) | Value::StructSeq(_) | Value::Size(_) => true,
+            Value::Instance(i) => i.class.derives_from_builtin("tuple"),
+            _ => false,
+        },
         Value::Type("torch.utils.data.Dataset") => match object {
             Value::TensorDataset(_) => true,
             Value::Instance(i) => i.class.derives_from_builtin("torch.utils.data.Dataset"),

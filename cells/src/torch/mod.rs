@@ -14,10 +14,12 @@ pub mod distributed;
 pub mod factories;
 pub mod indexing;
 mod invalid;
+pub mod linalg;
 pub mod nn;
 pub mod ops;
 pub mod optim;
 pub mod parse;
+pub mod reductions;
 pub mod serialization;
 pub mod shape;
 pub mod signature;
@@ -51,6 +53,8 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
     [
         factories::HANDLERS,
         ops::HANDLERS,
+        reductions::HANDLERS,
+        linalg::HANDLERS,
         shape::HANDLERS,
         indexing::HANDLERS,
         tensor::HANDLERS,
@@ -96,6 +100,7 @@ pub const NAMESPACES: &[&str] = &[
     "torch.cuda",
     "torch.cuda.amp",
     "torch.accelerator",
+    "torch.linalg",
     "torch.amp",
     "torch.nn",
     "torch.nn.functional",

@@ -2,15 +2,13 @@
 //! `torch.sum(t, 0)`): arithmetic, math, reductions, comparisons, indexing and views. Each
 //! handler reads its tensor with [`Call::input`] (the receiver, or the `input` argument).
 
-use std::rc::Rc;
-
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::backend::cpu::unary::Unary;
 use tolab_engine::{DType, Rounding, Scalar, Session, Tensor};
 
 use super::{Call, Handler, Operand};
 use crate::python::exception::{ExcType, PyException};
-use crate::python::value::{StructSeq, Value};
+use crate::python::value::Value;
 
 type Result<T> = std::result::Result<T, PyException>;
 
@@ -153,26 +151,10 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("Tensor.square_", Handler::Engine(unary_)),
     ("Tensor.negative_", Handler::Engine(unary_)),
     ("Tensor.absolute_", Handler::Engine(unary_)),
-    ("Tensor.sum", Handler::Engine(sum_mean)),
-    ("torch.sum", Handler::Engine(sum_mean)),
-    ("Tensor.mean", Handler::Engine(sum_mean)),
-    ("torch.mean", Handler::Engine(sum_mean)),
-    ("Tensor.std", Handler::Engine(std_var)),
-    ("torch.std", Handler::Engine(std_var)),
-    ("Tensor.var", Handler::Engine(std_var)),
-    ("torch.var", Handler::Engine(std_var)),
-    ("Tensor.prod", Handler::Engine(prod)),
-    ("torch.prod", Handler::Engine(prod)),
-    ("Tensor.max", Handler::Engine(max_min)),
-    ("torch.max", Handler::Engine(max_min)),
-    ("Tensor.min", Handler::Engine(max_min)),
-    ("torch.min", Handler::Engine(max_min)),
     ("Tensor.maximum", Handler::Engine(maximum)),
     ("torch.maximum", Handler::Engine(maximum)),
     ("Tensor.minimum", Handler::Engine(maximum)),
     ("torch.minimum", Handler::Engine(maximum)),
-    ("Tensor.argmax", Handler::Engine(argmax)),
-    ("torch.argmax", Handler::Engine(argmax)),
     ("Tensor.softmax", Handler::Engine(softmax)),
     ("torch.softmax", Handler::Engine(softmax)),
     ("Tensor.log_softmax", Handler::Engine(softmax)),
@@ -252,8 +234,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("Tensor.mul_", Handler::Engine(arithmetic_)),
     ("Tensor.div_", Handler::Engine(arithmetic_)),
     ("Tensor.pow", Handler::Engine(pow)),
-    ("Tensor.any", Handler::Engine(any_all)),
-    ("Tensor.all", Handler::Engine(any_all)),
     ("Tensor.view", Handler::Engine(view)),
     ("Tensor.expand", Handler::Engine(expand)),
     ("Tensor.t", Handler::Engine(unary)),
@@ -481,117 +461,6 @@ fn pow(call: &Call, _: &Session) -> Result<Value> {
     tensor_value(result)
 }
 
-/// The dims of a reduction: `None` (all), one int, or a tuple.
-fn dims(call: &Call) -> Result<Vec<i64>> {
-    Ok(call.opt_int_list("dim")?.unwrap_or_default())
-}
-
-fn sum_mean(call: &Call, _: &Session) -> Result<Value> {
-    let t = call.input()?;
-    let (dims, keepdim) = if call.signature().position("dim").is_some() {
-        (dims(call)?, call.bool("keepdim")?)
-    } else {
-        (Vec::new(), false)
-    };
-    call.finish()?;
-    tensor_value(if call.binding.name() == "sum" {
-        t.sum(&dims, keepdim)?
-    } else {
-        t.mean(&dims, keepdim)?
-    })
-}
-
-/// `std`/`var`: `(dim, unbiased, keepdim)`, `(dim, *, correction, keepdim)` or `(unbiased)`.
-fn std_var(call: &Call, _: &Session) -> Result<Value> {
-    let t = call.input()?;
-    let has = |name: &str| call.signature().position(name).is_some();
-    let dims = if has("dim") { dims(call)? } else { Vec::new() };
-    let correction = if has("correction") {
-        call.opt_scalar("correction")?.map_or(1.0, |c| c.as_f64())
-    } else {
-        f64::from(u8::from(call.bool("unbiased")?))
-    };
-    let keepdim = has("keepdim") && call.bool("keepdim")?;
-    call.finish()?;
-    tensor_value(if call.binding.name() == "std" {
-        t.std(&dims, correction, keepdim)?
-    } else {
-        t.var(&dims, correction, keepdim)?
-    })
-}
-
-fn prod(call: &Call, _: &Session) -> Result<Value> {
-    let t = call.input()?;
-    if call.overload != 0 {
-        return Err(not_yet("prod(dim)"));
-    }
-    call.finish()?;
-    tensor_value(t.prod()?)
-}
-
-/// `any`/`all`: some element nonzero, no element zero (over `dim` when given).
-fn any_all(call: &Call, _: &Session) -> Result<Value> {
-    let t = call.input()?;
-    let (dims, keepdim) = if call.signature().position("dim").is_some() {
-        (dims(call)?, call.bool("keepdim")?)
-    } else {
-        (Vec::new(), false)
-    };
-    call.finish()?;
-    let (test, verdict) = if call.binding.name() == "any" {
-        (Binary::Ne, Binary::Gt)
-    } else {
-        (Binary::Eq, Binary::Eq)
-    };
-    tensor_value(
-        t.compare(test, Scalar::Int(0))?
-            .sum(&dims, keepdim)?
-            .compare(verdict, Scalar::Int(0))?,
-    )
-}
-
-/// `max()`, `max(other)` (elementwise) and `max(dim, keepdim)` (values and indices).
-fn max_min(call: &Call, _: &Session) -> Result<Value> {
-    let t = call.input()?;
-    let is_max = call.binding.name() == "max";
-    match call.overload {
-        0 => {
-            call.finish()?;
-            tensor_value(if is_max { t.max()? } else { t.min()? })
-        }
-        1 => {
-            let other = call.tensor("other")?;
-            call.finish()?;
-            tensor_value(if is_max {
-                t.maximum(&other)?
-            } else {
-                t.minimum(&other)?
-            })
-        }
-        _ => {
-            let dim = call.int("dim")?;
-            let keepdim = call.bool("keepdim")?;
-            call.finish()?;
-            let (values, indices) = if is_max {
-                t.max_dim(dim, keepdim)?
-            } else {
-                t.min_dim(dim, keepdim)?
-            };
-            Ok(Value::StructSeq(Rc::new(StructSeq {
-                name: if is_max {
-                    "torch.return_types.max"
-                } else {
-                    "torch.return_types.min"
-                },
-                fields: vec![
-                    ("values", Value::Tensor(values)),
-                    ("indices", Value::Tensor(indices)),
-                ],
-            })))
-        }
-    }
-}
-
 fn maximum(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
     let other = call.tensor("other")?;
@@ -601,14 +470,6 @@ fn maximum(call: &Call, _: &Session) -> Result<Value> {
     } else {
         t.minimum(&other)?
     })
-}
-
-fn argmax(call: &Call, _: &Session) -> Result<Value> {
-    let t = call.input()?;
-    let dim = call.opt_int("dim")?;
-    let keepdim = call.bool("keepdim")?;
-    call.finish()?;
-    tensor_value(t.argmax(dim, keepdim)?)
 }
 
 fn softmax(call: &Call, _: &Session) -> Result<Value> {

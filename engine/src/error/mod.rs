@@ -4,9 +4,13 @@
 use thiserror::Error;
 
 mod index;
+mod linalg;
+mod reduce;
 mod shape;
 
 pub use index::IndexingError;
+pub use linalg::LinalgError;
+pub use reduce::ReduceError;
 pub use shape::ShapeError;
 
 use crate::device::DEVICE_TYPE_NAMES;
@@ -35,6 +39,8 @@ pub enum PythonType {
     DistBackendError,
     /// `pickle.UnpicklingError`, as `torch.load` raises it.
     UnpicklingError,
+    /// `torch.linalg.LinAlgError` (`torch._C._LinAlgError`), a subclass of `RuntimeError`.
+    LinAlgError,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -173,6 +179,10 @@ pub enum Error {
     Shape(#[from] ShapeError),
     #[error(transparent)]
     Indexing(#[from] IndexingError),
+    #[error(transparent)]
+    Reduce(#[from] ReduceError),
+    #[error(transparent)]
+    Linalg(#[from] LinalgError),
     /// aten/src/ATen/mps/MPSAllocator.mm.
     #[error(
         "MPS backend out of memory (MPS allocated: {}, other allocations: 0 bytes, max allowed: {}). Tried to allocate {} on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).",
@@ -510,6 +520,9 @@ pub enum Error {
     ZeroDivision,
     #[error("the derivative for '{op}' is not implemented.")]
     DerivativeNotImplemented { op: &'static str },
+    /// A gradient PyTorch computes and the lab does not yet (raised by backward, never silent).
+    #[error("the lab does not compute the gradient of {op} yet (PyTorch does)")]
+    GradientNotInLab { op: &'static str },
     /// The autograd engine's check of a node's gradients (torch/csrc/autograd/engine.cpp,
     /// `validate_outputs`).
     #[error(
@@ -959,7 +972,9 @@ impl Error {
             | Error::NoBackendForDevice { .. }
             | Error::CpuOutOfMemory { .. } => PythonType::RuntimeError,
             Error::MpsFloat64 => PythonType::TypeError,
-            Error::MetaHasNoData | Error::OutResize { .. } => PythonType::NotImplementedError,
+            Error::MetaHasNoData | Error::OutResize { .. } | Error::GradientNotInLab { .. } => {
+                PythonType::NotImplementedError
+            }
             Error::GradAssignDtype { .. }
             | Error::GradAssignDeviceType { .. }
             | Error::GradAssignDeviceIndex { .. }
@@ -973,6 +988,8 @@ impl Error {
             Error::Transfer { source, .. } => source.python_type(),
             Error::Shape(e) => e.python_type(),
             Error::Indexing(e) => e.python_type(),
+            Error::Reduce(e) => e.python_type(),
+            Error::Linalg(e) => e.python_type(),
             Error::BoolSubtraction
             | Error::BoolNegation
             | Error::BoolRelu
@@ -1129,6 +1146,7 @@ impl PythonType {
             PythonType::AssertionError => "AssertionError",
             PythonType::DistBackendError => "torch.distributed.DistBackendError",
             PythonType::UnpicklingError => "_pickle.UnpicklingError",
+            PythonType::LinAlgError => "torch._C._LinAlgError",
             PythonType::NotImplementedError => "NotImplementedError",
         }
     }

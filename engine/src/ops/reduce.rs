@@ -7,7 +7,7 @@ use crate::backend::cpu::elementwise::{LaneKind, Lanes};
 use crate::backend::cpu::reduce::{Reduction, arg_extreme, reduce};
 use crate::backend::cpu::unary::Unary;
 use crate::dtype::DType;
-use crate::error::Error;
+use crate::error::{Error, ReduceError};
 use crate::layout::wrap_dim;
 use crate::tensor::Tensor;
 
@@ -395,10 +395,13 @@ impl Tensor {
             Some(dim) => (self.clone(), wrap_dim(dim, self.dim())?),
             None => (self.reshape(&[-1])?.detach(), 0),
         };
+        let op = if largest { "argmax" } else { "argmin" };
         if source.numel() == 0 {
-            return Err(Error::EmptyReduction {
-                op: if largest { "argmax" } else { "argmin" },
-            });
+            return Err(match dim {
+                None => ReduceError::ArgEmpty { op },
+                Some(_) => ReduceError::EmptyDim { op, dim: d },
+            }
+            .into());
         }
         let shape = if source.dim() == 0 {
             vec![1]

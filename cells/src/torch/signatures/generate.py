@@ -33,6 +33,7 @@ from torchgen.gen import parse_native_yaml
 from torchgen.packaged.autograd.gen_python_functions import (
     group_filter_overloads,
     group_overloads,
+    is_py_linalg_function,
     is_py_nn_function,
     is_py_torch_function,
     is_py_variable_method,
@@ -63,6 +64,13 @@ BINDINGS = {
         column_stack row_stack concat concatenate ravel atleast_1d atleast_2d atleast_3d
         scatter scatter_add scatter_reduce index_add index_fill index_copy index_put
         masked_select masked_scatter take take_along_dim nonzero argwhere select
+        amax amin logsumexp nansum nanmean count_nonzero std_mean var_mean argmin any all
+        cumsum cumprod cummax cummin norm dist det logdet slogdet inverse cholesky qr svd
+        pinverse
+    """,
+    "torch.linalg": """
+        det slogdet inv solve cholesky qr svd svdvals eigh eigvalsh pinv matrix_rank lstsq
+        vector_norm matrix_norm norm diagonal matmul
     """,
     "Tensor": """
         to cuda cpu item tolist size dim numel sum mean std var flatten numpy any all get_device
@@ -82,6 +90,8 @@ BINDINGS = {
         index_add_ index_fill index_fill_ index_copy index_copy_ index_put index_put_
         masked_select masked_fill_ masked_scatter masked_scatter_ take take_along_dim nonzero
         argwhere select
+        amax amin logsumexp nansum nanmean count_nonzero argmin cumsum cumsum_ cumprod cumprod_
+        cummax cummin norm dist det logdet slogdet inverse cholesky qr svd pinverse
     """,
     "torch.nn.functional": """
         relu sigmoid tanh softmax log_softmax mse_loss cross_entropy nll_loss
@@ -190,6 +200,8 @@ def torchgen_tables():
         "Tensor": table(methods, is_py_variable_method),
         "torch": table(functions, is_py_torch_function),
         "torch._C._nn": table(functions, is_py_nn_function),
+        # Named `linalg_det` in the schemas (and so in errors), reached as `torch.linalg.det`.
+        "torch._C._linalg": table(functions, is_py_linalg_function),
     }
 
 
@@ -217,6 +229,10 @@ def manual_schemas(strings, name, is_method):
             continue
         if s not in found:
             found.append(s)
+    # A function that shares its name with a method (`nonzero`) finds the method's schemas too:
+    # the function's are those taking `input`.
+    if not is_method and any(SCHEMA.match(s).group(1).startswith("Tensor input") for s in found):
+        found = [s for s in found if SCHEMA.match(s).group(1).startswith("Tensor input")]
     return found
 
 
@@ -391,8 +407,12 @@ def entries():
                 schemas = gen["Tensor"].get(name) or manual_schemas(strings, name, True)
                 check = getattr(instance, name)
             elif native:
-                table = gen["torch._C._nn"] if getattr(obj, "__module__", None) == "torch._C._nn" or namespace == "torch.nn.functional" else gen["torch"]
-                schemas = table.get(name) or manual_schemas(strings, name, False)
+                module = getattr(obj, "__module__", None)
+                if module == "torch._C._linalg":
+                    schemas = gen["torch._C._linalg"].get("linalg_" + name) or gen["torch._C._linalg"].get(name)
+                else:
+                    table = gen["torch._C._nn"] if module == "torch._C._nn" or namespace == "torch.nn.functional" else gen["torch"]
+                    schemas = table.get(name) or manual_schemas(strings, name, False)
                 check = obj
             elif key in NATIVE_CLASSES:
                 schemas = manual_schemas(strings, name, False)
@@ -403,7 +423,10 @@ def entries():
             if not schemas:
                 sys.exit(f"no schema found for {key}")
             shown = shown_signatures(check)
-            if shown is not None and name not in gen["Tensor" if namespace == "Tensor" else "torch"]:
+            generated = gen["Tensor" if namespace == "Tensor" else "torch"]
+            if namespace == "torch.linalg":
+                generated = {name: None}
+            if shown is not None and name not in generated:
                 schemas = pick_manual(schemas, shown)
             schemas = parser_order(schemas)
             expected = [display(s) for s in schemas if "|" not in s]
