@@ -70,6 +70,17 @@ impl DType {
         !float_to_integer && !into_bool
     }
 
+    /// A floating dtype's largest and lowest finite values (`torch.finfo(dtype).max`, `.min`).
+    pub fn finite_range(self) -> (f64, f64) {
+        let largest = match self {
+            DType::Float64 => f64::MAX,
+            DType::Float16 => 65504.0,
+            DType::BFloat16 => 3.3895313892515355e38,
+            _ => f64::from(f32::MAX),
+        };
+        (largest, -largest)
+    }
+
     /// The C++ type that holds an element (`float`, `long int`, `c10::Half`): some of ATen's
     /// messages print it.
     pub fn cpp_name(self) -> &'static str {

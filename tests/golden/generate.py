@@ -445,6 +445,38 @@ def reductions():
     write("reductions.json", cases)
 
 
+def order_statistics():
+    """sort, topk, kthvalue, median, nanmedian and mode on rows full of ties (and NaNs), from 1
+    to 300 long: the indices show the order PyTorch's CPU algorithms leave equal values in."""
+    gen = torch.Generator().manual_seed(0)
+    cases = []
+    for n in [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 18, 31, 33, 64, 65, 100, 129, 200, 300]:
+        ints = torch.randint(0, 4, (n,), generator=gen)
+        floats = torch.randint(0, 5, (n,), generator=gen).float()
+        floats[torch.rand(n, generator=gen) < 0.15] = float("nan")
+        for name, t in (("ints", ints), ("floats", floats)):
+            case = {"n": n, "kind": name, "input": encoded(t.tolist()), "ops": {}}
+            ops = case["ops"]
+            for descending in (False, True):
+                for stable in (False, True):
+                    r = torch.sort(t, descending=descending, stable=stable)
+                    ops[f"sort descending={descending} stable={stable}"] = r.indices.tolist()
+            for k in sorted({1, 2, max(1, n // 64), max(1, n // 3), n}):
+                if k > n:
+                    continue
+                for largest in (True, False):
+                    for sorted_ in (True, False):
+                        r = torch.topk(t, k, largest=largest, sorted=sorted_)
+                        ops[f"topk k={k} largest={largest} sorted={sorted_}"] = r.indices.tolist()
+                r = torch.kthvalue(t, k)
+                ops[f"kthvalue k={k}"] = [encoded([r.values.item()])[0], r.indices.item()]
+            for fn in ("median", "nanmedian", "mode"):
+                r = getattr(torch, fn)(t, 0)
+                ops[fn] = [encoded([r.values.item()])[0], r.indices.item()]
+            cases.append(case)
+    write("order_statistics.json", cases)
+
+
 def indexing():
     """cat, stack, where, gather, index_select, masked_fill: values, nodes, gradients and errors."""
     x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
@@ -923,6 +955,7 @@ if __name__ == "__main__":
     binary_math()
     device_checks()
     reductions()
+    order_statistics()
     indexing()
     nn_library()
     data_loading()

@@ -286,6 +286,7 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
             }
             Operator::Sub => t.rsub(number)?,
             Operator::Div => t.pow_scalar(Scalar::Int(-1))?.mul(number)?,
+            Operator::Pow => t.rpow(number)?,
             _ => return Err(unsupported()),
         }));
     };

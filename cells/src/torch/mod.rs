@@ -23,6 +23,7 @@ pub mod reductions;
 pub mod serialization;
 pub mod shape;
 pub mod signature;
+pub mod sorting;
 pub mod state;
 pub mod tensor;
 
@@ -55,6 +56,7 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
         ops::HANDLERS,
         reductions::HANDLERS,
         linalg::HANDLERS,
+        sorting::HANDLERS,
         shape::HANDLERS,
         indexing::HANDLERS,
         tensor::HANDLERS,

@@ -234,6 +234,8 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("Tensor.mul_", Handler::Engine(arithmetic_)),
     ("Tensor.div_", Handler::Engine(arithmetic_)),
     ("Tensor.pow", Handler::Engine(pow)),
+    ("torch.pow", Handler::Engine(pow)),
+    ("Tensor.pow_", Handler::Engine(pow)),
     ("Tensor.view", Handler::Engine(view)),
     ("Tensor.expand", Handler::Engine(expand)),
     ("Tensor.t", Handler::Engine(unary)),
@@ -452,13 +454,38 @@ fn arithmetic_(call: &Call, _: &Session) -> Result<Value> {
     tensor_value(t)
 }
 
+/// `pow(input, exponent)` with a tensor or a number on either side, and `pow_` in place.
 fn pow(call: &Call, _: &Session) -> Result<Value> {
+    if call.signature().position("self").is_some() {
+        // `torch.pow(2, t)`: the number is the base.
+        let (base, exponent) = (call.scalar("self")?, call.tensor("exponent")?);
+        let out = out_tensor(call)?;
+        call.finish()?;
+        return into_out(call, out, exponent.rpow(base)?);
+    }
     let t = call.input()?;
-    let result = match call.get("exponent").map(Value::resolved).as_deref() {
-        Some(Value::Tensor(e)) => t.pow(e)?,
-        _ => t.pow_scalar(call.scalar("exponent")?)?,
+    let exponent = match call.get("exponent").map(Value::resolved).as_deref() {
+        Some(Value::Tensor(e)) => Operand::Tensor(e.clone()),
+        _ => Operand::Scalar(call.scalar("exponent")?),
     };
-    tensor_value(result)
+    let out = out_tensor(call)?;
+    call.finish()?;
+    if call.binding.name() == "pow_" {
+        match exponent {
+            Operand::Tensor(e) => {
+                t.in_place(|x| x.pow(&e), vec![Some(e.clone())])?;
+            }
+            Operand::Scalar(s) => {
+                t.pow_scalar_(s)?;
+            }
+        }
+        return tensor_value(t);
+    }
+    let result = match exponent {
+        Operand::Tensor(e) => t.pow(&e)?,
+        Operand::Scalar(s) => t.pow_scalar(s)?,
+    };
+    into_out(call, out, result)
 }
 
 fn maximum(call: &Call, _: &Session) -> Result<Value> {

@@ -299,6 +299,14 @@ pub enum Error {
     },
     #[error("Boolean alpha only supported for Boolean results.")]
     AlphaBool,
+    /// aten/src/ATen/native/PointwiseOps.cpp, `addcdiv_meta`.
+    #[error(
+        "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes."
+    )]
+    AddcdivIntegers,
+    /// An integral tensor to a negative integral Python number (`pow_tensor_scalar_optimized_kernel`'s check).
+    #[error("Integers to negative integer powers are not allowed.")]
+    IntegerNegativePower,
     #[error("For integral input tensors, argument alpha must not be a floating point number.")]
     AlphaNotIntegral,
     #[error("outer: Expected 1-D argument {argument}, but got {dim}-D")]
@@ -1003,6 +1011,8 @@ impl Error {
             | Error::MmNeedsMatrix { .. }
             | Error::OuterNeeds1D { .. }
             | Error::AlphaBool
+            | Error::AddcdivIntegers
+            | Error::IntegerNegativePower
             | Error::OutWithGrad { .. }
             | Error::AlphaNotIntegral
             | Error::MmShapes { .. }

@@ -1,5 +1,5 @@
-//! The errors of reductions and norms (`amax`, `nanmean`, `vector_norm`, `matrix_norm`,
-//! `linalg.norm`), in ATen's words (`aten/src/ATen/native/ReduceOps.cpp`, `ReduceOpsUtils.h`,
+//! The errors of reductions, order statistics and norms (`amax`, `nanmean`, `topk`,
+//! `kthvalue`, `vector_norm`, `matrix_norm`, `linalg.norm`), in ATen's words (`aten/src/ATen/native/ReduceOps.cpp`, `ReduceOpsUtils.h`,
 //! `LinearAlgebra.cpp`).
 
 use thiserror::Error;
@@ -30,6 +30,10 @@ pub enum ReduceError {
         op: &'static str,
         dtype: &'static str,
     },
+    #[error("selected index k out of range")]
+    TopkRange,
+    #[error("kthvalue(): selected number k out of range for dimension {dim}")]
+    KthRange { dim: usize },
     #[error("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")]
     MatrixNormRank,
     #[error("linalg.matrix_norm: dim must be a 2-tuple. Got {given}")]

@@ -1,5 +1,5 @@
-//! Binary math past arithmetic — `atan2`, `hypot`, `fmod`, `fmax`, `fmin`, `copysign` — and
-//! `div` with a rounding mode, with their nodes and gradients as PyTorch's `derivatives.yaml`
+//! Binary math past arithmetic — `atan2`, `hypot`, `fmod`, `fmax`, `fmin`, `copysign`, a
+//! number to a tensor's power — and `div` with a rounding mode, with their nodes and gradients as PyTorch's `derivatives.yaml`
 //! states them.
 
 use crate::autograd::{self, Backward};
@@ -44,6 +44,32 @@ fn ones_where(mask: &Tensor, like: &Tensor) -> Result<Tensor, Error> {
 }
 
 impl Tensor {
+    /// `number ** self`: `torch.pow(number, tensor)` and Python's `2 ** t` (`PowBackward2`:
+    /// the exponent's gradient is `grad · result · ln(number)`, and 0 where the number is 0 and
+    /// the exponent not negative, as `pow_backward_exponent` gives it).
+    pub fn rpow(&self, base: Scalar) -> Result<Tensor, Error> {
+        let out = binary_values(Binary::Pow, Operand::Scalar(base), self.into())?;
+        let (result, exponent) = (out.detach(), self.detach());
+        let meta = autograd::record(&[self], || {
+            Backward::new("PowBackward2", move |grad| {
+                let slope = result.mul(Scalar::Float(base.as_f64().ln()))?;
+                let slope = match base.as_f64() == 0.0 {
+                    true => {
+                        let flat = binary_values(
+                            Binary::Ge,
+                            (&exponent).into(),
+                            Operand::Scalar(Scalar::Int(0)),
+                        )?;
+                        Tensor::where_(&flat, &zeros_like(&slope)?, &slope)?
+                    }
+                    false => slope,
+                };
+                Ok(vec![Some(op(Binary::Mul, grad, &slope)?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
     /// `torch.atan2`, `hypot`, `fmod`, `fmax`, `fmin` and `copysign` of this tensor and `other`.
     pub fn binary_math<'a>(
         &self,

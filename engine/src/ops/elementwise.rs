@@ -34,7 +34,7 @@ impl From<Scalar> for Operand<'_> {
 }
 
 impl<'a> Operand<'a> {
-    fn promotion(&self) -> PromotionOperand {
+    pub(crate) fn promotion(&self) -> PromotionOperand {
         match self {
             Operand::Tensor(t) => PromotionOperand::Tensor {
                 dtype: t.dtype(),
@@ -326,6 +326,9 @@ pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
 /// and float64, exponents 2, 3 and -2 by multiplying (`x * x * x`, not `pow`, which can differ in
 /// the last bit), and 0.5, -0.5 and -1 (bfloat16 too) by `sqrt`, `rsqrt` and `reciprocal`.
 pub(super) fn pow_scalar_values(x: &Tensor, exponent: Scalar) -> Result<Tensor, Error> {
+    if !x.dtype().is_floating_point() && matches!(exponent, Scalar::Int(e) if e < 0) {
+        return Err(Error::IntegerNegativePower);
+    }
     let e = match exponent {
         Scalar::Int(e) => e as f64,
         Scalar::Float(e) => e,

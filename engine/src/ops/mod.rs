@@ -13,12 +13,14 @@ pub(crate) mod inplace;
 mod linalg;
 mod matmul;
 mod norm;
+mod pointwise;
 mod reduce;
 mod reductions;
 mod scan;
 mod scatter;
 mod shape;
 mod softmax;
+mod sort;
 mod unary;
 
 pub use binary::Rounding;

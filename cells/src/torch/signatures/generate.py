@@ -66,7 +66,7 @@ BINDINGS = {
         masked_select masked_scatter take take_along_dim nonzero argwhere select
         amax amin logsumexp nansum nanmean count_nonzero std_mean var_mean argmin any all
         cumsum cumprod cummax cummin norm dist det logdet slogdet inverse cholesky qr svd
-        pinverse
+        pinverse sort argsort msort topk kthvalue median nanmedian mode pow
     """,
     "torch.linalg": """
         det slogdet inv solve cholesky qr svd svdvals eigh eigvalsh pinv matrix_rank lstsq
@@ -92,6 +92,7 @@ BINDINGS = {
         argwhere select
         amax amin logsumexp nansum nanmean count_nonzero argmin cumsum cumsum_ cumprod cumprod_
         cummax cummin norm dist det logdet slogdet inverse cholesky qr svd pinverse
+        sort argsort msort topk kthvalue median nanmedian mode pow_
     """,
     "torch.nn.functional": """
         relu sigmoid tanh softmax log_softmax mse_loss cross_entropy nll_loss

@@ -11,4 +11,5 @@ pub mod cascade;
 pub mod elementwise;
 pub mod matmul;
 pub mod reduce;
+pub mod stl;
 pub mod unary;
