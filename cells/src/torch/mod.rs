@@ -19,6 +19,7 @@ pub mod nn;
 pub mod ops;
 pub mod optim;
 pub mod parse;
+pub mod pointwise;
 pub mod reductions;
 pub mod serialization;
 pub mod shape;
@@ -57,6 +58,7 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
         reductions::HANDLERS,
         linalg::HANDLERS,
         sorting::HANDLERS,
+        pointwise::HANDLERS,
         shape::HANDLERS,
         indexing::HANDLERS,
         tensor::HANDLERS,

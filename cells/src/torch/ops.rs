@@ -4,7 +4,7 @@
 
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::backend::cpu::unary::Unary;
-use tolab_engine::{DType, Rounding, Scalar, Session, Tensor};
+use tolab_engine::{DType, Error as EngineError, Rounding, Scalar, Session, Tensor};
 
 use super::{Call, Handler, Operand};
 use crate::python::exception::{ExcType, PyException};
@@ -159,8 +159,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.softmax", Handler::Engine(softmax)),
     ("Tensor.log_softmax", Handler::Engine(softmax)),
     ("torch.log_softmax", Handler::Engine(softmax)),
-    ("Tensor.clamp", Handler::Engine(clamp)),
-    ("torch.clamp", Handler::Engine(clamp)),
     ("Tensor.flatten", Handler::Engine(flatten)),
     ("torch.flatten", Handler::Engine(flatten)),
     ("Tensor.masked_fill", Handler::Engine(masked_fill)),
@@ -248,11 +246,14 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.isnan", Handler::Engine(finite)),
     ("torch.isinf", Handler::Engine(finite)),
     ("torch.isfinite", Handler::Engine(finite)),
+    ("Tensor.isnan", Handler::Engine(finite)),
+    ("Tensor.isinf", Handler::Engine(finite)),
+    ("Tensor.isfinite", Handler::Engine(finite)),
     ("torch.equal", Handler::Engine(equal)),
     ("torch.allclose", Handler::Engine(allclose)),
 ];
 
-fn tensor_value(t: Tensor) -> Result<Value> {
+pub(super) fn tensor_value(t: Tensor) -> Result<Value> {
     Ok(Value::Tensor(t))
 }
 
@@ -357,46 +358,61 @@ fn add_(call: &Call, _: &Session) -> Result<Value> {
 /// `atan2`, `hypot`, `fmod`, `remainder`, `floor_divide`, `fmax`, `fmin`, `copysign`: a tensor
 /// and a tensor (or a number, where the signature takes one).
 fn binary_math(call: &Call, session: &Session) -> Result<Value> {
-    // `torch.remainder(5, t)`: the number wrapped as a 0-dim tensor (in the default dtype for
-    // a float), as PyTorch wraps it.
     let t = match call.signature().position("self") {
-        Some(_) => {
-            let number = call.scalar("self")?;
-            let dtype = match number {
-                Scalar::Float(_) => DType::Float32,
-                Scalar::Bool(_) => DType::Bool,
-                Scalar::Int(_) => DType::Int64,
-            };
-            Tensor::full(session, &[], number, dtype, tolab_engine::Device::CPU)?
-        }
+        Some(_) => wrapped_number(session, call.scalar("self")?)?,
         None => call.input()?,
     };
     let other = operand(call, "other")?;
     call.finish()?;
-    let op = match call.binding.name() {
-        "remainder" => {
-            return tensor_value(match other {
-                Operand::Tensor(o) => t.remainder(&o)?,
-                Operand::Scalar(s) => t.remainder(s)?,
-            });
-        }
-        "floor_divide" => {
-            return tensor_value(match other {
-                Operand::Tensor(o) => t.floor_divide(&o)?,
-                Operand::Scalar(s) => t.floor_divide(s)?,
-            });
-        }
-        "atan2" | "arctan2" => Binary::Atan2,
-        "hypot" => Binary::Hypot,
-        "fmod" => Binary::Fmod,
-        "fmax" => Binary::Fmax,
-        "fmin" => Binary::Fmin,
-        "copysign" => Binary::Copysign,
-        other => return Err(not_yet(other)),
+    tensor_value(binary_op(call.binding.name())?(&t, &other)?)
+}
+
+/// A Python number where PyTorch takes a tensor (`torch.remainder(5, t)`): a 0-dim tensor, in
+/// the default dtype for a float, as PyTorch wraps it.
+pub(super) fn wrapped_number(session: &Session, number: Scalar) -> Result<Tensor> {
+    let dtype = match number {
+        Scalar::Float(_) => DType::Float32,
+        Scalar::Bool(_) => DType::Bool,
+        Scalar::Int(_) => DType::Int64,
     };
-    tensor_value(match other {
-        Operand::Tensor(o) => t.binary_math(op, &o)?,
-        Operand::Scalar(s) => t.binary_math(op, s)?,
+    Ok(Tensor::full(
+        session,
+        &[],
+        number,
+        dtype,
+        tolab_engine::Device::CPU,
+    )?)
+}
+
+/// The binary math op `name` (or its in-place spelling `name_`), out of place.
+pub(super) type BinaryMath = fn(&Tensor, &Operand) -> std::result::Result<Tensor, EngineError>;
+
+/// The binary math op called `name` (or `name_`, its in-place spelling).
+pub(super) fn binary_op(name: &str) -> Result<BinaryMath> {
+    macro_rules! math {
+        ($op:expr) => {
+            |t: &Tensor, other: &Operand| match other {
+                Operand::Tensor(o) => t.binary_math($op, o),
+                Operand::Scalar(s) => t.binary_math($op, *s),
+            }
+        };
+    }
+    Ok(match name.trim_end_matches('_') {
+        "remainder" => |t, other| match other {
+            Operand::Tensor(o) => t.remainder(o),
+            Operand::Scalar(s) => t.remainder(*s),
+        },
+        "floor_divide" => |t, other| match other {
+            Operand::Tensor(o) => t.floor_divide(o),
+            Operand::Scalar(s) => t.floor_divide(*s),
+        },
+        "atan2" | "arctan2" => math!(Binary::Atan2),
+        "hypot" => math!(Binary::Hypot),
+        "fmod" => math!(Binary::Fmod),
+        "fmax" => math!(Binary::Fmax),
+        "fmin" => math!(Binary::Fmin),
+        "copysign" => math!(Binary::Copysign),
+        other => return Err(not_yet(other)),
     })
 }
 
@@ -508,22 +524,6 @@ fn softmax(call: &Call, _: &Session) -> Result<Value> {
     } else {
         t.log_softmax(dim)?
     })
-}
-
-/// `clamp(min, max)`: numbers, or 0-dim tensors that do not need their gradient.
-fn clamp(call: &Call, _: &Session) -> Result<Value> {
-    let t = call.input()?;
-    let bound = |name: &str| -> Result<Option<Scalar>> {
-        match call.get(name).map(Value::resolved).as_deref() {
-            None => Ok(None),
-            Some(Value::Tensor(b)) if b.dim() == 0 && !b.requires_grad() => Ok(Some(b.item()?)),
-            Some(Value::Tensor(_)) => Err(not_yet("clamp() with tensor bounds")),
-            Some(_) => call.opt_scalar(name),
-        }
-    };
-    let (min, max) = (bound("min")?, bound("max")?);
-    call.finish()?;
-    tensor_value(t.clamp(min, max)?)
 }
 
 fn flatten(call: &Call, _: &Session) -> Result<Value> {

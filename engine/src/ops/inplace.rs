@@ -282,6 +282,25 @@ impl Tensor {
     /// `clamp_(min, max)`: `ClampBackward1` over the values as they were before (kept as a copy,
     /// as PyTorch keeps `original_self`).
     pub fn clamp_(&self, min: Option<Scalar>, max: Option<Scalar>) -> Result<&Tensor, Error> {
+        self.clamp_named_("ClampBackward1", min, max)
+    }
+
+    /// `clamp_min_(min)` for a number (`ClampMinBackward0`).
+    pub fn clamp_min_(&self, min: Scalar) -> Result<&Tensor, Error> {
+        self.clamp_named_("ClampMinBackward0", Some(min), None)
+    }
+
+    /// `clamp_max_(max)` for a number (`ClampMaxBackward0`).
+    pub fn clamp_max_(&self, max: Scalar) -> Result<&Tensor, Error> {
+        self.clamp_named_("ClampMaxBackward0", None, Some(max))
+    }
+
+    fn clamp_named_(
+        &self,
+        name: &'static str,
+        min: Option<Scalar>,
+        max: Option<Scalar>,
+    ) -> Result<&Tensor, Error> {
         self.check_in_place()?;
         let clamped = super::unary::clamp_values(self, min, max)?;
         if !clamped.dtype().can_cast_to(self.dtype()) {
@@ -291,7 +310,7 @@ impl Tensor {
             });
         }
         let original = SavedTensor::new(&self.session().no_grad(|| self.clone_tensor())?);
-        let backward = super::unary::clamp_backward(original, min, max);
+        let backward = super::unary::clamp_backward_named(name, original, min, max);
         self.commit(&clamped, History::alone(Some(backward)))
     }
 

@@ -1,6 +1,7 @@
 //! Pointwise ops PyTorch computes in one kernel from several inputs — `lerp`, `addcmul`,
-//! `addcdiv`, `xlogy` — and the ones it defines from simpler ones — `nan_to_num`, `logit`, the
-//! logical ops, `isclose`, `signbit` — each with PyTorch's order of rounding and its node.
+//! `addcdiv`, `xlogy`, `clamp` with tensor bounds — and the ones it defines from simpler ones —
+//! `nan_to_num`, `logit`, the logical ops, `isclose`, `signbit`, `rad2deg`, `deg2rad` — each
+//! with PyTorch's order of rounding and its node.
 
 use crate::autograd::{self, Backward};
 use crate::backend::cpu::elementwise::Binary;
@@ -30,6 +31,8 @@ impl Tensor {
     /// `end - (end - self)·(1 - w)`, each one fused multiply-add as PyTorch's vector kernel
     /// (`LerpBackward0`).
     pub fn lerp_scalar(&self, end: &Tensor, weight: f64) -> Result<Tensor, Error> {
+        // TensorIterator's device check, over the inputs in order.
+        super::common_device(&[self, end])?;
         let diff = op(Binary::Sub, end, self)?;
         let out = match weight.abs() < 0.5 {
             true => add_scaled_values(
@@ -60,6 +63,7 @@ impl Tensor {
     /// `lerp(end, weight)` for a tensor `weight` (`LerpBackward1`). The multiply-add is computed
     /// in float64 and rounded once, as the fused one rounds.
     pub fn lerp(&self, end: &Tensor, weight: &Tensor) -> Result<Tensor, Error> {
+        super::common_device(&[self, end, weight])?;
         let dtype = crate::dtype::result_type(&[
             Operand::Tensor(self).promotion(),
             Operand::Tensor(end).promotion(),
@@ -95,6 +99,7 @@ impl Tensor {
     /// `addcmul(t1, t2, value)`: `self + value·t1·t2`, multiplied in that order
     /// (`AddcmulBackward0`).
     pub fn addcmul(&self, t1: &Tensor, t2: &Tensor, value: Scalar) -> Result<Tensor, Error> {
+        super::common_device(&[self, t1, t2])?;
         let product = op(
             Binary::Mul,
             &op(Binary::Mul, Operand::Scalar(value), t1)?,
@@ -117,6 +122,7 @@ impl Tensor {
     /// `addcdiv(t1, t2, value)`: `self + value·t1 / t2`; integer `t1` and `t2` are refused, as
     /// PyTorch refuses them (`AddcdivBackward0`).
     pub fn addcdiv(&self, t1: &Tensor, t2: &Tensor, value: Scalar) -> Result<Tensor, Error> {
+        super::common_device(&[self, t1, t2])?;
         if !t1.dtype().is_floating_point() && !t2.dtype().is_floating_point() {
             return Err(Error::AddcdivIntegers);
         }
@@ -153,6 +159,7 @@ impl Tensor {
     /// `xlogy(other)`: `self · log(other)`, 0 where `self` is 0, NaN where `other` is
     /// (`XlogyBackward0`).
     pub fn xlogy(&self, other: &Tensor) -> Result<Tensor, Error> {
+        super::common_device(&[self, other])?;
         let out = self.session().no_grad(|| -> Result<Tensor, Error> {
             let dtype = crate::dtype::result_type(&[
                 Operand::Tensor(self).promotion(),
@@ -355,4 +362,132 @@ impl Tensor {
                 false => op(Binary::Lt, self, Scalar::Int(0)),
             })
     }
+
+    /// `clamp(min, max)` with tensor bounds (either may be absent), broadcast together and
+    /// promoted as one op: `ClampBackward0`, or `ClampMinBackward1`/`ClampMaxBackward1` for
+    /// `clamp_min`/`clamp_max` (`node`). PyTorch 2.15 hands each element's gradient to the value
+    /// the result came from: the bound it was clamped to, `max` wherever `min > max`, half to
+    /// each of a value and a bound it equals (all of it to the value when `min == max` too).
+    pub fn clamp_tensor(
+        &self,
+        node: &'static str,
+        min: Option<&Tensor>,
+        max: Option<&Tensor>,
+    ) -> Result<Tensor, Error> {
+        let mut inputs = vec![self];
+        inputs.extend(min.iter().chain(&max).copied());
+        super::common_device(&inputs)?;
+        let mut promoted = vec![Operand::Tensor(self).promotion()];
+        promoted.extend(
+            min.iter()
+                .chain(&max)
+                .map(|b| Operand::Tensor(b).promotion()),
+        );
+        let dtype = crate::dtype::result_type(&promoted).unwrap_or(self.dtype());
+        let out = self.session().no_grad(|| -> Result<Tensor, Error> {
+            let mut out = self.to_dtype_if_needed(dtype)?;
+            if let Some(low) = min {
+                out = op(Binary::Maximum, &out, low)?;
+            }
+            if let Some(high) = max {
+                out = op(Binary::Minimum, &out, high)?;
+            }
+            match min.is_none() && max.is_none() {
+                true => Err(Error::ClampWithoutBounds),
+                false => Ok(out),
+            }
+        })?;
+        // `clamp_min`'s and `clamp_max`'s nodes have an edge for their one bound; `clamp`'s
+        // has both, absent or not.
+        let edges = match node {
+            "ClampMinBackward1" => vec![Some(self), min],
+            "ClampMaxBackward1" => vec![Some(self), max],
+            _ => vec![Some(self), min, max],
+        };
+        let (x, low, high) = (
+            self.detach(),
+            min.map(Tensor::detach),
+            max.map(Tensor::detach),
+        );
+        let meta = autograd::record_edges(&edges, || {
+            Backward::new(node, move |grad| {
+                let (to_low, to_high) = clamp_shares(&x, low.as_ref(), high.as_ref())?;
+                let mut to_x = grad.clone();
+                let mut to_bound = |bound: &Option<Tensor>, share: Option<Tensor>| {
+                    let (Some(bound), Some(share)) = (bound, share) else {
+                        return Ok(None);
+                    };
+                    let part = op(Binary::Mul, grad, &share.to_dtype(grad.dtype())?)?;
+                    to_x = op(Binary::Sub, &to_x, &part)?;
+                    to_input(&part, bound)
+                };
+                let (to_low, to_high) = (to_bound(&low, to_low)?, to_bound(&high, to_high)?);
+                let bounds = match node {
+                    "ClampMinBackward1" => vec![to_low],
+                    "ClampMaxBackward1" => vec![to_high],
+                    _ => vec![to_low, to_high],
+                };
+                Ok([vec![to_input(&to_x, &x)?], bounds].concat())
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `rad2deg()` and `deg2rad()` (`degrees`): the values times `180/π` or `π/180`, integers
+    /// as float32 (`Rad2DegBackward0`, `Deg2RadBackward0`).
+    pub fn angle_units(&self, degrees: bool) -> Result<Tensor, Error> {
+        let (factor, node) = match degrees {
+            true => (180.0 / std::f64::consts::PI, "Rad2DegBackward0"),
+            false => (std::f64::consts::PI / 180.0, "Deg2RadBackward0"),
+        };
+        let x = match self.dtype().is_floating_point() {
+            true => self.detach(),
+            false => self.to_dtype(DType::Float32)?,
+        };
+        let out = op(Binary::Mul, &x, Scalar::Float(factor))?;
+        let meta = autograd::record(&[self], || {
+            Backward::new(node, move |grad| {
+                Ok(vec![Some(op(Binary::Mul, grad, Scalar::Float(factor))?)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+}
+
+/// The share of each element's gradient that goes to `min` and to `max` in a clamp with tensor
+/// bounds, as 0, 0.5 or 1 (float32; the rest goes to the value).
+fn clamp_shares(
+    x: &Tensor,
+    min: Option<&Tensor>,
+    max: Option<&Tensor>,
+) -> Result<(Option<Tensor>, Option<Tensor>), Error> {
+    let float = |t: Tensor| t.to_dtype(DType::Float32);
+    let half =
+        |t: Tensor| -> Result<Tensor, Error> { op(Binary::Mul, &float(t)?, Scalar::Float(0.5)) };
+    // Where min < max, or where a bound is alone; min == max counts apart (no halves there).
+    let ordered = match (min, max) {
+        (Some(low), Some(high)) => Some((op(Binary::Lt, low, high)?, op(Binary::Le, low, high)?)),
+        _ => None,
+    };
+    let share = |bound: &Tensor, beyond: Binary| -> Result<Tensor, Error> {
+        let past = float(op(beyond, x, bound)?)?;
+        let tie = op(Binary::Eq, x, bound)?;
+        let tie = match &ordered {
+            Some((strict, _)) => op(Binary::BitAnd, &tie, strict)?,
+            None => tie,
+        };
+        let share = op(Binary::Add, &past, &half(tie)?)?;
+        match &ordered {
+            Some((_, le)) => op(Binary::Mul, &share, &float(le.clone())?),
+            None => Ok(share),
+        }
+    };
+    let to_low = min.map(|low| share(low, Binary::Lt)).transpose()?;
+    let mut to_high = max.map(|high| share(high, Binary::Gt)).transpose()?;
+    if let (Some((_, le)), Some(high)) = (&ordered, &to_high) {
+        // Where min > max the result is max, whatever the value.
+        let crossed = float(op(Binary::Eq, le, Scalar::Bool(false))?)?;
+        to_high = Some(op(Binary::Add, high, &crossed)?);
+    }
+    Ok((to_low, to_high))
 }

@@ -318,6 +318,27 @@ impl Tensor {
         let out = clamp_values(self, min, max)?;
         Ok(out.with_autograd(clamp_node(self, SavedTensor::new(self), min, max)))
     }
+
+    /// `clamp_min(min)` for a number (`ClampMinBackward0`: the gradient passes where the value
+    /// was above `min`).
+    pub fn clamp_min(&self, min: Scalar) -> Result<Tensor, Error> {
+        let out = clamp_values(self, Some(min), None)?;
+        let saved = SavedTensor::new(self);
+        let meta = autograd::record(&[self], || {
+            clamp_backward_named("ClampMinBackward0", saved, Some(min), None)
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `clamp_max(max)` for a number (`ClampMaxBackward0`).
+    pub fn clamp_max(&self, max: Scalar) -> Result<Tensor, Error> {
+        let out = clamp_values(self, None, Some(max))?;
+        let saved = SavedTensor::new(self);
+        let meta = autograd::record(&[self], || {
+            clamp_backward_named("ClampMaxBackward0", saved, None, Some(max))
+        });
+        Ok(out.with_autograd(meta))
+    }
 }
 
 /// The clamped values, no autograd.
@@ -346,17 +367,21 @@ pub(super) fn clamp_node(
     min: Option<Scalar>,
     max: Option<Scalar>,
 ) -> crate::autograd::AutogradMeta {
-    autograd::record(&[input], || clamp_backward(saved, min, max))
+    autograd::record(&[input], || {
+        clamp_backward_named("ClampBackward1", saved, min, max)
+    })
 }
 
-/// The backward of `clamp`: the gradient passes where the saved values were strictly inside the
-/// bounds.
-pub(super) fn clamp_backward(
+/// The backward of `clamp` with number bounds, under the name of the op that recorded it
+/// (`clamp`'s, `clamp_min`'s, `clamp_max`'s): the gradient passes where the saved values were
+/// strictly inside the bounds.
+pub(super) fn clamp_backward_named(
+    name: &'static str,
     saved: SavedTensor,
     min: Option<Scalar>,
     max: Option<Scalar>,
 ) -> Backward {
-    Backward::saving("ClampBackward1", move |grad| {
+    Backward::saving(name, move |grad| {
         let x = saved.unpack()?;
         let mut inside = Tensor::full(
             x.session(),

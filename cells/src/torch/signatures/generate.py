@@ -67,6 +67,11 @@ BINDINGS = {
         amax amin logsumexp nansum nanmean count_nonzero std_mean var_mean argmin any all
         cumsum cumprod cummax cummin norm dist det logdet slogdet inverse cholesky qr svd
         pinverse sort argsort msort topk kthvalue median nanmedian mode pow
+        eq ne lt le gt ge less less_equal greater greater_equal not_equal clip clamp_min
+        clamp_max lerp addcmul addcdiv xlogy nan_to_num logit logical_not logical_and logical_or
+        logical_xor isclose signbit numel is_floating_point is_complex is_nonzero isposinf
+        isneginf isreal rad2deg deg2rad float_power bitwise_and bitwise_or bitwise_xor
+        bitwise_not
     """,
     "torch.linalg": """
         det slogdet inv solve cholesky qr svd svdvals eigh eigvalsh pinv matrix_rank lstsq
@@ -93,6 +98,15 @@ BINDINGS = {
         amax amin logsumexp nansum nanmean count_nonzero argmin cumsum cumsum_ cumprod cumprod_
         cummax cummin norm dist det logdet slogdet inverse cholesky qr svd pinverse
         sort argsort msort topk kthvalue median nanmedian mode pow_
+        eq ne lt le gt ge less less_equal greater greater_equal not_equal eq_ ne_ lt_ le_ gt_
+        ge_ less_ less_equal_ greater_ greater_equal_ not_equal_ clamp_ clip clip_ clamp_min
+        clamp_min_ clamp_max clamp_max_ lerp lerp_ addcmul addcmul_ addcdiv addcdiv_ xlogy
+        xlogy_ nan_to_num nan_to_num_ logit logit_ logical_not logical_not_ logical_and
+        logical_and_ logical_or logical_or_ logical_xor logical_xor_ isclose signbit nelement
+        ndimension is_floating_point is_complex is_signed is_nonzero isposinf isneginf isreal
+        isnan isinf isfinite rad2deg rad2deg_ deg2rad deg2rad_ float_power float_power_
+        bitwise_and bitwise_and_ bitwise_or bitwise_or_ bitwise_xor bitwise_xor_ bitwise_not
+        bitwise_not_ fmod_ remainder_ atan2_ arctan2_ floor_divide_ hypot_ copysign_
     """,
     "torch.nn.functional": """
         relu sigmoid tanh softmax log_softmax mse_loss cross_entropy nll_loss
