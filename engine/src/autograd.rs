@@ -52,7 +52,7 @@ impl GradFn {
     /// (`torch::autograd::AccumulateGrad`); generated ones are their class name.
     pub fn qualified_name(&self) -> String {
         match self.0.name {
-            "AccumulateGrad" | "NotImplemented" | "CopySlices" => {
+            "AccumulateGrad" | "NotImplemented" | "CopySlices" | "CopyBackwards" => {
                 format!("torch::autograd::{}", self.0.name)
             }
             name => name.to_owned(),

@@ -246,11 +246,8 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
     let owner = &*owner.resolved();
     let arg = |i: usize| args.positional.get(i).cloned().unwrap_or(Value::None);
     match owner {
-        // `name()` gives the C++ class's qualified name for the one node that is not generated.
-        Value::GradFn(g) if name == "name" => Ok(Value::str(match g.name() {
-            "AccumulateGrad" => "torch::autograd::AccumulateGrad",
-            other => other,
-        })),
+        // `name()` gives the C++ class's qualified name for the nodes written by hand.
+        Value::GradFn(g) if name == "name" => Ok(Value::str(&g.qualified_name())),
         Value::NdArray(a) => crate::stdlib::numpy::methods::call(a, name, &args),
         Value::NpScalar(x) => crate::stdlib::numpy::methods::call_scalar(x, name, &args),
         Value::List(items) => list_method(items, name, &args),

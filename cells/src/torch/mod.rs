@@ -20,6 +20,7 @@ pub mod ops;
 pub mod optim;
 pub mod parse;
 pub mod pointwise;
+pub mod products;
 pub mod reductions;
 pub mod serialization;
 pub mod shape;
@@ -59,6 +60,7 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
         linalg::HANDLERS,
         sorting::HANDLERS,
         pointwise::HANDLERS,
+        products::HANDLERS,
         shape::HANDLERS,
         indexing::HANDLERS,
         tensor::HANDLERS,

@@ -189,8 +189,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.matmul", Handler::Engine(matmul)),
     ("Tensor.mm", Handler::Engine(matmul)),
     ("torch.mm", Handler::Engine(matmul)),
-    ("Tensor.addmm", Handler::Engine(matmul)),
-    ("torch.addmm", Handler::Engine(matmul)),
     ("Tensor.bmm", Handler::Engine(matmul)),
     ("torch.bmm", Handler::Engine(matmul)),
     ("Tensor.mv", Handler::Engine(matmul)),
@@ -569,20 +567,10 @@ fn gather(call: &Call, _: &Session) -> Result<Value> {
     })
 }
 
-/// The products: `matmul`, `mm`, `bmm`, `mv`, `dot`, `outer` (and its old name `ger`), `addmm`.
+/// The products: `matmul`, `mm`, `bmm`, `mv`, `dot`, `outer` (and its old name `ger`).
 fn matmul(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
     let name = call.binding.name();
-    if name == "addmm" {
-        let (mat1, mat2) = (call.tensor("mat1")?, call.tensor("mat2")?);
-        for factor in ["beta", "alpha"] {
-            if call.gave(factor) && call.scalar(factor)?.as_f64() != 1.0 {
-                return Err(not_yet(&format!("addmm({factor}=...)")));
-            }
-        }
-        call.finish()?;
-        return tensor_value(t.addmm(&mat1, &mat2)?);
-    }
     let other = call.tensor(match name {
         "mm" | "bmm" => "mat2",
         "mv" => "vec",

@@ -3,11 +3,13 @@
 
 use thiserror::Error;
 
+mod einsum;
 mod index;
 mod linalg;
 mod reduce;
 mod shape;
 
+pub use einsum::EinsumError;
 pub use index::IndexingError;
 pub use linalg::LinalgError;
 pub use reduce::ReduceError;
@@ -183,6 +185,15 @@ pub enum Error {
     Reduce(#[from] ReduceError),
     #[error(transparent)]
     Linalg(#[from] LinalgError),
+    #[error(transparent)]
+    Einsum(#[from] EinsumError),
+    /// A CPU kernel handed operands of two dtypes (`TensorIteratorBase`-free kernels such as
+    /// `bmm`: aten/src/ATen/native/LinearAlgebra.cpp).
+    #[error("expected scalar type {} but found {}", expected.scalar_type_name(), found.scalar_type_name())]
+    ExpectedScalarType {
+        expected: crate::dtype::DType,
+        found: crate::dtype::DType,
+    },
     /// aten/src/ATen/mps/MPSAllocator.mm.
     #[error(
         "MPS backend out of memory (MPS allocated: {}, other allocations: 0 bytes, max allowed: {}). Tried to allocate {} on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure).",
@@ -998,6 +1009,7 @@ impl Error {
             Error::Indexing(e) => e.python_type(),
             Error::Reduce(e) => e.python_type(),
             Error::Linalg(e) => e.python_type(),
+            Error::Einsum(_) | Error::ExpectedScalarType { .. } => PythonType::RuntimeError,
             Error::BoolSubtraction
             | Error::BoolNegation
             | Error::BoolRelu

@@ -5,7 +5,7 @@ use crate::backend::cpu::elementwise::{LaneKind, Lanes};
 use crate::backend::cpu::matmul;
 use crate::backend::gpu::Product;
 use crate::device::{Device, DeviceType};
-use crate::error::Error;
+use crate::error::{Error, LinalgError};
 use crate::layout::broadcast_shapes;
 use crate::tensor::Tensor;
 
@@ -97,62 +97,6 @@ impl Tensor {
         Ok(out.with_autograd(meta))
     }
 
-    /// `torch.addmm(self, mat1, mat2)`: `self + mat1 @ mat2`, `self` broadcast to the product's
-    /// shape (what `nn.Linear` runs on a batch: `addmm(bias, input, weight.t())`).
-    pub fn addmm(&self, mat1: &Tensor, mat2: &Tensor) -> Result<Tensor, Error> {
-        if let Some(cast) = crate::amp::autocast_inputs(
-            crate::amp::CastPolicy::LowerPrecision,
-            &[self, mat1, mat2],
-        )? {
-            return cast[0].addmm(&cast[1], &cast[2]);
-        }
-
-        let device = super::check_arguments(
-            "wrapper_CUDA_addmm",
-            &[
-                ("self", Some(self)),
-                ("mat1", Some(mat1)),
-                ("mat2", Some(mat2)),
-            ],
-        )?;
-        for (name, t) in [("mat1", mat1), ("mat2", mat2)] {
-            if t.dim() != 2 {
-                return Err(Error::MmNeedsMatrix {
-                    argument: name,
-                    dim: t.dim(),
-                });
-            }
-        }
-        if mat1.dtype() != mat2.dtype() {
-            return Err(Error::AddmmDtypeMismatch {
-                first: mat1.dtype(),
-                second: mat2.dtype(),
-            });
-        }
-        let (n, k, m) = product_sizes("addmm", mat1, mat2)?;
-        let product = self.session().no_grad(|| -> Result<Tensor, Error> {
-            let bias = self.expand(&[n as i64, m as i64])?;
-            bias.add(&product(mat1, mat2, (1, n, k, m), &[n, m], device)?)
-        })?;
-        let (bias_shape, bias_dtype) = (self.shape().to_vec(), self.dtype());
-        let (a, b) = (SavedTensor::new(mat1), SavedTensor::new(mat2));
-        let meta = autograd::record(&[self, mat1, mat2], || {
-            Backward::saving("AddmmBackward0", move |grad| {
-                let (a, b) = (a.unpack()?, b.unpack()?);
-                Ok(vec![
-                    Some(super::elementwise::reduce_grad(
-                        grad,
-                        &bias_shape,
-                        bias_dtype,
-                    )?),
-                    Some(grad.mm(&b.t()?)?),
-                    Some(a.t()?.mm(grad)?),
-                ])
-            })
-        });
-        Ok(product.with_autograd(meta))
-    }
-
     /// `torch.bmm(self, mat2)`: batches of matrices, the batch sizes equal.
     pub fn bmm(&self, mat2: &Tensor) -> Result<Tensor, Error> {
         if let Some(cast) =
@@ -171,7 +115,12 @@ impl Tensor {
         if mat2.dim() != 3 {
             return Err(Error::BmmNeeds3D { argument: "batch2" });
         }
-        check_same_dtype(self, mat2)?;
+        if self.dtype() != mat2.dtype() {
+            return Err(Error::ExpectedScalarType {
+                expected: self.dtype(),
+                found: mat2.dtype(),
+            });
+        }
         let (batch, n, k) = (self.shape()[0], self.shape()[1], self.shape()[2]);
         let m = mat2.shape()[2];
         if mat2.shape()[..2] != [batch, k] {
@@ -243,10 +192,26 @@ impl Tensor {
     }
 
     pub fn dot(&self, other: &Tensor) -> Result<Tensor, Error> {
-        let device = super::check_arguments(
-            "wrapper_CUDA__dot",
-            &[("self", Some(self)), ("tensor", Some(other))],
-        )?;
+        self.dot_named(other, "DotBackward0", ("wrapper_CUDA__dot", "tensor"))
+    }
+
+    /// `dot` under `node`, checked as ATen's `dot_check` does: 1-D, one dtype, one length.
+    /// `(method, argument)` name the CUDA kernel and the second argument for the device check.
+    pub(crate) fn dot_named(
+        &self,
+        other: &Tensor,
+        node: &'static str,
+        (method, argument): (&'static str, &'static str),
+    ) -> Result<Tensor, Error> {
+        let device =
+            super::check_arguments(method, &[("self", Some(self)), (argument, Some(other))])?;
+        if self.dim() != 1 || other.dim() != 1 {
+            return Err(LinalgError::DotNeeds1D {
+                a: self.dim(),
+                b: other.dim(),
+            }
+            .into());
+        }
         if self.dtype() != other.dtype() {
             return Err(Error::DotDtypeMismatch {
                 first: self.dtype(),
@@ -263,7 +228,7 @@ impl Tensor {
         let out = product(self, other, (1, 1, k, 1), &[], device)?;
         let (a, b) = (SavedTensor::new(self), SavedTensor::new(other));
         let meta = autograd::record(&[self, other], || {
-            Backward::saving("DotBackward0", move |grad| {
+            Backward::saving(node, move |grad| {
                 let (a, b) = (a.unpack()?, b.unpack()?);
                 Ok(vec![Some(b.mul(grad)?), Some(a.mul(grad)?)])
             })

@@ -2,9 +2,11 @@
 //! device per op; 0-dim CPU tensors may join any), type promotion, broadcasting, and the autograd
 //! node each op records.
 
+mod addmm;
 mod binary;
 mod conv;
 mod create;
+mod einsum;
 mod elementwise;
 pub(crate) mod gpu;
 mod index;
@@ -14,6 +16,7 @@ mod linalg;
 mod matmul;
 mod norm;
 mod pointwise;
+mod products;
 mod reduce;
 mod reductions;
 mod scan;
@@ -23,6 +26,7 @@ mod softmax;
 mod sort;
 mod unary;
 
+pub use addmm::AddProduct;
 pub use binary::Rounding;
 pub use conv::Conv2dParams;
 pub use elementwise::Operand;

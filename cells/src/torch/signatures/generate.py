@@ -72,10 +72,12 @@ BINDINGS = {
         logical_xor isclose signbit numel is_floating_point is_complex is_nonzero isposinf
         isneginf isreal rad2deg deg2rad float_power bitwise_and bitwise_or bitwise_xor
         bitwise_not
+        einsum tensordot inner kron vdot chain_matmul matrix_power cross addmv addmv_ addr baddbmm
+        addbmm
     """,
     "torch.linalg": """
         det slogdet inv solve cholesky qr svd svdvals eigh eigvalsh pinv matrix_rank lstsq
-        vector_norm matrix_norm norm diagonal matmul
+        vector_norm matrix_norm norm diagonal matmul vecdot multi_dot matrix_power cross
     """,
     "Tensor": """
         to cuda cpu item tolist size dim numel sum mean std var flatten numpy any all get_device
@@ -107,6 +109,8 @@ BINDINGS = {
         isnan isinf isfinite rad2deg rad2deg_ deg2rad deg2rad_ float_power float_power_
         bitwise_and bitwise_and_ bitwise_or bitwise_or_ bitwise_xor bitwise_xor_ bitwise_not
         bitwise_not_ fmod_ remainder_ atan2_ arctan2_ floor_divide_ hypot_ copysign_
+        inner kron vdot matrix_power cross addmm_ addmv addmv_ addr addr_ baddbmm baddbmm_
+        addbmm addbmm_
     """,
     "torch.nn.functional": """
         relu sigmoid tanh softmax log_softmax mse_loss cross_entropy nll_loss
