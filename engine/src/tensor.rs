@@ -418,6 +418,21 @@ impl Tensor {
         )
     }
 
+    /// `detach_()`: this tensor cut from its graph in place, a leaf that does not require grad.
+    /// A view of another tensor cannot be (PyTorch's error says to use `detach()`).
+    pub fn detach_(&self) -> Result<&Tensor, Error> {
+        if self.view_base().is_some() {
+            return Err(Error::DetachViewInPlace);
+        }
+        if self.requires_grad() {
+            crate::autograd::graph_break(self, crate::trace::BreakCause::Detach);
+        }
+        let mut meta = self.meta_mut();
+        meta.grad_fn = None;
+        meta.requires_grad = false;
+        Ok(self)
+    }
+
     /// The same storage and version counter with another layout and no history (a detached
     /// view; see [`Tensor::strided_view`]).
     pub(crate) fn relaid(&self, layout: Layout) -> Tensor {
@@ -817,6 +832,11 @@ impl Tensor {
 
     pub(crate) fn set_grad(&self, grad: Option<Tensor>) {
         self.meta_mut().grad = grad;
+    }
+
+    /// `retains_grad`: whether this non-leaf keeps its `.grad` (`retain_grad()` was called).
+    pub fn retains_grad(&self) -> bool {
+        self.autograd().retains_grad
     }
 
     /// `retain_grad()`: a non-leaf keeps its `.grad` after `backward()` (a no-op on leaves).

@@ -1199,7 +1199,8 @@ pub fn is_callable(v: &Value) -> bool {
         | Value::TorchFn(_)
         | Value::TorchMethod(..)
         | Value::Typing(_)
-        | Value::GradMode(_) => true,
+        | Value::GradMode(_)
+        | Value::SetGradEnabled { .. } => true,
         Value::Wrapped(w) => !matches!(&**w, super::value::Wrapped::Property(..)),
         Value::Instance(i) => i.module.is_some() || i.class.lookup("__call__").is_some(),
         _ => false,

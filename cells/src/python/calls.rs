@@ -104,6 +104,22 @@ impl Interpreter {
             }
             Value::Class(class) => self.instantiate(class, args).await,
             Value::Typing(alias) => Ok(crate::stdlib::typing::call_typing(alias, &args)?),
+            // As a decorator, `set_grad_enabled(mode)` undoes its own setting and runs the
+            // function under `mode`.
+            Value::SetGradEnabled { mode, previous } => match args.positional.as_slice() {
+                [f] if super::builtins::is_callable(f) => {
+                    self.session.set_grad_enabled(*previous);
+                    Ok(Value::Wrapped(Rc::new(super::value::Wrapped::GradMode(
+                        *mode,
+                        f.clone(),
+                    ))))
+                }
+                _ => Err(PyException::new(
+                    ExcType::TypeError,
+                    "set_grad_enabled() decorates one function",
+                )
+                .into()),
+            },
             Value::GradMode(mode) => match args.positional.as_slice() {
                 [f] if super::builtins::is_callable(f) => Ok(Value::Wrapped(Rc::new(
                     super::value::Wrapped::GradMode(*mode, f.clone()),

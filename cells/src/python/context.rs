@@ -63,6 +63,8 @@ impl Interpreter {
         let session = self.session.clone();
         Ok(match &manager {
             Value::GradMode(mode) => (Entered::Grad(session.set_grad_enabled(*mode)), manager),
+            // The mode was set when the object was made; `__enter__` returns None.
+            Value::SetGradEnabled { previous, .. } => (Entered::Grad(*previous), Value::None),
             Value::Autocast(request) => (
                 Entered::Autocast(Autocast::enter(
                     &session,

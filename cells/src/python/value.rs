@@ -57,6 +57,12 @@ pub enum Value {
     GradFn(GradFn),
     /// `torch.no_grad()` (`false`) or `torch.enable_grad()` (`true`), a context manager.
     GradMode(bool),
+    /// `torch.set_grad_enabled(mode)`, which set the mode when made: as a context manager it
+    /// puts `previous` back on exit.
+    SetGradEnabled {
+        mode: bool,
+        previous: bool,
+    },
     /// A builtin exception class (`ValueError`).
     ExcClass(ExcType),
     /// A raised or created exception.
@@ -418,6 +424,7 @@ impl Value {
             Value::GradFn(_) => "Node",
             Value::GradMode(false) => "no_grad",
             Value::GradMode(true) => "enable_grad",
+            Value::SetGradEnabled { .. } => "set_grad_enabled",
             Value::ExcClass(_) | Value::Class(_) | Value::NnClass(_) => "type",
             Value::Exception(e) => e.kind.name(),
             Value::Instance(i) => return i.class.name.clone(),
@@ -687,6 +694,10 @@ impl Value {
             Value::GradMode(mode) => format!(
                 "<torch.autograd.grad_mode.{} object>",
                 if *mode { "enable_grad" } else { "no_grad" }
+            ),
+            Value::SetGradEnabled { mode, .. } => format!(
+                "torch.autograd.grad_mode.set_grad_enabled(mode={})",
+                if *mode { "True" } else { "False" }
             ),
             Value::Type(name) => format!("<class '{name}'>"),
             Value::Typing(text) => text.to_string(),

@@ -7,6 +7,7 @@
 //! handler without a binding, fails the tests.
 
 pub mod amp;
+pub mod autograd;
 pub mod convert;
 pub mod cuda;
 pub mod data;
@@ -55,6 +56,7 @@ pub enum Handler {
 fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
     [
         factories::HANDLERS,
+        autograd::HANDLERS,
         ops::HANDLERS,
         reductions::HANDLERS,
         linalg::HANDLERS,
@@ -107,6 +109,7 @@ pub const NAMESPACES: &[&str] = &[
     "torch.cuda.amp",
     "torch.accelerator",
     "torch.linalg",
+    "torch.autograd",
     "torch.amp",
     "torch.nn",
     "torch.nn.functional",

@@ -546,6 +546,24 @@ pub fn device_index(i: i64) -> Result<Device> {
 
 /// The type's name as C's `tp_name` gives it, which PyTorch's errors print: the qualified name
 /// of a built-in type (`torch.dtype`), the plain name of a class (`Linear`, a learner's `Net`).
+/// The tensors of a `Tensor[]` argument (at `position`), with the parser's error for another item.
+pub fn tensor_items(values: &[Value], position: usize) -> Result<Vec<Tensor>> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match &*v.resolved() {
+            Value::Tensor(t) => Ok(t.clone()),
+            other => Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "expected Tensor as element {i} in argument {position}, but got {}",
+                    tp_name(other)
+                ),
+            )),
+        })
+        .collect()
+}
+
 pub fn tp_name(v: &Value) -> String {
     match v {
         Value::DType(_) => "torch.dtype".into(),

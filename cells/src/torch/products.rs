@@ -9,7 +9,7 @@ use tolab_engine::ops::AddProduct;
 use tolab_engine::{Session, Tensor};
 
 use super::ops::{into_out, out_tensor, tensor_value};
-use super::parse::tp_name;
+use super::parse::{tensor_items, tp_name};
 use super::{Call, Handler};
 use crate::python::exception::{ExcType, PyException};
 use crate::python::operators::iterate;
@@ -99,21 +99,6 @@ fn einsum(call: &Call, _: &Session) -> Result<Value> {
     }
     let tensors = tensor_items(&operands, 1)?;
     tensor_value(Tensor::einsum(&equation, &tensors)?)
-}
-
-/// The tensors of a `Tensor[]` argument (at `position`), with the parser's error for another item.
-fn tensor_items(values: &[Value], position: usize) -> Result<Vec<Tensor>> {
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| match &*v.resolved() {
-            Value::Tensor(t) => Ok(t.clone()),
-            other => Err(type_error(format!(
-                "expected Tensor as element {i} in argument {position}, but got {}",
-                tp_name(other)
-            ))),
-        })
-        .collect()
 }
 
 /// One subscript list of einsum's sublist form, as equation letters.

@@ -2,7 +2,7 @@
 //! `is_leaf`, …), the attributes a learner may set (`grad`, `requires_grad`), and its own
 //! methods: moving and casting (`to`, `cuda`, `cpu`, `float`, `type`), reading values
 //! (`item`, `tolist`), its layout (`size`, `stride`, `is_contiguous`), and autograd
-//! (`backward`, `detach`, `requires_grad_`, `retain_grad`).
+//! (`detach`, `requires_grad_`, `retain_grad`; `backward` is in `autograd.rs`).
 
 use tolab_engine::autograd::graph_break;
 use tolab_engine::trace::BreakCause;
@@ -10,9 +10,7 @@ use tolab_engine::{DType, DeviceType, Scalar, Session, Target, Tensor, To};
 
 use super::parse::device_index;
 use super::{Call, Handler};
-use crate::python::args::{Eval, Flow};
 use crate::python::exception::{ExcType, PyException};
-use crate::python::interpreter::Interpreter;
 use crate::python::value::Value;
 
 type Result<T> = std::result::Result<T, PyException>;
@@ -47,7 +45,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("Tensor.pin_memory", Handler::Engine(copies)),
     ("Tensor.requires_grad_", Handler::Engine(requires_grad_)),
     ("Tensor.retain_grad", Handler::Engine(retain_grad)),
-    ("Tensor.backward", Handler::Interpreter(backward)),
 ];
 
 /// The properties a tensor answers (completion lists them; reading one may compute).
@@ -57,6 +54,7 @@ pub const PROPERTIES: &[&str] = &[
     "device",
     "requires_grad",
     "is_leaf",
+    "retains_grad",
     "grad",
     "grad_fn",
     "data",
@@ -87,6 +85,7 @@ fn property(t: &Tensor, name: &str) -> Result<Option<Value>> {
         "device" => Value::Device(t.device()),
         "requires_grad" => Value::Bool(t.requires_grad()),
         "is_leaf" => Value::Bool(t.is_leaf()),
+        "retains_grad" => Value::Bool(t.retains_grad()),
         "grad" => t.grad().map_or(Value::None, Value::Tensor),
         "grad_fn" => t.grad_fn().map_or(Value::None, Value::GradFn),
         "data" => {
@@ -372,24 +371,4 @@ fn requires_grad_(call: &Call, _: &Session) -> Result<Value> {
 fn retain_grad(call: &Call, _: &Session) -> Result<Value> {
     call.input()?.retain_grad()?;
     Ok(Value::None)
-}
-
-/// `backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)`. It cannot
-/// run twice: in the browser it waits for readbacks between nodes instead of being retried.
-fn backward(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
-    Box::pin(async move {
-        let t = call.input()?;
-        let gradient = call.opt_tensor("gradient")?;
-        let retain = call.truthy("retain_graph")?;
-        if call.truthy("create_graph")? {
-            return Err(super::ops::not_yet("backward(create_graph=True)").into());
-        }
-        if call.gave("inputs") && !matches!(call.get("inputs"), Some(Value::None)) {
-            return Err(super::ops::not_yet("backward(inputs=...)").into());
-        }
-        call.finish()?;
-        t.backward_async(gradient.as_ref(), retain).await?;
-        me.after_backward().await?;
-        Ok::<Value, Flow>(Value::None)
-    })
 }

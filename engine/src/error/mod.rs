@@ -394,16 +394,17 @@ pub enum Error {
     SpreadNeedsFloat,
 
     // Autograd (torch/csrc/autograd/engine.cpp, python_engine.cpp, autograd/__init__.py).
-    #[error("element 0 of tensors does not require grad and does not have a grad_fn")]
-    BackwardWithoutGrad,
+    #[error("element {index} of tensors does not require grad and does not have a grad_fn")]
+    BackwardWithoutGrad { index: usize },
     #[error("grad can be implicitly created only for scalar outputs")]
     ImplicitGradNonScalar,
     #[error(
-        "Mismatch in shape: grad_output[0] has a shape of torch.Size({}) and output[0] has a shape of torch.Size({}).",
+        "Mismatch in shape: grad_output[{index}] has a shape of torch.Size({}) and output[{index}] has a shape of torch.Size({}).",
         ShapeText(grad),
         ShapeText(output)
     )]
     BackwardGradShape {
+        index: usize,
         grad: Vec<usize>,
         output: Vec<usize>,
     },
@@ -526,6 +527,14 @@ pub enum Error {
     MaskedFillMask { dtype: crate::dtype::DType },
     #[error("can't retain_grad on Tensor that has requires_grad=False")]
     RetainGradWithoutGrad,
+    /// torch/csrc/autograd/VariableTypeManual.cpp, `detach_`.
+    #[error(
+        "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+    )]
+    DetachViewInPlace,
+    /// `autograd.grad` for an input that does not require grad (torch/csrc/autograd/python_engine.cpp).
+    #[error("One of the differentiated Tensors does not require grad")]
+    GradInputWithoutGrad,
     #[error(
         "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
     )]
@@ -1038,7 +1047,7 @@ impl Error {
             | Error::NoTensorOperand
             | Error::NotAComparison
             | Error::NotBinaryMath { .. }
-            | Error::BackwardWithoutGrad
+            | Error::BackwardWithoutGrad { .. }
             | Error::ImplicitGradNonScalar
             | Error::BackwardGradShape { .. }
             | Error::BackwardTwice
@@ -1052,6 +1061,8 @@ impl Error {
             | Error::ClampWithoutBounds
             | Error::EmptyReduction { .. }
             | Error::RetainGradWithoutGrad
+            | Error::DetachViewInPlace
+            | Error::GradInputWithoutGrad
             | Error::ZeroDivision
             | Error::DerivativeNotImplemented { .. }
             | Error::NoDerivative { .. }

@@ -73,8 +73,10 @@ BINDINGS = {
         isneginf isreal rad2deg deg2rad float_power bitwise_and bitwise_or bitwise_xor
         bitwise_not
         einsum tensordot inner kron vdot chain_matmul matrix_power cross addmv addmv_ addr baddbmm
+        set_grad_enabled
         addbmm
     """,
+    "torch.autograd": "grad backward",
     "torch.linalg": """
         det slogdet inv solve cholesky qr svd svdvals eigh eigvalsh pinv matrix_rank lstsq
         vector_norm matrix_norm norm diagonal matmul vecdot multi_dot matrix_power cross
@@ -110,7 +112,7 @@ BINDINGS = {
         bitwise_and bitwise_and_ bitwise_or bitwise_or_ bitwise_xor bitwise_xor_ bitwise_not
         bitwise_not_ fmod_ remainder_ atan2_ arctan2_ floor_divide_ hypot_ copysign_
         inner kron vdot matrix_power cross addmm_ addmv addmv_ addr addr_ baddbmm baddbmm_
-        addbmm addbmm_
+        addbmm addbmm_ detach_
     """,
     "torch.nn.functional": """
         relu sigmoid tanh softmax log_softmax mse_loss cross_entropy nll_loss

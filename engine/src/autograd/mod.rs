@@ -9,12 +9,15 @@
 //! second pass fails with PyTorch's message.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 use crate::error::Error;
 use crate::tensor::{Tensor, TensorImpl};
 use crate::trace::{BreakCause, EventKind};
+
+mod engine;
+
+pub use engine::{Backprop, Deliver, backward, backward_async, run_backward};
 
 /// Gradients for a node's inputs from the gradient of its output.
 pub(crate) type BackwardFn = Box<dyn Fn(&Tensor) -> Result<Vec<Option<Tensor>>, Error>>;
@@ -349,162 +352,6 @@ pub(crate) fn renamed(tensor: &Tensor, name: &'static str) -> Tensor {
         grad_fn: Some(renamed),
         ..AutogradMeta::default()
     })
-}
-
-/// `tensor.backward(gradient, retain_graph)`.
-pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Result<(), Error> {
-    BackwardPass::new(root, gradient, retain_graph)?.resume()
-}
-
-/// `tensor.backward(...)` where a node's reads of GPU memory may have to await their readbacks
-/// (in the browser): the pass stops before the node that could not read, awaits, and resumes
-/// there, so no node runs twice.
-pub async fn backward_async(
-    root: &Tensor,
-    gradient: Option<&Tensor>,
-    retain_graph: bool,
-) -> Result<(), Error> {
-    let mut pass = BackwardPass::new(root, gradient, retain_graph)?;
-    loop {
-        match pass.resume() {
-            Err(e) if e.is_would_block() => root.session().complete_readbacks().await?,
-            outcome => return outcome,
-        }
-    }
-}
-
-/// One backward pass: the nodes ready to run and the gradients waiting for them.
-struct BackwardPass {
-    session: crate::session::Session,
-    retain_graph: bool,
-    /// The root itself when it is a leaf (its gradient goes straight to `.grad`).
-    leaf: Option<(Tensor, Tensor)>,
-    /// How many edges from nodes not yet run point at each node.
-    dependencies: HashMap<u64, usize>,
-    buffers: HashMap<u64, Tensor>,
-    ready: Vec<GradFn>,
-}
-
-impl BackwardPass {
-    fn new(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Result<Self, Error> {
-        if !root.requires_grad() {
-            return Err(Error::BackwardWithoutGrad);
-        }
-        let grad = match gradient {
-            Some(g) if g.shape() != root.shape() => {
-                return Err(Error::BackwardGradShape {
-                    grad: g.shape().to_vec(),
-                    output: root.shape().to_vec(),
-                });
-            }
-            Some(g) => g.clone(),
-            None if root.numel() != 1 => return Err(Error::ImplicitGradNonScalar),
-            None => Tensor::full(
-                root.session(),
-                root.shape(),
-                crate::Scalar::Float(1.0),
-                root.dtype(),
-                root.device(),
-            )?,
-        };
-        let mut pass = BackwardPass {
-            session: root.session().clone(),
-            retain_graph,
-            leaf: None,
-            dependencies: HashMap::new(),
-            buffers: HashMap::new(),
-            ready: Vec::new(),
-        };
-        let root_node = root.grad_fn();
-        pass.session
-            .record(Some(root.device()), || EventKind::Backward {
-                root: root_node.as_ref().map(GradFn::id),
-            });
-        let Some(node) = root_node else {
-            pass.leaf = Some((root.clone(), grad));
-            return Ok(pass);
-        };
-        let mut stack = vec![node.clone()];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(node) = stack.pop() {
-            if !seen.insert(node.id()) {
-                continue;
-            }
-            for next in node.next_functions().iter().flatten() {
-                *pass.dependencies.entry(next.id()).or_insert(0) += 1;
-                stack.push(next.clone());
-            }
-        }
-        pass.buffers.insert(node.id(), grad);
-        pass.ready.push(node);
-        Ok(pass)
-    }
-
-    /// Runs nodes until the pass is done, or until one fails; a node that failed is ready to
-    /// run again, its gradient kept.
-    fn resume(&mut self) -> Result<(), Error> {
-        let session = self.session.clone();
-        session.no_grad(|| self.run())
-    }
-
-    fn run(&mut self) -> Result<(), Error> {
-        if let Some((leaf, grad)) = &self.leaf {
-            accumulate(leaf, grad.clone())?;
-            self.leaf = None;
-        }
-        while let Some(node) = self.ready.pop() {
-            let Some(grad) = self.buffers.get(&node.id()).cloned() else {
-                continue;
-            };
-            let grads = if node.name() == "AccumulateGrad" {
-                None
-            } else {
-                let backward = node.0.backward.borrow();
-                let apply = backward.as_ref().ok_or(Error::BackwardTwice)?;
-                match apply(&grad) {
-                    Ok(grads) => Some(grads),
-                    Err(e) => {
-                        drop(backward);
-                        self.ready.push(node);
-                        return Err(e);
-                    }
-                }
-            };
-            self.buffers.remove(&node.id());
-            for kept in node.0.retained.borrow().iter().filter_map(Weak::upgrade) {
-                accumulate(&Tensor::from_impl(kept), grad.clone())?;
-            }
-            let Some(grads) = grads else {
-                if let Some(leaf) = node.variable() {
-                    accumulate(&leaf, grad)?;
-                    self.session
-                        .record(Some(leaf.device()), || EventKind::GradAccumulated {
-                            node: node.id(),
-                        });
-                }
-                continue;
-            };
-            if !self.retain_graph && node.0.saves_tensors {
-                node.0.backward.borrow_mut().take();
-            }
-            for (next, grad) in node.next_functions().iter().zip(grads) {
-                let Some(next) = next else { continue };
-                if let Some(grad) = grad {
-                    let summed = match self.buffers.remove(&next.id()) {
-                        Some(existing) => existing.add(&grad)?,
-                        None => grad,
-                    };
-                    self.buffers.insert(next.id(), summed);
-                }
-                let remaining = self.dependencies.entry(next.id()).or_insert(1);
-                *remaining -= 1;
-                if *remaining == 0 {
-                    self.ready.push(next.clone());
-                }
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Adds `grad` into a leaf's `.grad` (or sets it).

@@ -1,0 +1,233 @@
+//! `torch.autograd`'s functions and the autograd methods of tensors: `autograd.grad`,
+//! `autograd.backward`, `Tensor.backward` (with `inputs`), `detach_`, and
+//! `torch.set_grad_enabled`. The arguments are read as `torch/autograd/__init__.py` reads
+//! them (one tensor or a sequence, gradients made for one-element outputs); the pass itself is
+//! the engine's (`tolab_engine::autograd::run_backward`).
+
+use tolab_engine::autograd::{Backprop, Deliver, run_backward};
+use tolab_engine::{Session, Tensor};
+
+use super::parse::{tensor_items, tp_name};
+use super::{Call, Handler};
+use crate::python::args::{Eval, Flow};
+use crate::python::exception::{ExcType, PyException};
+use crate::python::interpreter::Interpreter;
+use crate::python::operators::iterate;
+use crate::python::value::Value;
+
+type Result<T> = std::result::Result<T, PyException>;
+
+pub const HANDLERS: &[(&str, Handler)] = &[
+    ("torch.autograd.grad", Handler::Interpreter(grad)),
+    ("torch.autograd.backward", Handler::Interpreter(backward)),
+    ("Tensor.backward", Handler::Interpreter(backward)),
+    ("Tensor.detach_", Handler::Engine(detach_)),
+    ("torch.set_grad_enabled", Handler::Engine(set_grad_enabled)),
+];
+
+fn runtime(message: impl Into<String>) -> PyException {
+    PyException::new(ExcType::RuntimeError, message.into())
+}
+
+/// `create_graph=`: refused when true, since the lab's backward formulas compute their
+/// gradients without recording a graph of their own (so no second derivatives yet). False,
+/// `retain_graph`'s default follows it.
+fn create_graph(call: &Call) -> Result<bool> {
+    match call.truthy("create_graph")? {
+        true => Err(super::ops::not_yet(&format!(
+            "{}(create_graph=True)",
+            call.binding.key
+        ))),
+        false => Ok(false),
+    }
+}
+
+/// One tensor, or the tensors of a sequence (`(t,) if is_tensor_like(t) else tuple(t)`).
+fn tensor_or_tensors(value: &Value) -> Result<Vec<Tensor>> {
+    match &*value.resolved() {
+        Value::Tensor(t) => Ok(vec![t.clone()]),
+        _ => tensor_items(&iterate(value)?, 0),
+    }
+}
+
+/// The gradients given for `count` outputs (`_tensor_or_tensors_to_tuple`): none, one tensor,
+/// or a sequence of tensors and `None`s.
+fn gradients(value: Option<Value>, count: usize) -> Result<Vec<Option<Tensor>>> {
+    let items = match value.as_ref().map(Value::resolved).as_deref() {
+        None | Some(Value::None) => return Ok(vec![None; count]),
+        Some(Value::Tensor(t)) => return Ok(vec![Some(t.clone())]),
+        Some(_) => iterate(value.as_ref().expect("given"))?,
+    };
+    items
+        .iter()
+        .map(|v| match &*v.resolved() {
+            Value::Tensor(t) => Ok(Some(t.clone())),
+            Value::None => Ok(None),
+            other => Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "gradients can be either Tensors or None, but got {}",
+                    tp_name(other)
+                ),
+            )),
+        })
+        .collect()
+}
+
+/// The outputs and their gradients, checked as `_make_grads` and the engine's entry check
+/// them: the gradients line up with the outputs.
+fn outputs_and_grads(
+    outputs: &Value,
+    grads: Option<Value>,
+) -> Result<(Vec<Tensor>, Vec<Option<Tensor>>)> {
+    let outputs = tensor_or_tensors(outputs)?;
+    let grads = gradients(grads, outputs.len())?;
+    if grads.len() != outputs.len() {
+        return Err(runtime(format!(
+            "got {} tensors and {} gradients",
+            outputs.len(),
+            grads.len()
+        )));
+    }
+    Ok((outputs, grads))
+}
+
+/// `torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None,
+/// create_graph=False, only_inputs=True, allow_unused=None, is_grads_batched=False,
+/// materialize_grads=False)`: the gradients of the outputs with respect to the inputs, as a
+/// tuple; no `.grad` changes.
+fn grad(_: &mut Interpreter, call: Call) -> Eval<'_, Value> {
+    Box::pin(async move {
+        let outputs = call.value("outputs")?.unwrap_or(Value::None);
+        let inputs = tensor_or_tensors(&call.value("inputs")?.unwrap_or(Value::None))?;
+        let grad_outputs = call.value("grad_outputs")?;
+        let create_graph = create_graph(&call)?;
+        let retain_graph = match call.value("retain_graph")? {
+            None | Some(Value::None) => create_graph,
+            Some(_) => call.truthy("retain_graph")?,
+        };
+        let materialize = call.truthy("materialize_grads")?;
+        let allow_unused = match call.value("allow_unused")? {
+            None | Some(Value::None) => materialize,
+            Some(_) if !call.truthy("allow_unused")? && materialize => {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    "Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.",
+                )
+                .into());
+            }
+            Some(_) => call.truthy("allow_unused")?,
+        };
+        // Deprecated and ignored by PyTorch too.
+        call.truthy("only_inputs")?;
+        if call.truthy("is_grads_batched")? {
+            return Err(super::ops::not_yet("autograd.grad(is_grads_batched=True)").into());
+        }
+        call.finish()?;
+        let (outputs, grad_outputs) = outputs_and_grads(&outputs, grad_outputs)?;
+        if inputs.is_empty() {
+            return Err(runtime("`inputs` argument to `grad()` cannot be empty.").into());
+        }
+        let found = run_backward(Backprop {
+            outputs,
+            grad_outputs,
+            inputs: Some(inputs.clone()),
+            deliver: Deliver::Return,
+            retain_graph,
+        })
+        .await
+        .map_err(PyException::from)?;
+        let mut result = Vec::with_capacity(found.len());
+        for (index, (grad, input)) in found.into_iter().zip(&inputs).enumerate() {
+            result.push(match grad {
+                Some(g) => Value::Tensor(g),
+                None if !allow_unused => {
+                    return Err(runtime(format!(
+                        "The differentiated Tensor at index {index} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior."
+                    ))
+                    .into());
+                }
+                None if materialize => {
+                    let zeros = input.full_like(tolab_engine::Scalar::Int(0));
+                    Value::Tensor(zeros.map_err(PyException::from)?)
+                }
+                None => Value::None,
+            });
+        }
+        Ok::<Value, Flow>(Value::Tuple(result.into()))
+    })
+}
+
+/// `torch.autograd.backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+/// grad_variables=None, inputs=None)` and `Tensor.backward(gradient=None, retain_graph=None,
+/// create_graph=False, inputs=None)`: gradients accumulated into the leaves' `.grad`, or
+/// only into the `inputs`' when given.
+fn backward(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
+    Box::pin(async move {
+        let method = call.binding.namespace() == "Tensor";
+        let (outputs, grads) = match method {
+            true => (Value::Tensor(call.input()?), call.value("gradient")?),
+            false => (
+                call.value("tensors")?.unwrap_or(Value::None),
+                call.value("grad_tensors")?,
+            ),
+        };
+        if !method && call.gave("grad_variables") {
+            return Err(super::ops::not_yet("autograd.backward(grad_variables=...)").into());
+        }
+        let create_graph = create_graph(&call)?;
+        let retain_graph = match call.value("retain_graph")? {
+            None | Some(Value::None) => create_graph,
+            Some(_) => call.truthy("retain_graph")?,
+        };
+        let inputs = match call.value("inputs")? {
+            None | Some(Value::None) => None,
+            Some(v) => Some(tensor_or_tensors(&v)?),
+        };
+        call.finish()?;
+        if inputs.as_ref().is_some_and(Vec::is_empty) {
+            return Err(runtime("`inputs` argument to `backward()` cannot be empty.").into());
+        }
+        let (outputs, grad_outputs) = outputs_and_grads(&outputs, grads)?;
+        run_backward(Backprop {
+            outputs,
+            grad_outputs,
+            inputs,
+            deliver: Deliver::Accumulate,
+            retain_graph,
+        })
+        .await
+        .map_err(PyException::from)?;
+        me.after_backward().await?;
+        Ok::<Value, Flow>(Value::None)
+    })
+}
+
+fn detach_(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    call.finish()?;
+    t.detach_()?;
+    Ok(Value::Tensor(t))
+}
+
+/// `torch.set_grad_enabled(mode)`: sets grad mode at once; as a context manager it puts the
+/// previous mode back on exit, and as a decorator it undoes its own setting and runs the
+/// function under `mode`.
+fn set_grad_enabled(call: &Call, session: &Session) -> Result<Value> {
+    let mode = match call.value("mode")? {
+        Some(Value::Bool(b)) => b,
+        Some(other) => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {}",
+                    tp_name(&other)
+                ),
+            ));
+        }
+        None => return Err(runtime("set_grad_enabled() needs a mode")),
+    };
+    call.finish()?;
+    let previous = session.set_grad_enabled(mode);
+    Ok(Value::SetGradEnabled { mode, previous })
+}

@@ -1,0 +1,349 @@
+//! The backward pass, PyTorch's autograd engine in small: `tensor.backward()`,
+//! `torch.autograd.backward(tensors, grad_tensors, inputs=)` and `torch.autograd.grad`.
+//!
+//! The pass starts from the outputs' nodes with their gradients, runs each node once all the
+//! nodes that feed it have run (summing the gradients that meet there), and delivers what
+//! reaches the targets: every leaf's `.grad` by default; only the `inputs` given; or, for
+//! `autograd.grad`, back to the caller with no `.grad` touched. With inputs named, only the
+//! nodes on a path to one of them run (the others keep their saved tensors, as in PyTorch).
+//! Nodes run with grad mode off: their formulas compute gradients with the kernels directly,
+//! without graphs of their own (so there is no `create_graph` yet).
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Weak;
+
+use super::{GradFn, accumulate, graph_node_of};
+use crate::error::Error;
+use crate::tensor::Tensor;
+use crate::trace::EventKind;
+
+/// Where a backward pass sends the gradients that reach its targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deliver {
+    /// Added into `.grad` (`backward()`; with `inputs`, only into theirs).
+    Accumulate,
+    /// Returned, one per input, `.grad` untouched (`torch.autograd.grad`).
+    Return,
+}
+
+/// One request for a backward pass.
+pub struct Backprop {
+    pub outputs: Vec<Tensor>,
+    /// A gradient per output; `None` is ones, allowed for one-element outputs only.
+    pub grad_outputs: Vec<Option<Tensor>>,
+    /// The tensors whose gradients are wanted (`None`: every leaf, for `Accumulate`).
+    pub inputs: Option<Vec<Tensor>>,
+    pub deliver: Deliver,
+    pub retain_graph: bool,
+}
+
+/// `tensor.backward(gradient, retain_graph)`.
+pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Result<(), Error> {
+    BackwardPass::new(Backprop::of(root, gradient, retain_graph))?.resume()?;
+    Ok(())
+}
+
+/// `tensor.backward(...)` where a node's reads of GPU memory may have to await their readbacks
+/// (in the browser): see [`run_backward`].
+pub async fn backward_async(
+    root: &Tensor,
+    gradient: Option<&Tensor>,
+    retain_graph: bool,
+) -> Result<(), Error> {
+    run_backward(Backprop::of(root, gradient, retain_graph)).await?;
+    Ok(())
+}
+
+/// Runs a backward pass; the gradients of the inputs for [`Deliver::Return`] (`None` for an
+/// input the outputs do not depend on), nothing otherwise. A node whose reads of GPU memory
+/// must await their readbacks stops the pass before it; the pass resumes there after the
+/// wait, so no node runs twice.
+pub async fn run_backward(request: Backprop) -> Result<Vec<Option<Tensor>>, Error> {
+    let session = match request.outputs.first() {
+        Some(t) => t.session().clone(),
+        None => return Ok(Vec::new()),
+    };
+    let mut pass = BackwardPass::new(request)?;
+    loop {
+        match pass.resume() {
+            Err(e) if e.is_would_block() => session.complete_readbacks().await?,
+            outcome => return outcome,
+        }
+    }
+}
+
+impl Backprop {
+    fn of(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Backprop {
+        Backprop {
+            outputs: vec![root.clone()],
+            grad_outputs: vec![gradient.cloned()],
+            inputs: None,
+            deliver: Deliver::Accumulate,
+            retain_graph,
+        }
+    }
+}
+
+/// One backward pass: the nodes ready to run and the gradients waiting for them.
+struct BackwardPass {
+    session: crate::session::Session,
+    retain_graph: bool,
+    deliver: Deliver,
+    inputs: Vec<Tensor>,
+    /// The inputs whose gradient arrives at each node (their `grad_fn`, or their leaf's
+    /// `AccumulateGrad`); empty when every leaf is a target.
+    targets: HashMap<u64, Vec<usize>>,
+    /// The nodes on a path to a target (`None`: all of them).
+    needed: Option<HashSet<u64>>,
+    /// Outputs that are leaves themselves, with their gradients.
+    leaves: Vec<(Tensor, Tensor)>,
+    /// How many edges from nodes not yet run point at each node.
+    dependencies: HashMap<u64, usize>,
+    buffers: HashMap<u64, Tensor>,
+    ready: Vec<GradFn>,
+    found: Vec<Option<Tensor>>,
+}
+
+impl BackwardPass {
+    fn new(request: Backprop) -> Result<Self, Error> {
+        let Backprop {
+            outputs,
+            grad_outputs,
+            inputs,
+            deliver,
+            retain_graph,
+        } = request;
+        let session = outputs[0].session().clone();
+        let mut pass = BackwardPass {
+            session: session.clone(),
+            retain_graph,
+            deliver,
+            inputs: inputs.clone().unwrap_or_default(),
+            targets: HashMap::new(),
+            needed: None,
+            leaves: Vec::new(),
+            dependencies: HashMap::new(),
+            buffers: HashMap::new(),
+            ready: Vec::new(),
+            found: Vec::new(),
+        };
+        let mut roots = Vec::new();
+        for (index, (output, given)) in outputs.iter().zip(grad_outputs).enumerate() {
+            if !output.requires_grad() {
+                return Err(Error::BackwardWithoutGrad { index });
+            }
+            let grad = match given {
+                Some(g) if g.shape() != output.shape() => {
+                    return Err(Error::BackwardGradShape {
+                        index,
+                        grad: g.shape().to_vec(),
+                        output: output.shape().to_vec(),
+                    });
+                }
+                Some(g) => g,
+                None if output.numel() != 1 => return Err(Error::ImplicitGradNonScalar),
+                None => Tensor::full(
+                    &session,
+                    output.shape(),
+                    crate::Scalar::Float(1.0),
+                    output.dtype(),
+                    output.device(),
+                )?,
+            };
+            let root = output.grad_fn();
+            session.record(Some(output.device()), || EventKind::Backward {
+                root: root.as_ref().map(GradFn::id),
+            });
+            match root {
+                Some(node) => {
+                    let summed = match pass.buffers.remove(&node.id()) {
+                        Some(existing) => existing.add(&grad)?,
+                        None => {
+                            roots.push(node.clone());
+                            grad
+                        }
+                    };
+                    pass.buffers.insert(node.id(), summed);
+                }
+                None => pass.leaves.push((output.clone(), grad)),
+            }
+        }
+        for (index, input) in pass.inputs.iter().enumerate() {
+            if !input.requires_grad() {
+                return Err(match deliver {
+                    Deliver::Return => Error::GradInputWithoutGrad,
+                    Deliver::Accumulate => Error::RetainGradWithoutGrad,
+                });
+            }
+            if let Some(node) = graph_node_of(input) {
+                pass.targets.entry(node).or_default().push(index);
+            }
+        }
+        pass.found = vec![None; pass.inputs.len()];
+
+        let mut seen = HashSet::new();
+        let mut stack = roots.clone();
+        while let Some(node) = stack.pop() {
+            if !seen.insert(node.id()) {
+                continue;
+            }
+            for next in node.next_functions().iter().flatten() {
+                *pass.dependencies.entry(next.id()).or_insert(0) += 1;
+                stack.push(next.clone());
+            }
+        }
+        if inputs.is_some() {
+            pass.needed = Some(needed_nodes(&roots, &pass.targets));
+        }
+        pass.ready = roots;
+        Ok(pass)
+    }
+
+    fn is_needed(&self, node: &GradFn) -> bool {
+        self.needed.as_ref().is_none_or(|n| n.contains(&node.id()))
+    }
+
+    /// Runs nodes until the pass is done, or until one fails; a node that failed is ready to
+    /// run again, its gradient kept.
+    fn resume(&mut self) -> Result<Vec<Option<Tensor>>, Error> {
+        let session = self.session.clone();
+        session.no_grad(|| self.run())?;
+        Ok(match self.deliver {
+            Deliver::Return => std::mem::take(&mut self.found),
+            Deliver::Accumulate => Vec::new(),
+        })
+    }
+
+    /// A gradient reaching input `index`.
+    fn deliver_to(&mut self, index: usize, grad: &Tensor) -> Result<(), Error> {
+        match self.deliver {
+            Deliver::Return => {
+                let summed = match self.found[index].take() {
+                    Some(existing) => existing.add(grad)?,
+                    None => grad.clone(),
+                };
+                self.found[index] = Some(summed);
+            }
+            Deliver::Accumulate => accumulate(&self.inputs[index], grad.clone())?,
+        }
+        Ok(())
+    }
+
+    fn run(&mut self) -> Result<(), Error> {
+        for (leaf, grad) in std::mem::take(&mut self.leaves) {
+            match self.needed.is_some() {
+                false => accumulate(&leaf, grad)?,
+                true => {
+                    let named: Vec<usize> = (0..self.inputs.len())
+                        .filter(|&i| self.inputs[i].is(&leaf))
+                        .collect();
+                    for index in named {
+                        self.deliver_to(index, &grad)?;
+                    }
+                }
+            }
+        }
+        while let Some(node) = self.ready.pop() {
+            let Some(grad) = self.buffers.get(&node.id()).cloned() else {
+                continue;
+            };
+            if let Some(indexes) = self.targets.get(&node.id()).cloned() {
+                for index in indexes {
+                    self.deliver_to(index, &grad)?;
+                }
+            }
+            if !self.is_needed(&node) {
+                self.buffers.remove(&node.id());
+                continue;
+            }
+            let grads = if node.name() == "AccumulateGrad" {
+                None
+            } else {
+                let backward = node.0.backward.borrow();
+                let apply = backward.as_ref().ok_or(Error::BackwardTwice)?;
+                match apply(&grad) {
+                    Ok(grads) => Some(grads),
+                    Err(e) => {
+                        drop(backward);
+                        self.ready.push(node);
+                        return Err(e);
+                    }
+                }
+            };
+            self.buffers.remove(&node.id());
+            for kept in node.0.retained.borrow().iter().filter_map(Weak::upgrade) {
+                accumulate(&Tensor::from_impl(kept), grad.clone())?;
+            }
+            let Some(grads) = grads else {
+                // An `AccumulateGrad` that is not one of the named inputs: every leaf is a
+                // target only when none were named.
+                if let Some(leaf) = node.variable().filter(|_| self.needed.is_none()) {
+                    accumulate(&leaf, grad)?;
+                    self.session
+                        .record(Some(leaf.device()), || EventKind::GradAccumulated {
+                            node: node.id(),
+                        });
+                }
+                continue;
+            };
+            if !self.retain_graph && node.0.saves_tensors {
+                node.0.backward.borrow_mut().take();
+            }
+            for (next, grad) in node.next_functions().iter().zip(grads) {
+                let Some(next) = next else { continue };
+                if let Some(grad) = grad {
+                    let summed = match self.buffers.remove(&next.id()) {
+                        Some(existing) => existing.add(&grad)?,
+                        None => grad,
+                    };
+                    self.buffers.insert(next.id(), summed);
+                }
+                let remaining = self.dependencies.entry(next.id()).or_insert(1);
+                *remaining -= 1;
+                if *remaining == 0 {
+                    self.ready.push(next.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The nodes on a path from a root to a target, found without recursion (graphs of long
+/// training loops are deep): nodes in post-order, each after the nodes it feeds into.
+fn needed_nodes(roots: &[GradFn], targets: &HashMap<u64, Vec<usize>>) -> HashSet<u64> {
+    let mut order = Vec::new();
+    let mut visited = HashSet::new();
+    let mut stack: Vec<(GradFn, bool)> = roots.iter().map(|r| (r.clone(), false)).collect();
+    while let Some((node, expanded)) = stack.pop() {
+        if expanded {
+            order.push(node);
+            continue;
+        }
+        if !visited.insert(node.id()) {
+            continue;
+        }
+        stack.push((node.clone(), true));
+        for next in node.next_functions().iter().flatten() {
+            if !visited.contains(&next.id()) {
+                stack.push((next.clone(), false));
+            }
+        }
+    }
+    // `leads`: targets and the nodes above them.
+    let (mut leads, mut needed) = (HashSet::new(), HashSet::new());
+    for node in order {
+        let above = node
+            .next_functions()
+            .iter()
+            .flatten()
+            .any(|n| leads.contains(&n.id()));
+        if above {
+            needed.insert(node.id());
+        }
+        if above || targets.contains_key(&node.id()) {
+            leads.insert(node.id());
+        }
+    }
+    needed
+}
