@@ -13,9 +13,9 @@ use crate::asserts::{CheckedLaunch, FlagRead, KernelChecks};
 use crate::backend::gpu::{GpuBuffer, GpuContext, GpuError, SegmentBuffers};
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
-use crate::error::Error;
+use crate::error::{Error, RandomError};
 use crate::memory::{BlockId, DeviceAllocator, MemoryStats};
-use crate::random::Generator;
+use crate::random::{Generator, GeneratorHandle};
 use crate::storage::Readback;
 use crate::trace::{EventKind, TraceEvent, Tracer};
 
@@ -87,6 +87,9 @@ struct State {
     /// One generator per device type and index: PyTorch's default CPU generator and, standing in
     /// for CUDA's Philox generators, one Mersenne Twister per GPU (their values differ from CUDA's).
     generators: RefCell<HashMap<Device, Generator>>,
+    /// The learner's `torch.Generator` an op was given (`generator=`), drawn from instead of
+    /// the CPU's default generator while the op runs.
+    explicit_generator: RefCell<Option<Rc<RefCell<Generator>>>>,
     /// `UserWarning`s raised since the runtime last collected them.
     warnings: RefCell<Vec<String>>,
     /// Whether this process has a CUDA context (a tensor was placed on a GPU): a forked DataLoader
@@ -179,6 +182,7 @@ impl Session {
             learner_no_grad: Cell::new(false),
             next_id: Cell::new(1),
             generators: RefCell::default(),
+            explicit_generator: RefCell::default(),
             warnings: RefCell::default(),
             cuda_context: Cell::new(false),
             worker: Cell::new(None),
@@ -905,8 +909,13 @@ impl Session {
         self.with_generator(Device::CPU, |g| g.seed())
     }
 
-    /// Runs `f` with the generator of a concrete device, created from the last seed on first use.
+    /// Runs `f` with the generator of a concrete device, created from the last seed on first use
+    /// (for the CPU, the op's own `generator=` while [`Session::using_generator`] runs it).
     pub fn with_generator<T>(&self, device: Device, f: impl FnOnce(&mut Generator) -> T) -> T {
+        let explicit = self.0.explicit_generator.borrow().clone();
+        if let Some(g) = explicit.filter(|_| device == Device::CPU) {
+            return f(&mut g.borrow_mut());
+        }
         let mut generators = self.0.generators.borrow_mut();
         let seed = generators
             .get(&Device::CPU)
@@ -914,6 +923,31 @@ impl Session {
         f(generators
             .entry(device)
             .or_insert_with(|| Generator::new(seed)))
+    }
+
+    /// Runs an op that draws on `device` with `generator` (its `generator=` argument): PyTorch's
+    /// `get_generator_or_default`. The lab's generators are CPU generators, so one given for a
+    /// GPU draw is refused as `check_generator` refuses it.
+    pub fn using_generator<T>(
+        &self,
+        generator: Option<&GeneratorHandle>,
+        device: Device,
+        f: impl FnOnce() -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let Some(generator) = generator else {
+            return f();
+        };
+        let device = self.resolve(device)?;
+        if device.kind != DeviceType::Cpu {
+            return Err(RandomError::GeneratorDevice {
+                expected: device.kind,
+            }
+            .into());
+        }
+        let previous = self.0.explicit_generator.replace(generator.own());
+        let result = f();
+        self.0.explicit_generator.replace(previous);
+        result
     }
 
     // ---- autocast ----

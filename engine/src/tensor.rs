@@ -512,7 +512,7 @@ impl Tensor {
         self.0.autograd.borrow()
     }
 
-    fn meta_mut(&self) -> std::cell::RefMut<'_, AutogradMeta> {
+    pub(crate) fn meta_mut(&self) -> std::cell::RefMut<'_, AutogradMeta> {
         self.refresh_view_history();
         self.0.autograd.borrow_mut()
     }
@@ -868,15 +868,6 @@ impl Tensor {
     /// `tensor.backward(gradient=None, retain_graph=False)`.
     pub fn backward(&self, gradient: Option<&Tensor>, retain_graph: bool) -> Result<(), Error> {
         autograd::backward(self, gradient, retain_graph)
-    }
-
-    /// [`Tensor::backward`] that awaits GPU readbacks where a node needs one (in the browser).
-    pub async fn backward_async(
-        &self,
-        gradient: Option<&Tensor>,
-        retain_graph: bool,
-    ) -> Result<(), Error> {
-        autograd::backward_async(self, gradient, retain_graph).await
     }
 
     // ---- values ----

@@ -76,7 +76,7 @@ fn seeded_shuffles_give_pytorchs_batches_and_leave_its_generator_state() {
             "shuffle_generator_drop_last",
             {
                 let g = GeneratorHandle::default();
-                g.manual_seed(5);
+                g.manual_seed(&session, 5);
                 options(4, true, true, Some(g))
             },
             2,

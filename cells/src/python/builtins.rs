@@ -1258,6 +1258,7 @@ fn leak_free_name(v: &Value) -> &'static str {
         Value::TensorDataset(_) => "torch.utils.data.dataset.TensorDataset",
         Value::DataLoader(_) => "torch.utils.data.dataloader.DataLoader",
         Value::Generator(_) => "torch.Generator",
+        Value::HookHandle(_) => "torch.utils.hooks.RemovableHandle",
         Value::Iterator(it) => it.try_borrow().map_or("iterator", |it| it.type_name()),
         Value::Coroutine(g) => g.kind().type_name(),
         _ => "object",

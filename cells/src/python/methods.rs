@@ -123,6 +123,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             "itemsize" => Ok(Value::Int(d.size() as i64)),
             _ => Err(no_attribute(owner, name)),
         },
+        Value::HookHandle(_) if name == "remove" => method(),
         Value::GradFn(g) => match name {
             "next_functions" => Ok(Value::Tuple(
                 g.next_functions()
@@ -173,6 +174,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             method()
         }
         Value::Environ(_) if DICT_METHODS.contains(&name) => method(),
+        Value::Generator(_) if name == "device" => Ok(Value::Device(tolab_engine::Device::CPU)),
         Value::Generator(_) => torch_method("torch.Generator"),
         Value::GradScaler(_) => torch_method("torch.amp.GradScaler"),
         Value::CudaEvent(_) => torch_method("torch.cuda.Event"),
@@ -248,6 +250,10 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
     match owner {
         // `name()` gives the C++ class's qualified name for the nodes written by hand.
         Value::GradFn(g) if name == "name" => Ok(Value::str(&g.qualified_name())),
+        Value::HookHandle(h) if name == "remove" => {
+            h.remove();
+            Ok(Value::None)
+        }
         Value::NdArray(a) => crate::stdlib::numpy::methods::call(a, name, &args),
         Value::NpScalar(x) => crate::stdlib::numpy::methods::call_scalar(x, name, &args),
         Value::List(items) => list_method(items, name, &args),

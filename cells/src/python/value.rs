@@ -57,6 +57,8 @@ pub enum Value {
     GradFn(GradFn),
     /// `torch.no_grad()` (`false`) or `torch.enable_grad()` (`true`), a context manager.
     GradMode(bool),
+    /// What `Tensor.register_hook` returns (`torch.utils.hooks.RemovableHandle`).
+    HookHandle(Rc<tolab_engine::autograd::HookHandle>),
     /// `torch.set_grad_enabled(mode)`, which set the mode when made: as a context manager it
     /// puts `previous` back on exit.
     SetGradEnabled {
@@ -425,6 +427,7 @@ impl Value {
             Value::GradMode(false) => "no_grad",
             Value::GradMode(true) => "enable_grad",
             Value::SetGradEnabled { .. } => "set_grad_enabled",
+            Value::HookHandle(_) => "RemovableHandle",
             Value::ExcClass(_) | Value::Class(_) | Value::NnClass(_) => "type",
             Value::Exception(e) => e.kind.name(),
             Value::Instance(i) => return i.class.name.clone(),
@@ -694,6 +697,10 @@ impl Value {
             Value::GradMode(mode) => format!(
                 "<torch.autograd.grad_mode.{} object>",
                 if *mode { "enable_grad" } else { "no_grad" }
+            ),
+            Value::HookHandle(h) => format!(
+                "<torch.utils.hooks.RemovableHandle object at {:#x}>",
+                address(h)
             ),
             Value::SetGradEnabled { mode, .. } => format!(
                 "torch.autograd.grad_mode.set_grad_enabled(mode={})",

@@ -1,15 +1,18 @@
 //! `torch.autograd`'s functions and the autograd methods of tensors: `autograd.grad`,
-//! `autograd.backward`, `Tensor.backward` (with `inputs`), `detach_`, and
+//! `autograd.backward`, `Tensor.backward` (with `inputs`), `register_hook`, `detach_`, and
 //! `torch.set_grad_enabled`. The arguments are read as `torch/autograd/__init__.py` reads
 //! them (one tensor or a sequence, gradients made for one-element outputs); the pass itself is
-//! the engine's (`tolab_engine::autograd::run_backward`).
+//! the engine's (`tolab_engine::autograd::BackwardPass`), driven from here so that learners'
+//! hooks run where it stops for them.
 
-use tolab_engine::autograd::{Backprop, Deliver, run_backward};
+use std::rc::Rc;
+
+use tolab_engine::autograd::{Backprop, BackwardPass, Deliver, HookFn, Step};
 use tolab_engine::{Session, Tensor};
 
 use super::parse::{tensor_items, tp_name};
 use super::{Call, Handler};
-use crate::python::args::{Eval, Flow};
+use crate::python::args::{Args, Eval, Flow};
 use crate::python::exception::{ExcType, PyException};
 use crate::python::interpreter::Interpreter;
 use crate::python::operators::iterate;
@@ -22,6 +25,7 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.autograd.backward", Handler::Interpreter(backward)),
     ("Tensor.backward", Handler::Interpreter(backward)),
     ("Tensor.detach_", Handler::Engine(detach_)),
+    ("Tensor.register_hook", Handler::Engine(register_hook)),
     ("torch.set_grad_enabled", Handler::Engine(set_grad_enabled)),
 ];
 
@@ -96,7 +100,7 @@ fn outputs_and_grads(
 /// create_graph=False, only_inputs=True, allow_unused=None, is_grads_batched=False,
 /// materialize_grads=False)`: the gradients of the outputs with respect to the inputs, as a
 /// tuple; no `.grad` changes.
-fn grad(_: &mut Interpreter, call: Call) -> Eval<'_, Value> {
+fn grad(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
     Box::pin(async move {
         let outputs = call.value("outputs")?.unwrap_or(Value::None);
         let inputs = tensor_or_tensors(&call.value("inputs")?.unwrap_or(Value::None))?;
@@ -128,15 +132,17 @@ fn grad(_: &mut Interpreter, call: Call) -> Eval<'_, Value> {
         if inputs.is_empty() {
             return Err(runtime("`inputs` argument to `grad()` cannot be empty.").into());
         }
-        let found = run_backward(Backprop {
-            outputs,
-            grad_outputs,
-            inputs: Some(inputs.clone()),
-            deliver: Deliver::Return,
-            retain_graph,
-        })
-        .await
-        .map_err(PyException::from)?;
+        let found = run_pass(
+            me,
+            Backprop {
+                outputs,
+                grad_outputs,
+                inputs: Some(inputs.clone()),
+                deliver: Deliver::Return,
+                retain_graph,
+            },
+        )
+        .await?;
         let mut result = Vec::with_capacity(found.len());
         for (index, (grad, input)) in found.into_iter().zip(&inputs).enumerate() {
             result.push(match grad {
@@ -189,15 +195,17 @@ fn backward(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
             return Err(runtime("`inputs` argument to `backward()` cannot be empty.").into());
         }
         let (outputs, grad_outputs) = outputs_and_grads(&outputs, grads)?;
-        run_backward(Backprop {
-            outputs,
-            grad_outputs,
-            inputs,
-            deliver: Deliver::Accumulate,
-            retain_graph,
-        })
-        .await
-        .map_err(PyException::from)?;
+        run_pass(
+            me,
+            Backprop {
+                outputs,
+                grad_outputs,
+                inputs,
+                deliver: Deliver::Accumulate,
+                retain_graph,
+            },
+        )
+        .await?;
         me.after_backward().await?;
         Ok::<Value, Flow>(Value::None)
     })
@@ -230,4 +238,66 @@ fn set_grad_enabled(call: &Call, session: &Session) -> Result<Value> {
     call.finish()?;
     let previous = session.set_grad_enabled(mode);
     Ok(Value::SetGradEnabled { mode, previous })
+}
+
+/// Runs a backward pass to its end: learners' hooks where it stops for them (with grad mode
+/// off, as PyTorch's engine runs them), GPU readbacks awaited where a node needs one.
+async fn run_pass(
+    me: &mut Interpreter,
+    request: Backprop,
+) -> std::result::Result<Vec<Option<Tensor>>, Flow> {
+    let session = me.session.clone();
+    let mut pass = BackwardPass::new(request).map_err(PyException::from)?;
+    loop {
+        match pass.resume() {
+            Ok(Step::Done(found)) => return Ok(found),
+            Ok(Step::Hook { hook, grad }) => {
+                let hook = hook
+                    .downcast_ref::<Value>()
+                    .expect("the lab registers Python values as hooks")
+                    .clone();
+                let previous = session.set_grad_enabled(false);
+                let returned = me
+                    .call(&hook, Args::positional(vec![Value::Tensor(grad.clone())]))
+                    .await;
+                session.set_grad_enabled(previous);
+                pass.hook_returned(hook_result(&hook, &grad, returned?)?);
+            }
+            Err(e) if e.is_would_block() => session
+                .complete_readbacks()
+                .await
+                .map_err(PyException::from)?,
+            Err(e) => return Err(PyException::from(e).into()),
+        }
+    }
+}
+
+/// What a hook returned, checked as PyTorch checks it: nothing, or a gradient of the same size.
+fn hook_result(hook: &Value, grad: &Tensor, returned: Value) -> Result<Option<Tensor>> {
+    match &*returned.resolved() {
+        Value::None => Ok(None),
+        Value::Tensor(t) if t.shape() != grad.shape() => {
+            let name = match &*hook.resolved() {
+                Value::Function(f) => f.name.clone(),
+                other => other.type_name().to_string(),
+            };
+            Err(runtime(format!(
+                "hook '{name}' has changed the size of value"
+            )))
+        }
+        Value::Tensor(t) => Ok(Some(t.clone())),
+        other => Err(PyException::new(
+            ExcType::TypeError,
+            format!("expected Variable, but hook returned '{}'", tp_name(other)),
+        )),
+    }
+}
+
+/// `register_hook(hook)`: a `RemovableHandle`.
+fn register_hook(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let hook = call.value("hook")?.unwrap_or(Value::None);
+    call.finish()?;
+    let handle = t.register_hook(Rc::new(hook) as HookFn)?;
+    Ok(Value::HookHandle(Rc::new(handle)))
 }

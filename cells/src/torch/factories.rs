@@ -7,6 +7,7 @@
 use tolab_engine::{DType, Device, Scalar, Session, Tensor};
 
 use super::parse::{device_index, scalar_of};
+use super::random::{drawing, generator_arg};
 use super::{Call, Handler};
 use crate::python::exception::{ExcType, PyException};
 use crate::python::operators::iterate;
@@ -44,8 +45,10 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.Generator", Handler::Engine(generator)),
 ];
 
-/// The keywords every factory shares: `dtype`, `device`, `requires_grad` and `pin_memory`.
+/// The keywords every factory shares: `dtype`, `device`, `requires_grad` and `pin_memory`, and
+/// the random ones' `generator`.
 struct Factory {
+    generator: Option<tolab_engine::random::GeneratorHandle>,
     dtype: Option<DType>,
     device: Device,
     requires_grad: bool,
@@ -55,6 +58,7 @@ struct Factory {
 impl Factory {
     fn read(call: &Call, device: Device) -> Result<Factory> {
         Ok(Factory {
+            generator: generator_arg(call),
             dtype: call.dtype("dtype")?,
             device: call.device("device")?.unwrap_or(device),
             requires_grad: call.bool("requires_grad")?,
@@ -256,6 +260,7 @@ fn as_tensor(call: &Call, session: &Session) -> Result<Value> {
         })?));
     }
     let f = Factory {
+        generator: None,
         dtype,
         device: device.unwrap_or(Device::CPU),
         requires_grad: false,
@@ -308,11 +313,12 @@ fn random(call: &Call, session: &Session) -> Result<Value> {
     let f = Factory::read(call, Device::CPU)?;
     call.finish()?;
     let dtype = f.dtype.unwrap_or(DType::Float32);
-    let t = if call.binding.name() == "rand" {
-        Tensor::rand(session, &size, dtype, f.device)?
-    } else {
-        Tensor::normal(session, &size, dtype, f.device, 0.0, 1.0)?
-    };
+    let t = drawing(f.generator.clone(), session, f.device, || {
+        match call.binding.name() {
+            "rand" => Tensor::rand(session, &size, dtype, f.device),
+            _ => Tensor::normal(session, &size, dtype, f.device, 0.0, 1.0),
+        }
+    })?;
     f.finish(t)
 }
 
@@ -327,7 +333,9 @@ fn randint(call: &Call, session: &Session) -> Result<Value> {
     let f = Factory::read(call, Device::CPU)?;
     call.finish()?;
     let dtype = f.dtype.unwrap_or(DType::Int64);
-    f.finish(Tensor::randint(session, low, high, &size, dtype, f.device)?)
+    f.finish(drawing(f.generator.clone(), session, f.device, || {
+        Tensor::randint(session, low, high, &size, dtype, f.device)
+    })?)
 }
 
 fn randperm(call: &Call, session: &Session) -> Result<Value> {
@@ -336,7 +344,9 @@ fn randperm(call: &Call, session: &Session) -> Result<Value> {
     call.finish()?;
     let n = Tensor::shape_of(&[n])?[0];
     let dtype = f.dtype.unwrap_or(DType::Int64);
-    f.finish(Tensor::randperm(session, n, dtype, f.device)?)
+    f.finish(drawing(f.generator.clone(), session, f.device, || {
+        Tensor::randperm(session, n, dtype, f.device)
+    })?)
 }
 
 fn arange(call: &Call, session: &Session) -> Result<Value> {
@@ -407,8 +417,12 @@ fn like(call: &Call, session: &Session) -> Result<Value> {
     let dtype = *f.dtype.get_or_insert(input.dtype());
     let shape = input.shape().to_vec();
     let t = match call.binding.name() {
-        "rand_like" => Tensor::rand(session, &shape, dtype, f.device)?,
-        "randn_like" => Tensor::normal(session, &shape, dtype, f.device, 0.0, 1.0)?,
+        "rand_like" => drawing(f.generator.clone(), session, f.device, || {
+            Tensor::rand(session, &shape, dtype, f.device)
+        })?,
+        "randn_like" => drawing(f.generator.clone(), session, f.device, || {
+            Tensor::normal(session, &shape, dtype, f.device, 0.0, 1.0)
+        })?,
         "ones_like" => Tensor::full(session, &shape, Scalar::Int(1), dtype, f.device)?,
         "full_like" => Tensor::full(
             session,

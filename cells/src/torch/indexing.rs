@@ -82,7 +82,7 @@ fn sequence_is_tuple(list: &Value) -> Result<bool> {
     Ok(iterate(list)?.iter().any(|item| {
         matches!(
             &*item.resolved(),
-            Value::List(_) | Value::Tuple(_) | Value::None | Value::Tensor(_)
+            Value::List(_) | Value::Tuple(_) | Value::Range { .. } | Value::None | Value::Tensor(_)
         ) || item.is_ellipsis()
     }))
 }
@@ -134,6 +134,11 @@ fn part(t: &Tensor, item: &Value) -> Result<TensorIndex> {
         list @ (Value::List(_) | Value::Tuple(_)) => {
             TensorIndex::Tensor(super::factories::index_tensor(t.session(), list)?)
         }
+        // A `range` is a sequence to PyTorch's indexing, read as the list of its ints.
+        range @ Value::Range { .. } => TensorIndex::Tensor(super::factories::index_tensor(
+            t.session(),
+            &Value::list(iterate(range)?),
+        )?),
         Value::NdArray(a) => TensorIndex::Tensor(crate::stdlib::numpy::bridge::copied(a)?),
         Value::NpScalar(x) if !x.dtype.is_float() => TensorIndex::Int(x.value.as_i64()),
         other => {

@@ -22,6 +22,7 @@ pub mod optim;
 pub mod parse;
 pub mod pointwise;
 pub mod products;
+pub mod random;
 pub mod reductions;
 pub mod serialization;
 pub mod shape;
@@ -76,6 +77,7 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
         amp::HANDLERS,
         serialization::HANDLERS,
         state::HANDLERS,
+        random::HANDLERS,
     ]
     .into_iter()
     .flatten()
@@ -108,6 +110,7 @@ pub const NAMESPACES: &[&str] = &[
     "torch.cuda",
     "torch.cuda.amp",
     "torch.accelerator",
+    "torch.random",
     "torch.linalg",
     "torch.autograd",
     "torch.amp",
@@ -183,8 +186,9 @@ fn other_names(namespace: &str) -> Vec<&'static str> {
     match namespace {
         "torch" => {
             names.extend(DTYPES.iter().map(|(n, _)| *n));
-            names.extend(["Tensor", "Size", "__version__"]);
+            names.extend(["Tensor", "Size", "__version__", "default_generator"]);
         }
+        "torch.random" => names.push("default_generator"),
         "torch.utils.data" => names.push("Dataset"),
         "torch.utils.data.distributed" => names.push("DistributedSampler"),
         "torch.distributed" => names.push("ReduceOp"),
@@ -218,6 +222,11 @@ pub fn module_attribute(namespace: &'static str, name: &str) -> Option<Value> {
         ("torch", "Size") => return Some(Value::Type("torch.Size")),
         // The PyTorch whose behaviour the lab reproduces (its golden files come from it).
         ("torch", "__version__") => return Some(Value::str("2.15.0")),
+        ("torch" | "torch.random", "default_generator") => {
+            return Some(Value::Generator(
+                tolab_engine::random::GeneratorHandle::Default,
+            ));
+        }
         ("torch", _) => {
             if let Some((_, dtype)) = DTYPES.iter().find(|(n, _)| *n == name) {
                 return Some(Value::DType(*dtype));

@@ -1,5 +1,6 @@
 //! The torch functions about the notebook's state rather than one tensor: grad mode
-//! (`no_grad`, `enable_grad`, `inference_mode`, `is_grad_enabled`), seeding and generators,
+//! (`no_grad`, `enable_grad`, `inference_mode`, `is_grad_enabled`), `manual_seed` (the
+//! generators' other functions are in `random.rs`),
 //! `is_tensor`, and what the lab's machine has (`torch.backends`).
 
 use tolab_engine::Session;
@@ -18,14 +19,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.manual_seed", Handler::Engine(manual_seed)),
     ("torch.is_tensor", Handler::Engine(is_tensor)),
     ("torch.get_default_dtype", Handler::Engine(default_dtype)),
-    (
-        "torch.Generator.manual_seed",
-        Handler::Engine(generator_method),
-    ),
-    (
-        "torch.Generator.initial_seed",
-        Handler::Engine(generator_method),
-    ),
     ("torch.backends.mps.is_available", Handler::Engine(backend)),
     ("torch.backends.mps.is_built", Handler::Engine(backend)),
     (
@@ -94,8 +87,9 @@ fn manual_seed(call: &Call, session: &Session) -> Result<Value> {
     let seed = seed(call)?;
     call.finish()?;
     session.manual_seed(seed);
-    // PyTorch returns the default generator; the lab's is not an object a cell can hold yet.
-    Ok(Value::None)
+    Ok(Value::Generator(
+        tolab_engine::random::GeneratorHandle::Default,
+    ))
 }
 
 fn is_tensor(call: &Call, _: &Session) -> Result<Value> {
@@ -103,22 +97,6 @@ fn is_tensor(call: &Call, _: &Session) -> Result<Value> {
         call.value("obj")?,
         Some(Value::Tensor(_) | Value::Parameter(_))
     )))
-}
-
-fn generator_method(call: &Call, _: &Session) -> Result<Value> {
-    let Some(owner @ Value::Generator(g)) = call.receiver() else {
-        return Err(PyException::new(
-            ExcType::TypeError,
-            "a Generator method needs a Generator",
-        ));
-    };
-    if call.binding.name() == "initial_seed" {
-        return Ok(Value::Int(g.initial_seed() as i64));
-    }
-    let seed = seed(call)?;
-    call.finish()?;
-    g.manual_seed(seed);
-    Ok(owner.clone())
 }
 
 /// The lab simulates an MPS device beside the CUDA ones; cuDNN is there when GPUs are.

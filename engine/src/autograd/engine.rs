@@ -7,11 +7,14 @@
 //! `autograd.grad`, back to the caller with no `.grad` touched. With inputs named, only the
 //! nodes on a path to one of them run (the others keep their saved tensors, as in PyTorch).
 //! Nodes run with grad mode off: their formulas compute gradients with the kernels directly,
-//! without graphs of their own (so there is no `create_graph` yet).
+//! without graphs of their own (so there is no `create_graph` yet). The pass stops where the
+//! caller has work to do — a tensor hook to run, a GPU readback to await — and resumes there,
+//! so no node runs twice.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Weak;
 
+use super::hooks::{HookFn, hook_at};
 use super::{GradFn, accumulate, graph_node_of};
 use crate::error::Error;
 use crate::tensor::Tensor;
@@ -37,38 +40,22 @@ pub struct Backprop {
     pub retain_graph: bool,
 }
 
-/// `tensor.backward(gradient, retain_graph)`.
+/// Where a pass stopped.
+pub enum Step {
+    /// Done: the gradients of the inputs for [`Deliver::Return`] (`None` for an input the
+    /// outputs do not depend on), nothing otherwise.
+    Done(Vec<Option<Tensor>>),
+    /// A hook to run on `grad`; give its result to [`BackwardPass::hook_returned`], then
+    /// resume.
+    Hook { hook: HookFn, grad: Tensor },
+}
+
+/// `tensor.backward(gradient, retain_graph)`, for callers that run no hooks and read no GPU
+/// memory asynchronously (the engine's own tests).
 pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Result<(), Error> {
-    BackwardPass::new(Backprop::of(root, gradient, retain_graph))?.resume()?;
-    Ok(())
-}
-
-/// `tensor.backward(...)` where a node's reads of GPU memory may have to await their readbacks
-/// (in the browser): see [`run_backward`].
-pub async fn backward_async(
-    root: &Tensor,
-    gradient: Option<&Tensor>,
-    retain_graph: bool,
-) -> Result<(), Error> {
-    run_backward(Backprop::of(root, gradient, retain_graph)).await?;
-    Ok(())
-}
-
-/// Runs a backward pass; the gradients of the inputs for [`Deliver::Return`] (`None` for an
-/// input the outputs do not depend on), nothing otherwise. A node whose reads of GPU memory
-/// must await their readbacks stops the pass before it; the pass resumes there after the
-/// wait, so no node runs twice.
-pub async fn run_backward(request: Backprop) -> Result<Vec<Option<Tensor>>, Error> {
-    let session = match request.outputs.first() {
-        Some(t) => t.session().clone(),
-        None => return Ok(Vec::new()),
-    };
-    let mut pass = BackwardPass::new(request)?;
-    loop {
-        match pass.resume() {
-            Err(e) if e.is_would_block() => session.complete_readbacks().await?,
-            outcome => return outcome,
-        }
+    match BackwardPass::new(Backprop::of(root, gradient, retain_graph))?.resume()? {
+        Step::Done(_) => Ok(()),
+        Step::Hook { .. } => Err(Error::HookWithoutRunner),
     }
 }
 
@@ -85,7 +72,7 @@ impl Backprop {
 }
 
 /// One backward pass: the nodes ready to run and the gradients waiting for them.
-struct BackwardPass {
+pub struct BackwardPass {
     session: crate::session::Session,
     retain_graph: bool,
     deliver: Deliver,
@@ -102,10 +89,13 @@ struct BackwardPass {
     buffers: HashMap<u64, Tensor>,
     ready: Vec<GradFn>,
     found: Vec<Option<Tensor>>,
+    /// The node whose gradient's hooks are running, and how many have run (kept once all
+    /// have, so that a node retried after a readback does not run them again).
+    hooking: Option<(u64, usize)>,
 }
 
 impl BackwardPass {
-    fn new(request: Backprop) -> Result<Self, Error> {
+    pub fn new(request: Backprop) -> Result<Self, Error> {
         let Backprop {
             outputs,
             grad_outputs,
@@ -126,6 +116,7 @@ impl BackwardPass {
             buffers: HashMap::new(),
             ready: Vec::new(),
             found: Vec::new(),
+            hooking: None,
         };
         let mut roots = Vec::new();
         for (index, (output, given)) in outputs.iter().zip(grad_outputs).enumerate() {
@@ -203,15 +194,26 @@ impl BackwardPass {
         self.needed.as_ref().is_none_or(|n| n.contains(&node.id()))
     }
 
-    /// Runs nodes until the pass is done, or until one fails; a node that failed is ready to
-    /// run again, its gradient kept.
-    fn resume(&mut self) -> Result<Vec<Option<Tensor>>, Error> {
+    /// Runs nodes until the pass is done, stops for a hook, or fails; a node that failed is
+    /// ready to run again, its gradient kept (so a readback can be awaited and the pass
+    /// resumed).
+    pub fn resume(&mut self) -> Result<Step, Error> {
         let session = self.session.clone();
-        session.no_grad(|| self.run())?;
-        Ok(match self.deliver {
+        if let Some((hook, grad)) = session.no_grad(|| self.run())? {
+            return Ok(Step::Hook { hook, grad });
+        }
+        Ok(Step::Done(match self.deliver {
             Deliver::Return => std::mem::take(&mut self.found),
             Deliver::Accumulate => Vec::new(),
-        })
+        }))
+    }
+
+    /// What the hook [`Step::Hook`] handed out returned: a gradient to use instead, or `None`
+    /// to keep it.
+    pub fn hook_returned(&mut self, replacement: Option<Tensor>) {
+        if let (Some((node, _)), Some(grad)) = (self.hooking, replacement) {
+            self.buffers.insert(node, grad);
+        }
     }
 
     /// A gradient reaching input `index`.
@@ -229,7 +231,8 @@ impl BackwardPass {
         Ok(())
     }
 
-    fn run(&mut self) -> Result<(), Error> {
+    /// Runs nodes; the next hook to run on a gradient, if it stopped for one.
+    fn run(&mut self) -> Result<Option<(HookFn, Tensor)>, Error> {
         for (leaf, grad) in std::mem::take(&mut self.leaves) {
             match self.needed.is_some() {
                 false => accumulate(&leaf, grad)?,
@@ -247,10 +250,23 @@ impl BackwardPass {
             let Some(grad) = self.buffers.get(&node.id()).cloned() else {
                 continue;
             };
-            if let Some(indexes) = self.targets.get(&node.id()).cloned() {
-                for index in indexes {
-                    self.deliver_to(index, &grad)?;
-                }
+            let targets = self.targets.get(&node.id()).cloned();
+            if targets.is_none() && !self.is_needed(&node) {
+                self.buffers.remove(&node.id());
+                continue;
+            }
+            // The hooks on this gradient first, one at a time, each seeing the last one's result.
+            let ran = match self.hooking {
+                Some((id, ran)) if id == node.id() => ran,
+                _ => 0,
+            };
+            if let Some(hook) = hook_at(&node, ran) {
+                self.hooking = Some((node.id(), ran + 1));
+                self.ready.push(node);
+                return Ok(Some((hook, grad)));
+            }
+            for index in targets.unwrap_or_default() {
+                self.deliver_to(index, &grad)?;
             }
             if !self.is_needed(&node) {
                 self.buffers.remove(&node.id());
@@ -305,7 +321,7 @@ impl BackwardPass {
                 }
             }
         }
-        Ok(())
+        Ok(None)
     }
 }
 

@@ -16,8 +16,11 @@ use crate::tensor::{Tensor, TensorImpl};
 use crate::trace::{BreakCause, EventKind};
 
 mod engine;
+mod hooks;
 
-pub use engine::{Backprop, Deliver, backward, backward_async, run_backward};
+pub use engine::{Backprop, BackwardPass, Deliver, Step, backward};
+use hooks::Hooks;
+pub use hooks::{HookFn, HookHandle};
 
 /// Gradients for a node's inputs from the gradient of its output.
 pub(crate) type BackwardFn = Box<dyn Fn(&Tensor) -> Result<Vec<Option<Tensor>>, Error>>;
@@ -37,6 +40,8 @@ struct Node {
     saves_tensors: bool,
     /// Non-leaf tensors produced by this node that asked for `retain_grad()`.
     retained: RefCell<Vec<Weak<TensorImpl>>>,
+    /// Hooks registered on the tensor this node produced.
+    pre_hooks: RefCell<Hooks>,
 }
 
 impl std::fmt::Debug for GradFn {
@@ -117,6 +122,8 @@ pub(crate) struct AutogradMeta {
     pub retains_grad: bool,
     /// The leaf's `AccumulateGrad` node, while some graph holds it.
     accumulator: RefCell<Weak<Node>>,
+    /// A leaf's hooks (`register_hook`), run before accumulation.
+    pub hooks: Hooks,
 }
 
 impl AutogradMeta {
@@ -146,6 +153,7 @@ fn edge_to(input: &Tensor) -> Option<GradFn> {
         backward: RefCell::new(None),
         saves_tensors: false,
         retained: RefCell::default(),
+        pre_hooks: RefCell::default(),
     });
     *meta.accumulator.borrow_mut() = Rc::downgrade(&node);
     input
@@ -302,6 +310,7 @@ pub(crate) fn record_edges(
         backward: RefCell::new(Some(backward.apply)),
         saves_tensors: backward.saves_tensors,
         retained: RefCell::default(),
+        pre_hooks: RefCell::default(),
     }));
     session.record(Some(tracked.device()), || EventKind::GraphNode {
         node: node.id(),
@@ -335,6 +344,7 @@ pub(crate) fn renamed(tensor: &Tensor, name: &'static str) -> Tensor {
         backward: RefCell::new(Some(Box::new(move |grad: &Tensor| inner.apply(grad)))),
         saves_tensors: node.0.saves_tensors,
         retained: RefCell::default(),
+        pre_hooks: RefCell::default(),
     }));
     tensor
         .session()

@@ -124,7 +124,7 @@ impl<D: Dataset> DataLoader<D> {
     /// `torch.empty((), dtype=torch.int64).random_(generator=...)`.
     fn draw_seed(&self, generator: Option<&GeneratorHandle>) -> i64 {
         match generator {
-            Some(g) => g.with(Generator::random_int64),
+            Some(g) => g.with(&self.session, Generator::random_int64),
             None => self
                 .session
                 .with_generator(crate::device::Device::CPU, Generator::random_int64),
@@ -146,7 +146,7 @@ impl<D: Dataset> DataLoader<D> {
             return Ok(Order::Indices(sampler.indices(n)));
         }
         let permutation = match &self.options.generator {
-            Some(g) => g.with(|g| g.randperm(n)),
+            Some(g) => g.with(&self.session, |g| g.randperm(n)),
             None => Generator::new(self.draw_seed(None) as u64).randperm(n),
         };
         Ok(Order::Indices(
@@ -159,7 +159,7 @@ impl<D: Dataset> DataLoader<D> {
     fn exhaust_sampler(&self) -> Result<(), Error> {
         if let (true, Some(g)) = (self.options.shuffle, &self.options.generator) {
             let n = self.dataset.len()?;
-            g.with(|g| g.randperm(n));
+            g.with(&self.session, |g| g.randperm(n));
         }
         Ok(())
     }

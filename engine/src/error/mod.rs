@@ -6,12 +6,14 @@ use thiserror::Error;
 mod einsum;
 mod index;
 mod linalg;
+mod random;
 mod reduce;
 mod shape;
 
 pub use einsum::EinsumError;
 pub use index::IndexingError;
 pub use linalg::LinalgError;
+pub use random::{CppDouble, RandomError};
 pub use reduce::ReduceError;
 pub use shape::ShapeError;
 
@@ -187,6 +189,8 @@ pub enum Error {
     Linalg(#[from] LinalgError),
     #[error(transparent)]
     Einsum(#[from] EinsumError),
+    #[error(transparent)]
+    Random(#[from] RandomError),
     /// A CPU kernel handed operands of two dtypes (`TensorIteratorBase`-free kernels such as
     /// `bmm`: aten/src/ATen/native/LinearAlgebra.cpp).
     #[error("expected scalar type {} but found {}", expected.scalar_type_name(), found.scalar_type_name())]
@@ -532,6 +536,13 @@ pub enum Error {
         "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
     )]
     DetachViewInPlace,
+    /// torch/csrc/autograd/python_variable.cpp, `register_hook`.
+    #[error("cannot register a hook on a tensor that doesn't require gradient")]
+    HookWithoutGrad,
+    /// [`crate::autograd::backward`] met a hook: only a caller that runs hooks
+    /// ([`crate::autograd::BackwardPass`]) can pass through one.
+    #[error("a gradient hook needs a backward pass whose caller runs hooks")]
+    HookWithoutRunner,
     /// `autograd.grad` for an input that does not require grad (torch/csrc/autograd/python_engine.cpp).
     #[error("One of the differentiated Tensors does not require grad")]
     GradInputWithoutGrad,
@@ -1018,7 +1029,9 @@ impl Error {
             Error::Indexing(e) => e.python_type(),
             Error::Reduce(e) => e.python_type(),
             Error::Linalg(e) => e.python_type(),
-            Error::Einsum(_) | Error::ExpectedScalarType { .. } => PythonType::RuntimeError,
+            Error::Einsum(_) | Error::Random(_) | Error::ExpectedScalarType { .. } => {
+                PythonType::RuntimeError
+            }
             Error::BoolSubtraction
             | Error::BoolNegation
             | Error::BoolRelu
@@ -1063,6 +1076,8 @@ impl Error {
             | Error::RetainGradWithoutGrad
             | Error::DetachViewInPlace
             | Error::GradInputWithoutGrad
+            | Error::HookWithoutGrad
+            | Error::HookWithoutRunner
             | Error::ZeroDivision
             | Error::DerivativeNotImplemented { .. }
             | Error::NoDerivative { .. }

@@ -21,7 +21,7 @@ fn op(op: Binary, a: &Tensor, b: &Tensor) -> Result<Tensor, Error> {
     binary_values(op, a.into(), b.into())
 }
 
-fn zeros_like(t: &Tensor) -> Result<Tensor, Error> {
+pub(super) fn zeros_like(t: &Tensor) -> Result<Tensor, Error> {
     Tensor::full(
         t.session(),
         t.shape(),

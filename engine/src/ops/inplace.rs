@@ -13,7 +13,7 @@ use crate::backend::cpu::elementwise::Binary;
 use crate::backend::cpu::unary::Unary;
 use crate::backend::gpu::Distribution;
 use crate::element::Scalar;
-use crate::error::Error;
+use crate::error::{CppDouble, Error, RandomError};
 use crate::layout::Layout;
 use crate::tensor::Tensor;
 
@@ -316,6 +316,19 @@ impl Tensor {
 
     /// `uniform_(from, to)`: fresh values from the device's generator, in place.
     pub fn uniform_(&self, from: f64, to: f64) -> Result<&Tensor, Error> {
+        if !self.dtype().is_floating_point() {
+            return Err(Error::KernelNotForDtype {
+                kernel: "check_uniform_bounds".into(),
+                dtype: self.dtype(),
+            });
+        }
+        if from > to {
+            return Err(RandomError::UniformRange {
+                from: CppDouble(from),
+                to: CppDouble(to),
+            }
+            .into());
+        }
         self.check_in_place()?;
         let values = self.drawn_in_memory_order(|shape| {
             Tensor::uniform(self.session(), shape, self.dtype(), self.device(), from, to)
@@ -325,6 +338,12 @@ impl Tensor {
 
     /// `normal_(mean, std)`, in place.
     pub fn normal_(&self, mean: f64, std: f64) -> Result<&Tensor, Error> {
+        if std < 0.0 {
+            return Err(RandomError::NormalStd {
+                std: CppDouble(std),
+            }
+            .into());
+        }
         self.check_in_place()?;
         let contiguous = self.is_contiguous();
         let values = self.drawn_in_memory_order(|shape| {
@@ -343,6 +362,9 @@ impl Tensor {
 
     /// `bernoulli_(p)`, in place: each element 1 with probability `p`, else 0.
     pub fn bernoulli_(&self, p: f64) -> Result<&Tensor, Error> {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(RandomError::BernoulliP { p: CppDouble(p) }.into());
+        }
         self.check_in_place()?;
         let (session, dtype, device) = (self.session(), self.dtype(), self.device());
         let values = self.drawn_in_memory_order(|shape| {
@@ -358,18 +380,43 @@ impl Tensor {
         self.commit(&values, History::overwrite())
     }
 
+    /// Overwrites every element with what `draw` makes for a contiguous tensor of the shape it
+    /// is given, in PyTorch's visiting order (see [`Tensor::memory_order`]); `node` names the
+    /// node left behind, whose gradient is zero (`ExponentialBackward0`).
+    pub(super) fn fill_drawn_(
+        &self,
+        node: &'static str,
+        draw: impl FnOnce(&[usize]) -> Result<Tensor, Error>,
+    ) -> Result<&Tensor, Error> {
+        self.check_in_place()?;
+        let values = self.drawn_in_memory_order(draw)?;
+        let backward = Backward::new(node, |grad| {
+            Ok(vec![Some(super::binary::zeros_like(grad)?)])
+        });
+        self.commit(&values, History::alone(Some(backward)))
+    }
+
+    /// The dimensions in the order PyTorch's TensorIterator visits this tensor's elements, from
+    /// the largest stride to the smallest; `None` when that is the plain row-major order.
+    pub(super) fn memory_order(&self) -> Option<Vec<usize>> {
+        if self.is_contiguous() {
+            return None;
+        }
+        let mut order: Vec<usize> = (0..self.dim()).collect();
+        order.sort_by_key(|&d| std::cmp::Reverse(self.stride()[d]));
+        Some(order)
+    }
+
     /// Random values for this tensor, drawn in the order PyTorch's TensorIterator visits its
-    /// elements: memory order (dimensions from the largest stride to the smallest), so that a
-    /// seeded fill of a transposed or sliced tensor puts each value where PyTorch does.
+    /// elements: memory order, so that a seeded fill of a transposed or sliced tensor puts each
+    /// value where PyTorch does.
     fn drawn_in_memory_order(
         &self,
         draw: impl FnOnce(&[usize]) -> Result<Tensor, Error>,
     ) -> Result<Tensor, Error> {
-        if self.is_contiguous() {
+        let Some(order) = self.memory_order() else {
             return draw(self.shape());
-        }
-        let mut order: Vec<usize> = (0..self.dim()).collect();
-        order.sort_by_key(|&d| std::cmp::Reverse(self.stride()[d]));
+        };
         let shape: Vec<usize> = order.iter().map(|&d| self.shape()[d]).collect();
         let mut inverse = vec![0i64; order.len()];
         for (position, &d) in order.iter().enumerate() {

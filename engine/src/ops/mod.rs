@@ -17,6 +17,7 @@ mod matmul;
 mod norm;
 mod pointwise;
 mod products;
+pub mod random;
 mod reduce;
 mod reductions;
 mod scan;

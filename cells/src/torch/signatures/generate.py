@@ -75,6 +75,8 @@ BINDINGS = {
         einsum tensordot inner kron vdot chain_matmul matrix_power cross addmv addmv_ addr baddbmm
         set_grad_enabled
         addbmm
+        normal bernoulli multinomial poisson seed initial_seed get_rng_state set_rng_state
+        randint_like
     """,
     "torch.autograd": "grad backward",
     "torch.linalg": """
@@ -112,7 +114,9 @@ BINDINGS = {
         bitwise_and bitwise_and_ bitwise_or bitwise_or_ bitwise_xor bitwise_xor_ bitwise_not
         bitwise_not_ fmod_ remainder_ atan2_ arctan2_ floor_divide_ hypot_ copysign_
         inner kron vdot matrix_power cross addmm_ addmv addmv_ addr addr_ baddbmm baddbmm_
-        addbmm addbmm_ detach_
+        addbmm addbmm_ detach_ register_hook
+        uniform_ normal_ bernoulli_ bernoulli exponential_ cauchy_ log_normal_ geometric_
+        random_ multinomial
     """,
     "torch.nn.functional": """
         relu sigmoid tanh softmax log_softmax mse_loss cross_entropy nll_loss
@@ -150,7 +154,8 @@ BINDINGS = {
         is_available current_accelerator device_count current_device_index set_device_index
         synchronize
     """,
-    "torch.Generator": "manual_seed initial_seed",
+    "torch.Generator": "manual_seed initial_seed get_state set_state seed",
+    "torch.random": "manual_seed seed initial_seed get_rng_state set_rng_state",
     "torch.amp": "autocast GradScaler",
     "torch.cuda.amp": "autocast GradScaler",
     "torch.amp.GradScaler": "scale step update unscale_ get_scale is_enabled",
@@ -185,6 +190,7 @@ KNOWN_NAMESPACES = {
     "torch.amp": torch.amp,
     "torch.distributed": torch.distributed,
     "torch.nn.Module": torch.nn.Module,
+    "torch.random": torch.random,
 }
 
 

@@ -10,6 +10,12 @@ use crate::dtype::DType;
 use crate::element::{Element, Scalar};
 use crate::storage::CpuStorage;
 
+mod distributions;
+mod state;
+
+pub use distributions::MultinomialRowError;
+pub use state::{STATE_SIZE, StateError};
+
 /// PyTorch's seed for the default CPU generator before any `manual_seed`.
 pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
 
@@ -22,6 +28,9 @@ const M: usize = 397;
 pub struct Mt19937 {
     state: [u32; N],
     index: usize,
+    /// Whether the state words were ever regenerated: a fresh seed and a used-up block both
+    /// regenerate at the next draw, but PyTorch's saved state tells them apart.
+    regenerated: bool,
 }
 
 impl Mt19937 {
@@ -34,7 +43,11 @@ impl Mt19937 {
                 .wrapping_mul(state[j - 1] ^ (state[j - 1] >> 30))
                 .wrapping_add(j as u32);
         }
-        Mt19937 { state, index: N }
+        Mt19937 {
+            state,
+            index: N,
+            regenerated: false,
+        }
     }
 
     /// Seeded as CPython's `random.seed(n)` seeds it: `init_by_array` over the 32-bit words of
@@ -80,11 +93,16 @@ impl Mt19937 {
     /// up to 624).
     pub fn from_state(words: &[u32], index: usize) -> Option<Self> {
         let state: [u32; N] = words.try_into().ok()?;
-        (index <= N).then_some(Mt19937 { state, index })
+        (index <= N).then_some(Mt19937 {
+            state,
+            index,
+            regenerated: true,
+        })
     }
 
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
+            self.regenerated = true;
             for i in 0..N {
                 let y = (self.state[i] & 0x8000_0000) | (self.state[(i + 1) % N] & 0x7fff_ffff);
                 let mut next = self.state[(i + M) % N] ^ (y >> 1);
@@ -104,24 +122,65 @@ impl Mt19937 {
     }
 }
 
-/// A `torch.Generator()` object a learner made: its own state, shared by everyone holding it (a
-/// DataLoader's `generator=` argument, say).
-#[derive(Debug, Clone, Default)]
-pub struct GeneratorHandle(std::rc::Rc<std::cell::RefCell<Generator>>);
+/// A `torch.Generator` a cell holds: one it made (`torch.Generator()`), whose state everyone
+/// holding it shares (a DataLoader's `generator=`, say), or the session's default CPU generator
+/// (`torch.default_generator`, what `torch.manual_seed` returns).
+#[derive(Debug, Clone)]
+pub enum GeneratorHandle {
+    Default,
+    Own(std::rc::Rc<std::cell::RefCell<Generator>>),
+}
+
+impl Default for GeneratorHandle {
+    /// `torch.Generator()`: a new generator with PyTorch's default seed.
+    fn default() -> Self {
+        GeneratorHandle::Own(Default::default())
+    }
+}
 
 impl GeneratorHandle {
+    /// Runs `f` with the generator itself.
+    pub fn with<T>(&self, session: &crate::Session, f: impl FnOnce(&mut Generator) -> T) -> T {
+        match self {
+            GeneratorHandle::Default => session.with_generator(crate::Device::CPU, f),
+            GeneratorHandle::Own(g) => f(&mut g.borrow_mut()),
+        }
+    }
+
     /// `generator.manual_seed(seed)`.
-    pub fn manual_seed(&self, seed: u64) {
-        *self.0.borrow_mut() = Generator::new(seed);
+    pub fn manual_seed(&self, session: &crate::Session, seed: u64) {
+        self.with(session, |g| *g = Generator::new(seed));
     }
 
     /// `generator.initial_seed()`.
-    pub fn initial_seed(&self) -> u64 {
-        self.0.borrow().seed()
+    pub fn initial_seed(&self, session: &crate::Session) -> u64 {
+        self.with(session, |g| g.seed())
     }
 
-    pub fn with<T>(&self, f: impl FnOnce(&mut Generator) -> T) -> T {
-        f(&mut self.0.borrow_mut())
+    /// The generator an op draws from instead of the default one (`None`: the default).
+    pub(crate) fn own(&self) -> Option<std::rc::Rc<std::cell::RefCell<Generator>>> {
+        match self {
+            GeneratorHandle::Default => None,
+            GeneratorHandle::Own(g) => Some(g.clone()),
+        }
+    }
+}
+
+/// A seed no program can predict, for `torch.seed()` and `Generator.seed()`: the browser's
+/// `Math.random`, or the OS's randomness behind std's hash keys natively.
+pub fn nondeterministic_seed() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let hi = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+        let lo = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+        (hi << 32) | lo
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(0);
+        hasher.finish()
     }
 }
 
