@@ -94,7 +94,8 @@ test("a lesson's Python blocks are code editors that run in the runtime", async 
   await page.keyboard.press('Control+A');
   await page.keyboard.type('torch.ones(2).to("cuda:7")');
   await page.keyboard.press('Control+Enter');
-  await page.waitForFunction((el) => el.classList.contains('error'), await output.elementHandle(), { timeout: 60_000 });
+  // The class can be set a frame before the traceback is drawn: wait for both.
+  await page.waitForFunction((el) => el.classList.contains('error') && el.textContent.includes('Traceback'), await output.elementHandle(), { timeout: 60_000 });
   assert.match(await output.textContent(), /Traceback[\s\S]*Error/);
   assert.equal(await page.evaluate(() => document.activeElement.closest('.cell')?.id), 'cell-1');
   // The line the error was raised on is marked in the editor; an edit clears the mark.
@@ -133,7 +134,7 @@ test('edits survive a reload, Restore original brings the code back, and Stop en
   await page.waitForFunction((el) => el.classList.contains('running'), await output.elementHandle());
   await page.waitForTimeout(300);
   await cell().getByRole('button', { name: 'Stop' }).click();
-  await page.waitForFunction((el) => el.classList.contains('error'), await output.elementHandle(), { timeout: 30_000 });
+  await page.waitForFunction((el) => el.classList.contains('error') && el.textContent.includes('KeyboardInterrupt'), await output.elementHandle(), { timeout: 30_000 });
   assert.match(await output.textContent(), /KeyboardInterrupt/);
   assert.deepEqual(errors, []);
   await page.close();

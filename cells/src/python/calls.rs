@@ -225,6 +225,14 @@ impl Interpreter {
             {
                 Box::pin(self.str_format(owner, name, args)).await
             }
+            Value::Method(owner, name)
+                if &**name == "apply"
+                    && let Value::Class(class) = &**owner
+                    && crate::torch::function::is_function_class(class) =>
+            {
+                let class = class.clone();
+                Box::pin(crate::torch::function::apply(self, &class, args)).await
+            }
             Value::Method(owner, name) if &**name == "__container_init__" => {
                 Box::pin(self.fill_container(owner, args)).await?;
                 Ok(Value::None)

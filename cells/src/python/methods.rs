@@ -124,6 +124,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             _ => Err(no_attribute(owner, name)),
         },
         Value::HookHandle(_) if name == "remove" => method(),
+        Value::FunctionCtx(ctx) => crate::torch::function::ctx_attribute(ctx, owner, name),
         Value::GradFn(g) => match name {
             "next_functions" => Ok(Value::Tuple(
                 g.next_functions()
@@ -250,6 +251,7 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
     match owner {
         // `name()` gives the C++ class's qualified name for the nodes written by hand.
         Value::GradFn(g) if name == "name" => Ok(Value::str(&g.qualified_name())),
+        Value::FunctionCtx(ctx) => crate::torch::function::ctx_method(ctx, name, &args),
         Value::HookHandle(h) if name == "remove" => {
             h.remove();
             Ok(Value::None)

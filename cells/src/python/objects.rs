@@ -446,6 +446,12 @@ impl Interpreter {
                 }
                 Ok(Value::Tuple(bases.into()))
             }
+            // `MyFunction.apply`, which `torch.autograd.Function` gives its subclasses.
+            Value::Class(class)
+                if name == "apply" && crate::torch::function::is_function_class(class) =>
+            {
+                Ok(Value::Method(Box::new(owner.clone()), Rc::from(name)))
+            }
             Value::Class(class)
                 if let Some(method) = class_method(class.lookup(name).as_ref(), class) =>
             {
@@ -523,6 +529,10 @@ impl Interpreter {
             }
             Value::Function(f) => {
                 f.attributes.borrow_mut().insert(name.to_owned(), value);
+                return Ok(());
+            }
+            Value::FunctionCtx(ctx) => {
+                crate::torch::function::set_ctx_attribute(ctx, name, value);
                 return Ok(());
             }
             _ => {}
@@ -619,6 +629,7 @@ pub(crate) fn class_from_bases(name: &str, module: Rc<str>, bases: &[Value]) -> 
             Value::Type(
                 t @ ("object"
                 | "torch.utils.data.Dataset"
+                | crate::torch::function::FUNCTION
                 | "dict"
                 | "list"
                 | "set"

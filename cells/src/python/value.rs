@@ -59,6 +59,8 @@ pub enum Value {
     GradMode(bool),
     /// What `Tensor.register_hook` returns (`torch.utils.hooks.RemovableHandle`).
     HookHandle(Rc<tolab_engine::autograd::HookHandle>),
+    /// The `ctx` of a `torch.autograd.Function` (its node, to PyTorch).
+    FunctionCtx(Rc<crate::torch::function::FunctionCtx>),
     /// `torch.set_grad_enabled(mode)`, which set the mode when made: as a context manager it
     /// puts `previous` back on exit.
     SetGradEnabled {
@@ -431,6 +433,7 @@ impl Value {
             Value::ExcClass(_) | Value::Class(_) | Value::NnClass(_) => "type",
             Value::Exception(e) => e.kind.name(),
             Value::Instance(i) => return i.class.name.clone(),
+            Value::FunctionCtx(c) => return c.name.clone(),
             Value::BoundMethod(..) => "method",
             Value::Super(..) => "super",
             Value::NnModule(m) => return m.class_name(),
@@ -701,6 +704,11 @@ impl Value {
             Value::HookHandle(h) => format!(
                 "<torch.utils.hooks.RemovableHandle object at {:#x}>",
                 address(h)
+            ),
+            Value::FunctionCtx(c) => format!(
+                "<torch.autograd.function.{} object at {:#x}>",
+                c.name,
+                address(c)
             ),
             Value::SetGradEnabled { mode, .. } => format!(
                 "torch.autograd.grad_mode.set_grad_enabled(mode={})",

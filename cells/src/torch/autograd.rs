@@ -263,6 +263,14 @@ async fn run_pass(
                 session.set_grad_enabled(previous);
                 pass.hook_returned(hook_result(&hook, &grad, returned?)?);
             }
+            Ok(Step::Function {
+                function,
+                grad,
+                retain_graph,
+            }) => {
+                let grads = super::function::backward(me, &function, &grad, retain_graph).await?;
+                pass.function_returned(grads);
+            }
             Err(e) if e.is_would_block() => session
                 .complete_readbacks()
                 .await

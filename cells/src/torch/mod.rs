@@ -13,6 +13,7 @@ pub mod cuda;
 pub mod data;
 pub mod distributed;
 pub mod factories;
+pub mod function;
 pub mod indexing;
 mod invalid;
 pub mod linalg;
@@ -189,6 +190,7 @@ fn other_names(namespace: &str) -> Vec<&'static str> {
             names.extend(["Tensor", "Size", "__version__", "default_generator"]);
         }
         "torch.random" => names.push("default_generator"),
+        "torch.autograd" => names.push("Function"),
         "torch.utils.data" => names.push("Dataset"),
         "torch.utils.data.distributed" => names.push("DistributedSampler"),
         "torch.distributed" => names.push("ReduceOp"),
@@ -222,6 +224,7 @@ pub fn module_attribute(namespace: &'static str, name: &str) -> Option<Value> {
         ("torch", "Size") => return Some(Value::Type("torch.Size")),
         // The PyTorch whose behaviour the lab reproduces (its golden files come from it).
         ("torch", "__version__") => return Some(Value::str("2.15.0")),
+        ("torch.autograd", "Function") => return Some(Value::Type(function::FUNCTION)),
         ("torch" | "torch.random", "default_generator") => {
             return Some(Value::Generator(
                 tolab_engine::random::GeneratorHandle::Default,

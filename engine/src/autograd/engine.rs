@@ -48,6 +48,20 @@ pub enum Step {
     /// A hook to run on `grad`; give its result to [`BackwardPass::hook_returned`], then
     /// resume.
     Hook { hook: HookFn, grad: Tensor },
+    /// A `torch.autograd.Function`'s backward to run on `grad`: give the gradients of its
+    /// tensor inputs to [`BackwardPass::function_returned`], then resume. `retain_graph` says
+    /// whether the graph outlives the pass (its saved tensors are freed otherwise).
+    Function {
+        function: HookFn,
+        grad: Tensor,
+        retain_graph: bool,
+    },
+}
+
+/// Where [`BackwardPass::run`] stopped for its caller.
+enum Pause {
+    Hook(HookFn, Tensor),
+    Function(HookFn, Tensor),
 }
 
 /// `tensor.backward(gradient, retain_graph)`, for callers that run no hooks and read no GPU
@@ -55,7 +69,7 @@ pub enum Step {
 pub fn backward(root: &Tensor, gradient: Option<&Tensor>, retain_graph: bool) -> Result<(), Error> {
     match BackwardPass::new(Backprop::of(root, gradient, retain_graph))?.resume()? {
         Step::Done(_) => Ok(()),
-        Step::Hook { .. } => Err(Error::HookWithoutRunner),
+        Step::Hook { .. } | Step::Function { .. } => Err(Error::HookWithoutRunner),
     }
 }
 
@@ -92,6 +106,9 @@ pub struct BackwardPass {
     /// The node whose gradient's hooks are running, and how many have run (kept once all
     /// have, so that a node retried after a readback does not run them again).
     hooking: Option<(u64, usize)>,
+    /// The `Function` node handed to the caller, then the gradients it gave back.
+    function_pending: Option<u64>,
+    function_grads: Option<(u64, Vec<Option<Tensor>>)>,
 }
 
 impl BackwardPass {
@@ -117,6 +134,8 @@ impl BackwardPass {
             ready: Vec::new(),
             found: Vec::new(),
             hooking: None,
+            function_pending: None,
+            function_grads: None,
         };
         let mut roots = Vec::new();
         for (index, (output, given)) in outputs.iter().zip(grad_outputs).enumerate() {
@@ -199,8 +218,16 @@ impl BackwardPass {
     /// resumed).
     pub fn resume(&mut self) -> Result<Step, Error> {
         let session = self.session.clone();
-        if let Some((hook, grad)) = session.no_grad(|| self.run())? {
-            return Ok(Step::Hook { hook, grad });
+        match session.no_grad(|| self.run())? {
+            Some(Pause::Hook(hook, grad)) => return Ok(Step::Hook { hook, grad }),
+            Some(Pause::Function(function, grad)) => {
+                return Ok(Step::Function {
+                    function,
+                    grad,
+                    retain_graph: self.retain_graph,
+                });
+            }
+            None => {}
         }
         Ok(Step::Done(match self.deliver {
             Deliver::Return => std::mem::take(&mut self.found),
@@ -213,6 +240,14 @@ impl BackwardPass {
     pub fn hook_returned(&mut self, replacement: Option<Tensor>) {
         if let (Some((node, _)), Some(grad)) = (self.hooking, replacement) {
             self.buffers.insert(node, grad);
+        }
+    }
+
+    /// What the `Function` backward [`Step::Function`] handed out returned: one gradient per
+    /// tensor input of its forward, in order.
+    pub fn function_returned(&mut self, grads: Vec<Option<Tensor>>) {
+        if let Some(node) = self.function_pending.take() {
+            self.function_grads = Some((node, grads));
         }
     }
 
@@ -231,8 +266,8 @@ impl BackwardPass {
         Ok(())
     }
 
-    /// Runs nodes; the next hook to run on a gradient, if it stopped for one.
-    fn run(&mut self) -> Result<Option<(HookFn, Tensor)>, Error> {
+    /// Runs nodes, until the end or a pause for the caller.
+    fn run(&mut self) -> Result<Option<Pause>, Error> {
         for (leaf, grad) in std::mem::take(&mut self.leaves) {
             match self.needed.is_some() {
                 false => accumulate(&leaf, grad)?,
@@ -263,7 +298,7 @@ impl BackwardPass {
             if let Some(hook) = hook_at(&node, ran) {
                 self.hooking = Some((node.id(), ran + 1));
                 self.ready.push(node);
-                return Ok(Some((hook, grad)));
+                return Ok(Some(Pause::Hook(hook, grad)));
             }
             for index in targets.unwrap_or_default() {
                 self.deliver_to(index, &grad)?;
@@ -274,6 +309,15 @@ impl BackwardPass {
             }
             let grads = if node.name() == "AccumulateGrad" {
                 None
+            } else if let Some(function) = node.function() {
+                match self.function_grads.take() {
+                    Some((id, grads)) if id == node.id() => Some(grads),
+                    _ => {
+                        self.function_pending = Some(node.id());
+                        self.ready.push(node);
+                        return Ok(Some(Pause::Function(function, grad)));
+                    }
+                }
             } else {
                 let backward = node.0.backward.borrow();
                 let apply = backward.as_ref().ok_or(Error::BackwardTwice)?;

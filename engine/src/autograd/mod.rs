@@ -16,9 +16,11 @@ use crate::tensor::{Tensor, TensorImpl};
 use crate::trace::{BreakCause, EventKind};
 
 mod engine;
+mod function;
 mod hooks;
 
 pub use engine::{Backprop, BackwardPass, Deliver, Step, backward};
+pub use function::record_function;
 use hooks::Hooks;
 pub use hooks::{HookFn, HookHandle};
 
@@ -42,6 +44,9 @@ struct Node {
     retained: RefCell<Vec<Weak<TensorImpl>>>,
     /// Hooks registered on the tensor this node produced.
     pre_hooks: RefCell<Hooks>,
+    /// A `torch.autograd.Function`'s node: its backward is the learner's, run by the pass's
+    /// caller (see `function.rs`).
+    function: Option<HookFn>,
 }
 
 impl std::fmt::Debug for GradFn {
@@ -154,6 +159,7 @@ fn edge_to(input: &Tensor) -> Option<GradFn> {
         saves_tensors: false,
         retained: RefCell::default(),
         pre_hooks: RefCell::default(),
+        function: None,
     });
     *meta.accumulator.borrow_mut() = Rc::downgrade(&node);
     input
@@ -165,6 +171,22 @@ fn edge_to(input: &Tensor) -> Option<GradFn> {
             leaf: Some(format!("{:?} {}", input.shape(), input.dtype().name())),
         });
     Some(GradFn(node))
+}
+
+/// Records a new operation node in the trace (the graph view draws it), on `tensor`'s device.
+fn trace_node(tensor: &Tensor, node: &GradFn) {
+    tensor
+        .session()
+        .record(Some(tensor.device()), || EventKind::GraphNode {
+            node: node.id(),
+            name: node.name().to_owned(),
+            next: node
+                .next_functions()
+                .iter()
+                .map(|n| n.as_ref().map(GradFn::id))
+                .collect(),
+            leaf: None,
+        });
 }
 
 /// The node a tensor's history hangs from in the graph: its `grad_fn`, or its leaf's
@@ -311,17 +333,9 @@ pub(crate) fn record_edges(
         saves_tensors: backward.saves_tensors,
         retained: RefCell::default(),
         pre_hooks: RefCell::default(),
+        function: None,
     }));
-    session.record(Some(tracked.device()), || EventKind::GraphNode {
-        node: node.id(),
-        name: node.name().to_owned(),
-        next: node
-            .next_functions()
-            .iter()
-            .map(|n| n.as_ref().map(GradFn::id))
-            .collect(),
-        leaf: None,
-    });
+    trace_node(tracked, &node);
     AutogradMeta {
         grad_fn: Some(node),
         ..AutogradMeta::default()
@@ -345,19 +359,9 @@ pub(crate) fn renamed(tensor: &Tensor, name: &'static str) -> Tensor {
         saves_tensors: node.0.saves_tensors,
         retained: RefCell::default(),
         pre_hooks: RefCell::default(),
+        function: None,
     }));
-    tensor
-        .session()
-        .record(Some(tensor.device()), || EventKind::GraphNode {
-            node: renamed.id(),
-            name: name.to_owned(),
-            next: renamed
-                .next_functions()
-                .iter()
-                .map(|n| n.as_ref().map(GradFn::id))
-                .collect(),
-            leaf: None,
-        });
+    trace_node(tensor, &renamed);
     tensor.alias_without_history().with_autograd(AutogradMeta {
         grad_fn: Some(renamed),
         ..AutogradMeta::default()
