@@ -252,10 +252,10 @@ async fn run_pass(
         match pass.resume() {
             Ok(Step::Done(found)) => return Ok(found),
             Ok(Step::Hook { hook, grad }) => {
-                let hook = hook
-                    .downcast_ref::<Value>()
-                    .expect("the lab registers Python values as hooks")
-                    .clone();
+                // The lab registers Python values as hooks (see `register_hook`).
+                let Some(hook) = hook.downcast_ref::<Value>().cloned() else {
+                    return Err(runtime("a gradient hook that is not a Python callable").into());
+                };
                 let previous = session.set_grad_enabled(false);
                 let returned = me
                     .call(&hook, Args::positional(vec![Value::Tensor(grad.clone())]))

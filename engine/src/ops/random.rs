@@ -17,22 +17,34 @@ use crate::storage::CpuStorage;
 use crate::tensor::Tensor;
 
 impl Tensor {
-    /// Fills this tensor in place with one drawn value per element; `kernel` names the host
-    /// work in the trace, `node` the gradient node left behind.
+    /// Fills this tensor in place with what `draw` makes from its device's generator for `n`
+    /// elements; `kernel` names the host work in the trace, `node` the gradient node left behind.
+    fn fill_storage_(
+        &self,
+        kernel: &'static str,
+        node: &'static str,
+        draw: impl FnOnce(&mut Generator, usize) -> CpuStorage,
+    ) -> Result<&Tensor, Error> {
+        let (session, dtype, device) = (self.session(), self.dtype(), self.device());
+        let target = session.resolve(device)?;
+        self.fill_drawn_(node, |shape| {
+            Tensor::generated(session, shape, dtype, device, kernel, |n| {
+                session.with_generator(target, |g| draw(g, n))
+            })
+        })
+    }
+
+    /// [`Tensor::fill_storage_`] with one drawn value per element.
     fn fill_random_(
         &self,
         kernel: &'static str,
         node: &'static str,
         mut draw: impl FnMut(&mut Generator) -> Scalar,
     ) -> Result<&Tensor, Error> {
-        let (session, dtype, device) = (self.session(), self.dtype(), self.device());
-        let target = session.resolve(device)?;
-        self.fill_drawn_(node, |shape| {
-            Tensor::generated(session, shape, dtype, device, kernel, |n| {
-                let values: Vec<Scalar> =
-                    session.with_generator(target, |g| (0..n).map(|_| draw(g)).collect());
-                CpuStorage::from_scalars(dtype, &values)
-            })
+        let dtype = self.dtype();
+        self.fill_storage_(kernel, node, |g, n| {
+            let values: Vec<Scalar> = (0..n).map(|_| draw(g)).collect();
+            CpuStorage::from_scalars(dtype, &values)
         })
     }
 
@@ -156,13 +168,9 @@ impl Tensor {
                 )
             }
         };
-        let (session, device) = (self.session(), self.device());
-        let target = session.resolve(device)?;
-        self.fill_drawn_("RandomBackward1", |shape| {
-            Tensor::generated(session, shape, dtype, device, "random", |n| {
-                let high = from.wrapping_add(range as i64);
-                session.with_generator(target, |g| g.randint(dtype, n, from, high))
-            })
+        let high = from.wrapping_add(range as i64);
+        self.fill_storage_("random", "RandomBackward1", |g, n| {
+            g.randint(dtype, n, from, high)
         })
     }
 
