@@ -434,7 +434,7 @@ fn floor_division_and_remainder_follow_python_and_pytorch() {
             .backward(None, false)
             .unwrap_err()
             .to_string(),
-        "the derivative for 'floor_divide' is not implemented."
+        "derivative for aten::floor_divide is not implemented"
     );
     let rest = x.remainder(&y).unwrap();
     assert_eq!(

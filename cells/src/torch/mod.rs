@@ -25,6 +25,7 @@ pub mod pointwise;
 pub mod products;
 pub mod random;
 pub mod reductions;
+pub mod search;
 pub mod serialization;
 pub mod shape;
 pub mod signature;
@@ -63,6 +64,7 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
         reductions::HANDLERS,
         linalg::HANDLERS,
         sorting::HANDLERS,
+        search::HANDLERS,
         pointwise::HANDLERS,
         products::HANDLERS,
         shape::HANDLERS,

@@ -8,6 +8,7 @@ mod index;
 mod linalg;
 mod random;
 mod reduce;
+mod search;
 mod shape;
 
 pub use einsum::EinsumError;
@@ -15,6 +16,7 @@ pub use index::IndexingError;
 pub use linalg::LinalgError;
 pub use random::{CppDouble, RandomError};
 pub use reduce::ReduceError;
+pub use search::SearchError;
 pub use shape::ShapeError;
 
 use crate::device::DEVICE_TYPE_NAMES;
@@ -191,6 +193,8 @@ pub enum Error {
     Einsum(#[from] EinsumError),
     #[error(transparent)]
     Random(#[from] RandomError),
+    #[error(transparent)]
+    Search(#[from] SearchError),
     /// A CPU kernel handed operands of two dtypes (`TensorIteratorBase`-free kernels such as
     /// `bmm`: aten/src/ATen/native/LinearAlgebra.cpp).
     #[error("expected scalar type {} but found {}", expected.scalar_type_name(), found.scalar_type_name())]
@@ -247,6 +251,12 @@ pub enum Error {
     RequiresGradNeedsFloat { at_creation: bool },
     #[error("Cannot copy out of meta tensor; no data!")]
     MetaHasNoData,
+    /// An op whose result's shape depends on the data: it has no Meta kernel (c10's
+    /// `OperatorEntry::reportError`).
+    #[error(
+        "{op}: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel registered. You may have run into this message while using an operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this operator with those APIs you'll need to add a fake impl. Please see the following for next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html"
+    )]
+    NoMetaKernel { op: &'static str },
     #[error("Tensor.item() cannot be called on meta tensors")]
     ItemOnMeta,
     #[error("a Tensor with {numel} elements cannot be converted to Scalar")]
@@ -1011,9 +1021,10 @@ impl Error {
             | Error::NoBackendForDevice { .. }
             | Error::CpuOutOfMemory { .. } => PythonType::RuntimeError,
             Error::MpsFloat64 => PythonType::TypeError,
-            Error::MetaHasNoData | Error::OutResize { .. } | Error::GradientNotInLab { .. } => {
-                PythonType::NotImplementedError
-            }
+            Error::MetaHasNoData
+            | Error::NoMetaKernel { .. }
+            | Error::OutResize { .. }
+            | Error::GradientNotInLab { .. } => PythonType::NotImplementedError,
             Error::GradAssignDtype { .. }
             | Error::GradAssignDeviceType { .. }
             | Error::GradAssignDeviceIndex { .. }
@@ -1028,6 +1039,7 @@ impl Error {
             Error::Shape(e) => e.python_type(),
             Error::Indexing(e) => e.python_type(),
             Error::Reduce(e) => e.python_type(),
+            Error::Search(e) => e.python_type(),
             Error::Linalg(e) => e.python_type(),
             Error::Einsum(_) | Error::Random(_) | Error::ExpectedScalarType { .. } => {
                 PythonType::RuntimeError
@@ -1037,6 +1049,7 @@ impl Error {
             | Error::BoolRelu
             | Error::MeanNeedsFloat { .. }
             | Error::KernelNotForDtype { .. }
+            | Error::DerivativeNotImplemented { .. }
             | Error::SpreadNeedsFloat => PythonType::NotImplementedError,
             Error::DeviceMismatch { .. }
             | Error::DeviceMismatchArgument { .. }
@@ -1079,7 +1092,6 @@ impl Error {
             | Error::HookWithoutGrad
             | Error::HookWithoutRunner
             | Error::ZeroDivision
-            | Error::DerivativeNotImplemented { .. }
             | Error::NoDerivative { .. }
             | Error::InvalidGradient { .. }
             | Error::NumpyRequiresGrad

@@ -97,7 +97,9 @@ impl std::fmt::Display for CppDouble {
         let v = self.0;
         if v == 0.0 || !v.is_finite() {
             return match v {
-                v if v.is_nan() => write!(f, "nan"),
+                v if v.is_nan() => {
+                    write!(f, "{}", if v.is_sign_negative() { "-nan" } else { "nan" })
+                }
                 v if v.is_infinite() => write!(f, "{}", if v > 0.0 { "inf" } else { "-inf" }),
                 _ => write!(f, "{}", if v.is_sign_negative() { "-0" } else { "0" }),
             };

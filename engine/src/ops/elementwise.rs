@@ -677,7 +677,9 @@ impl Tensor {
         let out = binary_values(Binary::FloorDiv, Operand::Tensor(self), other)?;
         let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
             Backward::new("NotImplemented", |_| {
-                Err(Error::DerivativeNotImplemented { op: "floor_divide" })
+                Err(Error::NoDerivative {
+                    op: "aten::floor_divide",
+                })
             })
         });
         Ok(out.with_autograd(meta))

@@ -22,6 +22,7 @@ mod reduce;
 mod reductions;
 mod scan;
 mod scatter;
+mod search;
 mod shape;
 mod softmax;
 mod sort;
@@ -35,6 +36,7 @@ pub(crate) use elementwise::{record_gpu_kernel, record_kernel, reduce_grad};
 pub use index::TensorIndex;
 pub use norm::MatrixOrder;
 pub use scatter::{ScatterReduce, Source};
+pub use search::{SearchSorted, Unique};
 
 use crate::device::{Device, DeviceType};
 use crate::error::Error;

@@ -336,7 +336,7 @@ impl Tensor {
             }));
         }
         if reduce == ScatterReduce::Prod {
-            return Err(Error::DerivativeNotImplemented {
+            return Err(Error::GradientNotInLab {
                 op: "scatter_reduce with reduce='prod'",
             });
         }

@@ -18,7 +18,7 @@ use crate::ops::Source;
 use crate::tensor::Tensor;
 
 /// One element of a row and its position there.
-type Entry = (Scalar, usize);
+pub(super) type Entry = (Scalar, usize);
 
 fn is_nan(s: &Scalar) -> bool {
     matches!(s, Scalar::Float(x) if x.is_nan())
@@ -33,7 +33,7 @@ fn gt(a: &Scalar, b: &Scalar) -> bool {
     compare(a, b) == Some(Ordering::Greater)
 }
 
-fn compare(a: &Scalar, b: &Scalar) -> Option<Ordering> {
+pub(super) fn compare(a: &Scalar, b: &Scalar) -> Option<Ordering> {
     match (a, b) {
         (Scalar::Int(x), Scalar::Int(y)) => Some(x.cmp(y)),
         (Scalar::Bool(x), Scalar::Bool(y)) => Some(x.cmp(y)),
@@ -42,7 +42,7 @@ fn compare(a: &Scalar, b: &Scalar) -> Option<Ordering> {
 }
 
 /// NaN last (`KeyValueCompAsc`, topk's smallest-first comparator).
-fn ascending(a: &Entry, b: &Entry) -> bool {
+pub(super) fn ascending(a: &Entry, b: &Entry) -> bool {
     (!is_nan(&a.0) && is_nan(&b.0)) || lt(&a.0, &b.0)
 }
 

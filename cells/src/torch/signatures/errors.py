@@ -134,7 +134,9 @@ def python_cases(call, signature):
     required = ["1" for p in positional if "=" not in p]
     calls = [f"{call}(bogus=1)", f"{call}({', '.join(required + ['bogus=1'])})"]
     if not any(p.startswith("*") and p != "*" and not p.startswith("**") for p in parts):
-        calls.append(f"{call}({', '.join(['1'] * (len(positional) + 1))})")
+        # Falsy values: a function that picks its body by a flag (`torch.unique`'s
+        # boolean_dispatch) then names itself as its signature does.
+        calls.append(f"{call}({', '.join(['0'] * (len(positional) + 1))})")
     if required:
         calls.append(f"{call}()")
     return calls

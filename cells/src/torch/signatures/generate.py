@@ -77,6 +77,7 @@ BINDINGS = {
         addbmm
         normal bernoulli multinomial poisson seed initial_seed get_rng_state set_rng_state
         randint_like
+        bincount histc unique unique_consecutive searchsorted bucketize
     """,
     "torch.autograd": "grad backward",
     "torch.linalg": """
@@ -117,6 +118,7 @@ BINDINGS = {
         addbmm addbmm_ detach_ register_hook
         uniform_ normal_ bernoulli_ bernoulli exponential_ cauchy_ log_normal_ geometric_
         random_ multinomial
+        bincount histc unique unique_consecutive
     """,
     "torch.nn.functional": """
         relu sigmoid tanh softmax log_softmax mse_loss cross_entropy nll_loss
@@ -339,6 +341,11 @@ def python_signatures(obj, name):
     `Module.parameters`) and counts `self` among the positional arguments, so both are kept. A
     class is called as `__new__` then `__init__`: each one it defines in Python is listed, in
     that order (`nn.Parameter` has only `__new__`, `torch.no_grad` both)."""
+    # `torch.unique` and the like pick one of two functions by a flag (`boolean_dispatch`);
+    # both take the same parameters, and the one for the default flag (itself dispatched, for
+    # `unique`) names the errors.
+    while obj in torch._jit_internal.boolean_dispatched:
+        obj = torch._jit_internal.boolean_dispatched[obj]["if_false"]
     if not inspect.isclass(obj):
         return [python_signature(obj, getattr(obj, "__qualname__", name))]
     found = []
