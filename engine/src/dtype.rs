@@ -218,8 +218,9 @@ pub enum Operand {
     Scalar(ScalarKind),
 }
 
-/// `torch.result_type` over any number of operands, with float32 as the default dtype.
-pub fn result_type(operands: &[Operand]) -> Option<DType> {
+/// `torch.result_type` over any number of operands; Python floats count as `default`, the
+/// default dtype.
+pub fn result_type(operands: &[Operand], default: DType) -> Option<DType> {
     let mut dimensioned: Option<DType> = None;
     let mut zero_dim: Option<DType> = None;
     let mut wrapped: Option<DType> = None;
@@ -232,7 +233,7 @@ pub fn result_type(operands: &[Operand]) -> Option<DType> {
                 let dtype = match kind {
                     ScalarKind::Bool => DType::Bool,
                     ScalarKind::Int => DType::Int64,
-                    ScalarKind::Float => DType::Float32,
+                    ScalarKind::Float => default,
                 };
                 wrapped = fold(wrapped, dtype);
             }
@@ -256,5 +257,115 @@ fn combine_categories(higher: Option<DType>, lower: Option<DType>) -> Option<DTy
                 Some(h)
             }
         }
+    }
+}
+
+/// `torch.finfo(dtype)`: the limits of a floating dtype.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FloatInfo {
+    pub dtype: DType,
+    pub bits: u32,
+    /// The gap between 1 and the next value.
+    pub eps: f64,
+    pub max: f64,
+    /// The smallest positive normal value (`smallest_normal`, also `tiny`).
+    pub tiny: f64,
+    /// `10 ** -digits`, `digits` the decimal digits the type holds.
+    pub resolution: f64,
+}
+
+/// `torch.iinfo(dtype)`: the limits of an integer dtype.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntInfo {
+    pub dtype: DType,
+    pub bits: u32,
+    pub min: i64,
+    pub max: i64,
+}
+
+impl DType {
+    /// The limits of a floating dtype (`None` for the others).
+    pub fn finfo(self) -> Option<FloatInfo> {
+        let info = |bits, eps, max, tiny, resolution| FloatInfo {
+            dtype: self,
+            bits,
+            eps,
+            max,
+            tiny,
+            resolution,
+        };
+        Some(match self {
+            DType::Float32 => info(
+                32,
+                f64::from(f32::EPSILON),
+                f64::from(f32::MAX),
+                f64::from(f32::MIN_POSITIVE),
+                1e-6,
+            ),
+            DType::Float64 => info(64, f64::EPSILON, f64::MAX, f64::MIN_POSITIVE, 1e-15),
+            DType::Float16 => info(
+                16,
+                half::f16::EPSILON.to_f64(),
+                half::f16::MAX.to_f64(),
+                half::f16::MIN_POSITIVE.to_f64(),
+                1e-3,
+            ),
+            DType::BFloat16 => info(
+                16,
+                half::bf16::EPSILON.to_f64(),
+                half::bf16::MAX.to_f64(),
+                half::bf16::MIN_POSITIVE.to_f64(),
+                1e-2,
+            ),
+            _ => return None,
+        })
+    }
+
+    /// The limits of an integer dtype (`None` for the others, bool among them).
+    pub fn iinfo(self) -> Option<IntInfo> {
+        let (bits, min, max) = match self {
+            DType::UInt8 => (8, 0, i64::from(u8::MAX)),
+            DType::Int32 => (32, i64::from(i32::MIN), i64::from(i32::MAX)),
+            DType::Int64 => (64, i64::MIN, i64::MAX),
+            _ => return None,
+        };
+        Some(IntInfo {
+            dtype: self,
+            bits,
+            min,
+            max,
+        })
+    }
+}
+
+/// `repr(torch.finfo(dtype))`, the numbers as C++ streams them.
+impl fmt::Display for FloatInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::error::CppDouble as C;
+        write!(
+            f,
+            "finfo(resolution={}, min={}, max={}, eps={}, smallest_normal={}, tiny={}, dtype={})",
+            C(self.resolution),
+            C(-self.max),
+            C(self.max),
+            C(self.eps),
+            C(self.tiny),
+            C(self.tiny),
+            self.dtype.name()
+        )
+    }
+}
+
+/// `repr(torch.iinfo(dtype))`.
+impl fmt::Display for IntInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::error::CppDouble as C;
+        write!(
+            f,
+            "iinfo(min={}, max={}, dtype={})",
+            C(self.min as f64),
+            C(self.max as f64),
+            self.dtype.name()
+        )
     }
 }

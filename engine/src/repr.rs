@@ -1,34 +1,81 @@
-//! Printing tensors exactly as PyTorch does (torch/_tensor_str.py with the default print options:
-//! precision 4, line width 80, summarising past 1000 elements with 3 edge items).
+//! Printing tensors exactly as PyTorch does (torch/_tensor_str.py), under the print options
+//! `torch.set_printoptions` sets (by default precision 4, line width 80, summarising past 1000
+//! elements with 3 edge items).
 //!
 //! One formatter is chosen for the whole tensor (from the elements that will be shown): integers
 //! print as they are; floats print in "int mode" (`1.`) when every finite value is whole,
 //! in scientific notation when the magnitudes span more than 1000× or pass 1e8 (or, outside int
-//! mode, drop below 1e-4), and with 4 decimals otherwise. Every element is padded to one width.
+//! mode, drop below 1e-4) unless the options fix `sci_mode`, and with `precision` decimals
+//! otherwise. Every element is padded to one width.
 
 use crate::element::Scalar;
 
-const PRECISION: usize = 4;
-const LINE_WIDTH: usize = 80;
-const THRESHOLD: usize = 1000;
-const EDGE_ITEMS: usize = 3;
+/// `torch.set_printoptions`'s state (`torch._tensor_str.PRINT_OPTS`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrintOptions {
+    pub precision: usize,
+    /// More elements than this are summarised (infinite in the "full" profile).
+    pub threshold: f64,
+    pub edgeitems: usize,
+    pub linewidth: usize,
+    /// `None`: chosen from the values.
+    pub sci_mode: Option<bool>,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions {
+            precision: 4,
+            threshold: 1000.0,
+            edgeitems: 3,
+            linewidth: 80,
+            sci_mode: None,
+        }
+    }
+}
+
+impl PrintOptions {
+    /// The options of a named profile: "default", "short" or "full". Like PyTorch's, a profile
+    /// leaves `sci_mode` to the caller.
+    pub fn profile(name: &str) -> Option<PrintOptions> {
+        let default = PrintOptions::default();
+        match name {
+            "default" => Some(default),
+            "short" => Some(PrintOptions {
+                precision: 2,
+                edgeitems: 2,
+                ..default
+            }),
+            "full" => Some(PrintOptions {
+                threshold: f64::INFINITY,
+                ..default
+            }),
+            _ => None,
+        }
+    }
+}
 
 /// The text between `tensor(` and the suffixes: `[[1., 2.],\n        [3., 4.]]`. `values` are the
 /// elements in row-major order; `indent` is the column the text starts at.
-pub fn format_values(values: &[Scalar], shape: &[usize], indent: usize) -> String {
+pub fn format_values(
+    values: &[Scalar],
+    shape: &[usize],
+    indent: usize,
+    options: &PrintOptions,
+) -> String {
     if values.is_empty() {
         return "[]".into();
     }
-    let summarize = values.len() > THRESHOLD;
+    let summarize = values.len() as f64 > options.threshold;
     let shown: Vec<Scalar> = if summarize {
-        summarized_indices(shape)
+        summarized_indices(shape, options.edgeitems)
             .into_iter()
             .map(|i| values[i])
             .collect()
     } else {
         values.to_vec()
     };
-    let formatter = Formatter::new(&shown);
+    let formatter = Formatter::new(&shown, options);
     let strides = crate::layout::contiguous_strides(shape);
     let block = Block {
         values,
@@ -36,31 +83,32 @@ pub fn format_values(values: &[Scalar], shape: &[usize], indent: usize) -> Strin
         strides: &strides,
         summarize,
         formatter: &formatter,
+        options,
     };
     block.format(0, 0, indent)
 }
 
 /// Row-major indices of the elements a summarised print shows (ATen's `get_summarized_data`).
-fn summarized_indices(shape: &[usize]) -> Vec<usize> {
-    fn walk(shape: &[usize], stride_base: usize, out: &mut Vec<usize>) {
+fn summarized_indices(shape: &[usize], edge: usize) -> Vec<usize> {
+    fn walk(shape: &[usize], edge: usize, stride_base: usize, out: &mut Vec<usize>) {
         let Some((&first, rest)) = shape.split_first() else {
             out.push(stride_base);
             return;
         };
         let inner: usize = rest.iter().product();
-        for i in edge_positions(first) {
-            walk(rest, stride_base + i * inner, out);
+        for i in edge_positions(first, edge) {
+            walk(rest, edge, stride_base + i * inner, out);
         }
     }
     let mut out = Vec::new();
-    walk(shape, 0, &mut out);
+    walk(shape, edge, 0, &mut out);
     out
 }
 
 /// The positions along one dimension a summarised print shows.
-fn edge_positions(size: usize) -> Vec<usize> {
-    if size > 2 * EDGE_ITEMS {
-        (0..EDGE_ITEMS).chain(size - EDGE_ITEMS..size).collect()
+fn edge_positions(size: usize, edge: usize) -> Vec<usize> {
+    if size > 2 * edge {
+        (0..edge).chain(size - edge..size).collect()
     } else {
         (0..size).collect()
     }
@@ -70,16 +118,19 @@ struct Formatter {
     floating: bool,
     int_mode: bool,
     sci_mode: bool,
+    precision: usize,
     width: usize,
 }
 
 impl Formatter {
-    fn new(values: &[Scalar]) -> Self {
+    fn new(values: &[Scalar], options: &PrintOptions) -> Self {
         let floating = values.iter().any(|v| matches!(v, Scalar::Float(_)));
+        let precision = options.precision;
         let mut f = Formatter {
             floating,
             int_mode: true,
             sci_mode: false,
+            precision,
             width: 1,
         };
         if !floating {
@@ -97,13 +148,15 @@ impl Formatter {
         let min = finite.iter().fold(f64::INFINITY, |m, x| m.min(x.abs()));
         let max = finite.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         f.int_mode = finite.iter().all(|x| x.ceil() == *x);
-        f.sci_mode = max / min > 1000.0 || max > 1.0e8 || (!f.int_mode && min < 1.0e-4);
+        f.sci_mode = options
+            .sci_mode
+            .unwrap_or(max / min > 1000.0 || max > 1.0e8 || min < 1.0e-4);
         f.width = finite
             .iter()
             .map(|&x| match (f.sci_mode, f.int_mode) {
-                (true, _) => sci(x).len(),
+                (true, _) => sci(x, precision).len(),
                 (false, true) => format!("{x:.0}").len() + 1,
-                (false, false) => format!("{x:.PRECISION$}").len(),
+                (false, false) => format!("{x:.precision$}").len(),
             })
             .max()
             .unwrap_or(1);
@@ -116,11 +169,11 @@ impl Formatter {
                 if !x.is_finite() {
                     non_finite(x)
                 } else if self.sci_mode {
-                    sci(x)
+                    sci(x, self.precision)
                 } else if self.int_mode {
                     format!("{x:.0}.")
                 } else {
-                    format!("{x:.PRECISION$}")
+                    format!("{x:.*}", self.precision)
                 }
             }
             other => plain(other),
@@ -150,9 +203,9 @@ fn non_finite(x: f64) -> String {
     }
 }
 
-/// Python's `'{:.4e}'.format(x)`: a two-digit, signed exponent.
-fn sci(x: f64) -> String {
-    let text = format!("{x:.PRECISION$e}");
+/// Python's `'{:.4e}'.format(x)` (at `precision` digits): a two-digit, signed exponent.
+fn sci(x: f64, precision: usize) -> String {
+    let text = format!("{x:.precision$e}");
     let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
     let (sign, digits) = match exponent.strip_prefix('-') {
         Some(d) => ('-', d),
@@ -167,6 +220,7 @@ struct Block<'a> {
     strides: &'a [usize],
     summarize: bool,
     formatter: &'a Formatter,
+    options: &'a PrintOptions,
 }
 
 impl Block<'_> {
@@ -177,18 +231,22 @@ impl Block<'_> {
             return self.formatter.format(self.values[0]);
         }
         let size = self.shape[dim];
-        let positions: Vec<Option<usize>> = if self.summarize && size > 2 * EDGE_ITEMS {
-            let edges = edge_positions(size);
-            edges[..EDGE_ITEMS]
+        let edge = self.options.edgeitems;
+        let positions: Vec<Option<usize>> = if self.summarize && size > 2 * edge {
+            let edges = edge_positions(size, edge);
+            edges[..edge]
                 .iter()
                 .map(|&i| Some(i))
                 .chain([None])
-                .chain(edges[EDGE_ITEMS..].iter().map(|&i| Some(i)))
+                .chain(edges[edge..].iter().map(|&i| Some(i)))
                 .collect()
         } else {
             (0..size).map(Some).collect()
         };
         if dim + 1 == rank {
+            if self.summarize && edge == 0 {
+                return "[...]".into();
+            }
             let items: Vec<String> = positions
                 .iter()
                 .map(|p| match p {
@@ -198,8 +256,9 @@ impl Block<'_> {
                     None => " ...".into(),
                 })
                 .collect();
-            let per_line =
-                ((LINE_WIDTH.saturating_sub(indent)) / (self.formatter.width + 2)).max(1);
+            let per_line = ((self.options.linewidth.saturating_sub(indent))
+                / (self.formatter.width + 2))
+                .max(1);
             let lines: Vec<String> = items.chunks(per_line).map(|c| c.join(", ")).collect();
             return format!(
                 "[{}]",
@@ -220,7 +279,7 @@ impl Block<'_> {
 
 /// Appends `, suffix` items after the tensor text, wrapping onto a new line (indented) when a line
 /// would pass the line width, then closes the parenthesis (`_add_suffixes`).
-pub fn add_suffixes(text: &str, suffixes: &[String], indent: usize) -> String {
+pub fn add_suffixes(text: &str, suffixes: &[String], indent: usize, linewidth: usize) -> String {
     let mut out = String::from(text);
     // Python's `len(s) - s.rfind("\n") + 1`, where rfind gives -1 for a single line.
     let mut last_line_len = match text.rfind('\n') {
@@ -228,7 +287,7 @@ pub fn add_suffixes(text: &str, suffixes: &[String], indent: usize) -> String {
         None => text.len() + 2,
     };
     for suffix in suffixes {
-        if last_line_len + suffix.len() + 2 > LINE_WIDTH {
+        if last_line_len + suffix.len() + 2 > linewidth {
             out.push_str(&format!(",\n{}{suffix}", " ".repeat(indent)));
             last_line_len = indent + suffix.len();
         } else {

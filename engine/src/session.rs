@@ -16,6 +16,7 @@ use crate::dtype::DType;
 use crate::error::{Error, RandomError};
 use crate::memory::{BlockId, DeviceAllocator, MemoryStats};
 use crate::random::{Generator, GeneratorHandle};
+use crate::repr::PrintOptions;
 use crate::storage::Readback;
 use crate::trace::{EventKind, TraceEvent, Tracer};
 
@@ -80,6 +81,14 @@ struct State {
     allocators: RefCell<HashMap<Device, DeviceAllocator>>,
     tracer: RefCell<Tracer>,
     grad_enabled: Cell<bool>,
+    /// `torch.set_default_dtype`: the dtype of floats made without one (float32, float64 or
+    /// float16), which Python floats promote to.
+    default_dtype: Cell<DType>,
+    /// `torch.set_default_device`: where factories without `device=` put their tensors
+    /// (`None`: the CPU, as when it was never set).
+    default_device: Cell<Option<Device>>,
+    /// `torch.set_printoptions`.
+    print_options: Cell<PrintOptions>,
     /// Whether the learner turned recording off (the lab's own `no_grad` work, like a backward
     /// pass, is no graph break).
     learner_no_grad: Cell<bool>,
@@ -179,6 +188,9 @@ impl Session {
             allocators: RefCell::default(),
             tracer: RefCell::default(),
             grad_enabled: Cell::new(true),
+            default_dtype: Cell::new(DType::Float32),
+            default_device: Cell::new(None),
+            print_options: Cell::default(),
             learner_no_grad: Cell::new(false),
             next_id: Cell::new(1),
             generators: RefCell::default(),
@@ -965,6 +977,42 @@ impl Session {
             Some(d) => autocast.insert(kind, d),
             None => autocast.remove(&kind),
         }
+    }
+
+    // ---- defaults ----
+
+    /// `torch.get_default_dtype()`.
+    pub fn default_dtype(&self) -> DType {
+        self.0.default_dtype.get()
+    }
+
+    /// `torch.set_default_dtype(d)`: only floating types qualify.
+    pub fn set_default_dtype(&self, dtype: DType) -> Result<(), Error> {
+        if !dtype.is_floating_point() {
+            return Err(Error::DefaultDtypeNotFloat);
+        }
+        self.0.default_dtype.set(dtype);
+        Ok(())
+    }
+
+    /// `torch.get_default_device()`'s setting: `None` unless `set_default_device` named one.
+    pub fn default_device(&self) -> Option<Device> {
+        self.0.default_device.get()
+    }
+
+    /// `torch.set_default_device(device)`; `None` goes back to the CPU.
+    pub fn set_default_device(&self, device: Option<Device>) {
+        self.0.default_device.set(device);
+    }
+
+    /// `torch.get_printoptions()`.
+    pub fn print_options(&self) -> PrintOptions {
+        self.0.print_options.get()
+    }
+
+    /// `torch.set_printoptions(...)`.
+    pub fn set_print_options(&self, options: PrintOptions) {
+        self.0.print_options.set(options);
     }
 
     // ---- autograd mode ----

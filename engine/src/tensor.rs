@@ -112,7 +112,7 @@ impl Tensor {
     }
 
     /// `torch.tensor(data, dtype=…, device=…, requires_grad=…)` from flattened Python numbers. Without
-    /// a dtype, it is inferred as PyTorch does: bool if every value is, float32 if any is a float,
+    /// a dtype, it is inferred as PyTorch does: bool if every value is, the default dtype if any is a float,
     /// int64 otherwise.
     pub fn from_scalars(
         session: &Session,
@@ -122,7 +122,7 @@ impl Tensor {
         device: Device,
         requires_grad: bool,
     ) -> Result<Tensor, Error> {
-        let dtype = dtype.unwrap_or_else(|| infer_dtype(values));
+        let dtype = dtype.unwrap_or_else(|| infer_dtype(values, session.default_dtype()));
         let device = session.resolve(device)?;
         if requires_grad && !dtype.is_floating_point() {
             return Err(Error::RequiresGradNeedsFloat { at_creation: true });
@@ -743,6 +743,10 @@ impl Tensor {
     /// them: the copy kernel on a GPU (a strided write where the layout is a view), else on the
     /// host.
     pub(crate) fn write_view(&self, layout: &Layout, values: &Tensor) -> Result<(), Error> {
+        // A meta tensor holds no values: an in-place op on it is only its checks.
+        if self.device().kind == DeviceType::Meta {
+            return Ok(());
+        }
         if let Some(written) = crate::ops::gpu::write(self.storage(), layout, values) {
             return written;
         }
@@ -910,18 +914,21 @@ impl Tensor {
         Ok(self.scalars()?[0])
     }
 
-    /// `repr(tensor)`, word for word as PyTorch prints it.
+    /// `repr(tensor)`, word for word as PyTorch prints it under the session's print options;
+    /// the dtype is named unless it is the default dtype, int64 or bool.
     pub fn repr(&self) -> Result<String, Error> {
         const PREFIX: &str = "tensor(";
         let indent = PREFIX.len();
         let dtype = self.dtype();
+        let default = self.session().default_dtype();
+        let options = self.session().print_options();
         let mut suffixes = Vec::new();
         if !self.device().is_cpu() {
             suffixes.push(format!("device='{}'", self.device()));
         }
         let body = if self.device().kind == DeviceType::Meta {
             suffixes.push(format!("size={}", python_tuple(self.shape())));
-            if dtype != DType::Float32 {
+            if dtype != default {
                 suffixes.push(format!("dtype={dtype}"));
             }
             "...".to_owned()
@@ -929,22 +936,30 @@ impl Tensor {
             if self.dim() != 1 {
                 suffixes.push(format!("size={}", python_tuple(self.shape())));
             }
-            if dtype != DType::Float32 {
+            if dtype != default {
                 suffixes.push(format!("dtype={dtype}"));
             }
             "[]".to_owned()
         } else {
-            if !matches!(dtype, DType::Float32 | DType::Int64 | DType::Bool) {
+            if options.edgeitems == 0 {
+                suffixes.push(format!("size={}", python_tuple(self.shape())));
+            }
+            if dtype != default && !matches!(dtype, DType::Int64 | DType::Bool) {
                 suffixes.push(format!("dtype={dtype}"));
             }
-            format_values(&self.scalars()?, self.shape(), indent)
+            format_values(&self.scalars()?, self.shape(), indent, &options)
         };
         if let Some(grad_fn) = self.grad_fn() {
             suffixes.push(format!("grad_fn=<{}>", grad_fn.name()));
         } else if self.requires_grad() {
             suffixes.push("requires_grad=True".into());
         }
-        Ok(add_suffixes(&format!("{PREFIX}{body}"), &suffixes, indent))
+        Ok(add_suffixes(
+            &format!("{PREFIX}{body}"),
+            &suffixes,
+            indent,
+            options.linewidth,
+        ))
     }
 }
 
@@ -963,11 +978,11 @@ pub fn python_tuple(shape: &[usize]) -> String {
     }
 }
 
-fn infer_dtype(values: &[Scalar]) -> DType {
+fn infer_dtype(values: &[Scalar], default: DType) -> DType {
     if !values.is_empty() && values.iter().all(|v| matches!(v, Scalar::Bool(_))) {
         DType::Bool
     } else if values.is_empty() || values.iter().any(|v| matches!(v, Scalar::Float(_))) {
-        DType::Float32
+        default
     } else {
         DType::Int64
     }

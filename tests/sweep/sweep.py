@@ -103,6 +103,10 @@ def describe(value):
         return "{" + ", ".join(f"{k!r}: {describe(v)}" for k, v in value.items()) + "}"
     if isinstance(value, float):
         return repr(value)
+    # The text itself, not its repr: a repr's quotes change with the quotes inside (a GPU
+    # tensor's repr holds device='cuda:0'), which would set the two devices' lines apart.
+    if isinstance(value, str):
+        return f"str {value}"
     if type(value).__name__ in ("dtype", "device"):
         return repr(value)
     return f"{type(value).__name__} {value!r}"
@@ -965,6 +969,32 @@ torch.numel | torch.numel(x)
 torch.result_type | torch.result_type(i, 2.5)
 torch.promote_types | torch.promote_types(torch.int32, torch.float16)
 torch.can_cast | torch.can_cast(torch.float32, torch.int32)
+torch.can_cast | torch.can_cast(torch.bool, torch.uint8)
+torch.result_type | torch.result_type(2, 2.5)
+torch.result_type | torch.result_type(s, i)
+torch.result_type | torch.result_type(True, u)
+torch.promote_types | torch.promote_types(torch.uint8, torch.bool)
+torch.promote_types | torch.promote_types(torch.float16, torch.bfloat16)
+torch.set_default_dtype | (torch.set_default_dtype(torch.float64), i / 2, i * 2.5, torch.sqrt(i).dtype, torch.arange(0.0, 2).dtype, torch.set_default_dtype(torch.float32))[1:5]
+torch.set_default_dtype | (torch.set_default_dtype(torch.float64), repr(a), repr(a.double()), repr(torch.zeros(0)), torch.set_default_dtype(torch.float32))[1:4]
+torch.set_default_dtype | (torch.set_default_dtype(torch.float16), torch.tensor([1.5, 2.0]) + 1, torch.set_default_dtype(torch.float32))[1]
+torch.set_default_dtype | torch.set_default_dtype("float64")
+torch.set_default_device | (torch.set_default_device("meta"), torch.nn.Linear(2, 2).weight.device, torch.zeros_like(torch.ones(1, device="cpu")).device, torch.normal(0.0, 1.0, (2,)).device, torch.tensor([1.0]).device)[1:]
+torch.get_default_device | (torch.set_default_device(1), torch.get_default_device())[1]
+torch.set_default_device | torch.set_default_device([1])
+torch.finfo | torch.finfo(torch.int32)
+torch.finfo | (torch.set_default_dtype(torch.float64), torch.finfo(), torch.set_default_dtype(torch.float32))[1]
+torch.iinfo | torch.iinfo(torch.bool)
+torch.Size | torch.Size([2.5])
+torch.Size | (2,) + a.shape
+torch.Size | a.shape * 2
+torch.Size | a.shape[5]
+torch.Size | a.shape + [1]
+torch.Size | hash(a.shape) == hash((2, 3))
+torch.Size | a.shape < (3,)
+torch.set_printoptions | (torch.set_printoptions(edgeitems=0, threshold=3), repr(x), torch.set_printoptions(profile="default"))[1]
+torch.set_printoptions | (torch.set_printoptions(profile="full"), len(repr(torch.arange(1200))), torch.set_printoptions(profile="default"))[1]
+torch.set_printoptions | (torch.set_printoptions(sci_mode=False), repr(torch.tensor([1e-8, 20.0])), torch.set_printoptions(profile="default"))[1]
 Tensor.is_floating_point | a.is_floating_point()
 Tensor.element_size | h.element_size()
 Tensor.nbytes | a.nbytes

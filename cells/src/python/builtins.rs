@@ -1208,7 +1208,7 @@ pub fn is_callable(v: &Value) -> bool {
 }
 
 /// `type(x)`: the object's class.
-fn type_of(v: &Value) -> Value {
+pub(crate) fn type_of(v: &Value) -> Value {
     match v {
         Value::Instance(i) => Value::Class(i.class.clone()),
         Value::Class(c) if let Some(m) = &c.metaclass => Value::Class(m.clone()),
@@ -1235,6 +1235,8 @@ fn type_of(v: &Value) -> Value {
         Value::NpScalar(x) => Value::NpType(x.dtype),
         Value::Device(_) => Value::Type("torch.device"),
         Value::DType(_) => Value::Type("torch.dtype"),
+        Value::FInfo(_) => Value::Type("torch.finfo"),
+        Value::IInfo(_) => Value::Type("torch.iinfo"),
         Value::Size(_) => Value::Type("torch.Size"),
         Value::Builtin("Ellipsis") => Value::Type("ellipsis"),
         // Each node is of its own class, named after it (`<class 'AddBackward0'>`).
@@ -1316,6 +1318,10 @@ pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyExcep
             Value::Instance(i) => i.class.is_or_derives(c),
             _ => false,
         },
+        // A torch class from the signature table (`torch.device`, `torch.finfo`).
+        Value::TorchFn(b) if let Some(path) = b.class => {
+            matches!(type_of(object), Value::Type(t) if t == path || t == b.key)
+        }
         Value::NnClass("Module") => match object {
             Value::NnModule(_) => true,
             Value::Instance(i) => i.module.is_some(),

@@ -189,6 +189,20 @@ impl Interpreter {
                 Box::pin(self.call_builtin(name, args)).await
             }
             Value::ModuleFn(module, name) => Box::pin(self.call_stdlib(module, name, args)).await,
+            Value::Type("torch.Size") => {
+                let items = match args.positional.as_slice() {
+                    [] => Vec::new(),
+                    [items] if args.keywords.is_empty() => super::operators::iterate(items)?,
+                    _ => {
+                        return Err(PyException::new(
+                            ExcType::TypeError,
+                            "torch.Size() takes at most one iterable, and no keywords",
+                        )
+                        .into());
+                    }
+                };
+                Ok(crate::torch::size::from_items(&items)?)
+            }
             Value::NpType(dtype) => Ok(crate::stdlib::numpy::call_type(
                 &self.session,
                 *dtype,

@@ -1,5 +1,5 @@
 //! `with` blocks: the engine's context managers (`torch.no_grad()`, `torch.enable_grad()`,
-//! `torch.autocast(...)`, `warnings.catch_warnings(...)`) and learners' own classes with
+//! `torch.autocast(...)`, `torch.device(...)`, `warnings.catch_warnings(...)`) and learners' own classes with
 //! `__enter__`/`__exit__`, exited in reverse order whatever way the block ends.
 
 use ruff_python_ast::StmtWith;
@@ -15,6 +15,8 @@ enum Entered {
     /// The grad mode before the block.
     Grad(bool),
     Autocast(Autocast),
+    /// `with torch.device(d)`: the default device before the block.
+    Device(Option<tolab_engine::Device>),
     /// The warnings raised before the block, set aside; with `record=True`, the list the block's
     /// warnings go into.
     Warnings {
@@ -74,6 +76,13 @@ impl Interpreter {
                 )?),
                 Value::None,
             ),
+            // A `DeviceContext`, as `torch.set_default_device` sets; `__enter__` returns the
+            // device.
+            Value::Device(device) => {
+                let previous = session.default_device();
+                session.set_default_device(Some(*device));
+                (Entered::Device(previous), manager.clone())
+            }
             Value::CatchWarnings(record) => {
                 let list = record.then(|| Value::list(Vec::new()));
                 let value = list.clone().unwrap_or(Value::None);
@@ -136,6 +145,7 @@ impl Interpreter {
                 self.session.set_grad_enabled(previous);
             }
             Entered::Autocast(autocast) => autocast.exit(),
+            Entered::Device(previous) => self.session.set_default_device(previous),
             Entered::Warnings { earlier, record } => {
                 let caught = self.session.take_warnings();
                 for warning in earlier {

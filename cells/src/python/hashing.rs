@@ -73,6 +73,11 @@ fn cpython_hash(v: &Value) -> Option<i64> {
             let lanes = items.iter().map(cpython_hash).collect::<Option<Vec<_>>>()?;
             tuple_hash(&lanes)
         }
+        // `torch.Size` hashes as the tuple it is.
+        Value::Size(dims) => {
+            let lanes: Vec<i64> = dims.iter().map(|&d| int_hash(d)).collect();
+            tuple_hash(&lanes)
+        }
         _ => return None,
     })
 }

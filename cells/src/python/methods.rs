@@ -25,6 +25,8 @@ pub fn no_attribute(owner: &Value, name: &str) -> PyException {
     )
 }
 
+const TUPLE_METHODS: &[&str] = &["count", "index"];
+
 pub(crate) const LIST_METHODS: &[&str] = &[
     "append", "extend", "pop", "insert", "index", "count", "remove", "reverse", "sort", "copy",
     "clear",
@@ -118,8 +120,30 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             "index" => Ok(d.index.map_or(Value::None, |i| Value::Int(i64::from(i)))),
             _ => Err(no_attribute(owner, name)),
         },
+        Value::FInfo(info) => match name {
+            "bits" => Ok(Value::Int(i64::from(info.bits))),
+            "eps" => Ok(Value::Float(info.eps)),
+            "max" => Ok(Value::Float(info.max)),
+            "min" => Ok(Value::Float(-info.max)),
+            "tiny" | "smallest_normal" => Ok(Value::Float(info.tiny)),
+            "resolution" => Ok(Value::Float(info.resolution)),
+            "dtype" => Ok(Value::str(info.dtype.name())),
+            _ => Err(no_attribute(owner, name)),
+        },
+        Value::IInfo(info) => match name {
+            "bits" => Ok(Value::Int(i64::from(info.bits))),
+            "min" => Ok(Value::Int(info.min)),
+            "max" => Ok(Value::Int(info.max)),
+            "dtype" => Ok(Value::str(info.dtype.name())),
+            _ => Err(no_attribute(owner, name)),
+        },
         Value::DType(d) => match name {
             "is_floating_point" => Ok(Value::Bool(d.is_floating_point())),
+            "is_signed" => Ok(Value::Bool(!matches!(
+                d,
+                tolab_engine::DType::UInt8 | tolab_engine::DType::Bool
+            ))),
+            "is_complex" => Ok(Value::Bool(false)),
             "itemsize" => Ok(Value::Int(d.size() as i64)),
             _ => Err(no_attribute(owner, name)),
         },
@@ -161,6 +185,8 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             None => Err(no_attribute(owner, name)),
         },
         Value::List(_) if LIST_METHODS.contains(&name) => method(),
+        Value::Tuple(_) if TUPLE_METHODS.contains(&name) => method(),
+        Value::Size(_) if TUPLE_METHODS.contains(&name) || name == "numel" => method(),
         Value::Dict(_) if DICT_METHODS.contains(&name) => method(),
         Value::Set(_) if SET_METHODS.contains(&name) => method(),
         Value::Str(_) if super::strings::METHODS.contains(&name) => method(),
@@ -259,6 +285,9 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
         Value::NdArray(a) => crate::stdlib::numpy::methods::call(a, name, &args),
         Value::NpScalar(x) => crate::stdlib::numpy::methods::call_scalar(x, name, &args),
         Value::List(items) => list_method(items, name, &args),
+        Value::Tuple(items) => tuple_method(items, name, &args),
+        Value::Size(dims) if name == "numel" => Ok(crate::torch::size::numel(dims)),
+        Value::Size(_) => tuple_method(&super::operators::iterate(owner)?, name, &args),
         Value::Dict(entries) => dict_method(entries, name, &args),
         Value::Set(items) => set_method(items, name, &args),
         Value::ParamGroup(optimizer, group) => {
@@ -373,6 +402,37 @@ fn float_hex(x: f64) -> String {
         e => (1, e - 1023),
     };
     format!("{sign}0x{lead}.{mantissa:013x}p{exponent:+}")
+}
+
+/// `tuple.count(x)` and `tuple.index(x, start=0, stop=len)`.
+fn tuple_method(items: &[Value], name: &str, args: &Args) -> Result<Value> {
+    let needle = args.positional.first().cloned().unwrap_or(Value::None);
+    if name == "count" {
+        let n = items.iter().filter(|v| equal(v, &needle)).count();
+        return Ok(Value::Int(n as i64));
+    }
+    let bound = |i: usize, default: usize| -> Result<usize> {
+        match args.positional.get(i) {
+            None => Ok(default),
+            Some(Value::Int(at)) => {
+                let len = items.len() as i64;
+                let at = if *at < 0 { at + len } else { *at };
+                Ok(at.clamp(0, len) as usize)
+            }
+            Some(other) => Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "slice indices must be integers or have an __index__ method, not {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    };
+    let (start, stop) = (bound(1, 0)?, bound(2, items.len())?);
+    (start..stop.max(start))
+        .find(|&i| equal(&items[i], &needle))
+        .map(|i| Value::Int(i as i64))
+        .ok_or_else(|| PyException::new(ExcType::ValueError, "tuple.index(x): x not in tuple"))
 }
 
 fn list_method(items: &RefCell<Vec<Value>>, name: &str, args: &Args) -> Result<Value> {

@@ -278,6 +278,10 @@ impl Interpreter {
             let set = self.backend_flags.get(&format!("{module}.{name}")).cloned();
             return Ok(set.unwrap_or(default));
         }
+        // `object.__class__`, a data descriptor no instance attribute shadows.
+        if name == "__class__" && !matches!(owner, Value::Module(_)) {
+            return Ok(super::builtins::type_of(owner));
+        }
         match owner {
             Value::Instance(instance) => {
                 if let Some(v) = instance.attributes.borrow().get(name) {

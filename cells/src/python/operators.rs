@@ -72,6 +72,16 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
     if crate::stdlib::numpy::is_numpy(left) || crate::stdlib::numpy::is_numpy(right) {
         return crate::stdlib::numpy::binary(op, left, right, in_place);
     }
+    // `[1] * True`: a bool repeats a sequence as the int it is.
+    if op == Operator::Mult
+        && let (seq, Value::Bool(b)) | (Value::Bool(b), seq) = (left, right)
+        && is_sequence(seq)
+    {
+        return binary(op, seq, &Value::Int(i64::from(*b)), in_place);
+    }
+    if let Some(result) = crate::torch::size::binary(op, left, right) {
+        return result;
+    }
     let unsupported = || unsupported_operands(op, left, right, in_place);
     match (left, right) {
         (Value::Str(a), Value::Str(b)) if op == Operator::Add => Ok(Value::str(&format!("{a}{b}"))),
@@ -170,6 +180,14 @@ pub fn binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> Resu
     }
 }
 
+/// The values `*` repeats.
+fn is_sequence(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Size(_) | Value::Bytes(_)
+    )
+}
+
 fn unsupported_operands(op: Operator, left: &Value, right: &Value, in_place: bool) -> PyException {
     // A sequence's `+` names what it can concatenate, as CPython's do.
     if let (Operator::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) = (op, left) {
@@ -177,6 +195,14 @@ fn unsupported_operands(op: Operator, left: &Value, right: &Value, in_place: boo
         return type_error(format!(
             "can only concatenate {kind} (not \"{}\") to {kind}",
             right.type_name()
+        ));
+    }
+    // A sequence times anything but an int.
+    if op == Operator::Mult && (is_sequence(left) || is_sequence(right)) {
+        let other = if is_sequence(left) { right } else { left };
+        return type_error(format!(
+            "can't multiply sequence by non-int of type '{}'",
+            other.type_name()
         ));
     }
     type_error(format!(
@@ -466,7 +492,8 @@ fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
         (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
         (Value::Bytes(x), Value::Bytes(y)) => Some(x.cmp(y)),
         (x, y) if number(x) && number(y) => super::value::number_order(x, y),
-        (Value::Tuple(_), Value::Tuple(_)) | (Value::List(_), Value::List(_)) => {
+        (Value::Tuple(_) | Value::Size(_), Value::Tuple(_) | Value::Size(_))
+        | (Value::List(_), Value::List(_)) => {
             let (xs, ys) = (iterate(a).ok()?, iterate(b).ok()?);
             for (x, y) in xs.iter().zip(&ys) {
                 match order(x, y)? {
@@ -529,7 +556,7 @@ fn param_group_item(optimizer: &Optimizer, group: usize, key: &Value) -> Result<
 }
 
 /// How many copies `sequence * n` makes, refused when the result would not fit in the lab.
-fn repetitions(len: usize, n: i64) -> Result<usize> {
+pub(crate) fn repetitions(len: usize, n: i64) -> Result<usize> {
     let n = n.max(0) as usize;
     // Nothing repeated any number of times is nothing (`[] * 2**62` is `[]` at once).
     if len == 0 {
@@ -575,7 +602,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>> {
             }
             (0..n).map(|i| Value::Int(start + i * step)).collect()
         }
-        Value::Size(dims) => dims.iter().map(|&d| Value::Int(d as i64)).collect(),
+        Value::Size(dims) => dims.iter().map(|&d| Value::Int(d)).collect(),
         Value::NdArray(a) => crate::stdlib::numpy::rows(a)?,
         // An iterator over items at hand (`model.parameters()`) is drained, as consuming a
         // generator does; lazier ones need the interpreter.
@@ -814,9 +841,11 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
             Value::Size(_) => Value::Size(
                 picked
                     .iter()
-                    .map(|v| as_f64(v) as usize)
-                    .collect::<Vec<_>>()
-                    .into(),
+                    .map(|v| match v {
+                        Value::Int(i) => *i,
+                        _ => 0,
+                    })
+                    .collect(),
             ),
             _ => Value::list(picked),
         });
@@ -833,7 +862,12 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
             )));
         }
     };
-    Ok(items[wrap_index(i, items.len(), &container.type_name())?].clone())
+    // A `torch.Size` is a tuple, and its errors say so.
+    let what = match container {
+        Value::Size(_) => "tuple".to_owned(),
+        other => other.type_name(),
+    };
+    Ok(items[wrap_index(i, items.len(), &what)?].clone())
 }
 
 /// `Tensor.__index__`: the value of a one-element integer tensor.

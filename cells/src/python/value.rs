@@ -52,8 +52,12 @@ pub enum Value {
     Tensor(Tensor),
     Device(Device),
     DType(DType),
-    /// `torch.Size`, a tuple of ints.
-    Size(Rc<[usize]>),
+    /// `torch.Size`, a tuple of ints (a learner's may hold negative ones).
+    Size(Rc<[i64]>),
+    /// `torch.finfo(dtype)`.
+    FInfo(tolab_engine::dtype::FloatInfo),
+    /// `torch.iinfo(dtype)`.
+    IInfo(tolab_engine::dtype::IntInfo),
     GradFn(GradFn),
     /// `torch.no_grad()` (`false`) or `torch.enable_grad()` (`true`), a context manager.
     GradMode(bool),
@@ -374,6 +378,11 @@ impl Value {
         Value::List(Rc::new(RefCell::new(items)))
     }
 
+    /// A tensor's shape as `torch.Size`.
+    pub fn size(shape: &[usize]) -> Value {
+        Value::Size(shape.iter().map(|&d| d as i64).collect())
+    }
+
     /// A set of `items`, duplicates dropped (the first of equal items is kept).
     pub fn set(items: Vec<Value>) -> Result<Value, PyException> {
         let mut unique: Vec<Value> = Vec::with_capacity(items.len());
@@ -424,7 +433,9 @@ impl Value {
             Value::Tensor(_) => "Tensor",
             Value::Device(_) => "device",
             Value::DType(_) => "dtype",
-            Value::Size(_) => "Size",
+            Value::FInfo(_) => "torch.finfo",
+            Value::IInfo(_) => "torch.iinfo",
+            Value::Size(_) => "torch.Size",
             Value::GradFn(_) => "Node",
             Value::GradMode(false) => "no_grad",
             Value::GradMode(true) => "enable_grad",
@@ -642,6 +653,8 @@ impl Value {
             Value::Tensor(t) => t.repr().unwrap_or_else(|e| format!("<tensor: {e}>")),
             Value::Device(d) => d.repr(),
             Value::DType(d) => d.to_string(),
+            Value::FInfo(info) => info.to_string(),
+            Value::IInfo(info) => info.to_string(),
             Value::Size(dims) => {
                 let parts: Vec<String> = dims.iter().map(ToString::to_string).collect();
                 format!("torch.Size([{}])", parts.join(", "))
@@ -1006,10 +1019,12 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
             x.len() == y.len()
                 && x.iter()
                     .zip(y.iter())
-                    .all(|(p, q)| equal(&Value::Int(*p as i64), q))
+                    .all(|(p, q)| equal(&Value::Int(*p), q))
         }
         (Value::Device(x), Value::Device(y)) => x == y,
         (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::FInfo(x), Value::FInfo(y)) => x.dtype == y.dtype,
+        (Value::IInfo(x), Value::IInfo(y)) => x.dtype == y.dtype,
         (Value::Tensor(x), Value::Tensor(y)) => x.is(y),
         (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),

@@ -66,6 +66,12 @@ impl Factory {
         })
     }
 
+    /// A factory's keywords where PyTorch's `DeviceContext` (`torch.set_default_device`)
+    /// gives the device `device=` leaves out.
+    fn fresh(call: &Call, session: &Session) -> Result<Factory> {
+        Factory::read(call, session.default_device().unwrap_or(Device::CPU))
+    }
+
     /// The tensor made, with `requires_grad` and pinned memory as asked.
     fn finish(&self, t: Tensor) -> Result<Value> {
         let t = if self.pin_memory { t.pin_memory()? } else { t };
@@ -164,7 +170,9 @@ fn from_data(session: &Session, data: &Value, f: &Factory) -> Result<Tensor> {
     }
     let (mut shape, mut values) = (Vec::new(), Vec::new());
     nested(data, &mut shape, 0, &mut values, f.dtype.is_some())?;
-    let dtype = f.dtype.or_else(|| numpy_dtype(data));
+    let dtype = f
+        .dtype
+        .or_else(|| numpy_dtype(data, session.default_dtype()));
     Ok(Tensor::from_scalars(
         session, &values, &shape, dtype, f.device, false,
     )?)
@@ -185,9 +193,9 @@ pub(super) fn index_tensor(session: &Session, data: &Value) -> Result<Tensor> {
 }
 
 /// The dtype PyTorch infers for data holding NumPy scalars (each item's own type, promoted;
-/// Python floats count as the default float32); `None` when there are none.
-fn numpy_dtype(data: &Value) -> Option<DType> {
-    fn walk(v: &Value, found: &mut Option<DType>, numpy: &mut bool) {
+/// Python floats count as the default dtype); `None` when there are none.
+fn numpy_dtype(data: &Value, default: DType) -> Option<DType> {
+    fn walk(v: &Value, default: DType, found: &mut Option<DType>, numpy: &mut bool) {
         let dtype = match v {
             Value::NpScalar(x) => {
                 *numpy = true;
@@ -199,10 +207,10 @@ fn numpy_dtype(data: &Value) -> Option<DType> {
             }
             Value::Bool(_) => Some(DType::Bool),
             Value::Int(_) => Some(DType::Int64),
-            Value::Float(_) => Some(DType::Float32),
+            Value::Float(_) => Some(default),
             Value::List(_) | Value::Tuple(_) => {
                 for item in iterate(v).unwrap_or_default() {
-                    walk(&item, found, numpy);
+                    walk(&item, default, found, numpy);
                 }
                 None
             }
@@ -213,7 +221,7 @@ fn numpy_dtype(data: &Value) -> Option<DType> {
         }
     }
     let (mut found, mut numpy) = (None, false);
-    walk(data, &mut found, &mut numpy);
+    walk(data, default, &mut found, &mut numpy);
     found.filter(|_| numpy)
 }
 
@@ -232,7 +240,7 @@ fn from_numpy(call: &Call, _: &Session) -> Result<Value> {
 
 fn tensor(call: &Call, session: &Session) -> Result<Value> {
     let data = call.value("data")?.unwrap_or(Value::None);
-    let f = Factory::read(call, Device::CPU)?;
+    let f = Factory::fresh(call, session)?;
     call.finish()?;
     let t = from_data(session, &data, &f)?;
     f.finish(t)
@@ -242,7 +250,7 @@ fn tensor(call: &Call, session: &Session) -> Result<Value> {
 fn as_tensor(call: &Call, session: &Session) -> Result<Value> {
     let data = call.value("data")?.unwrap_or(Value::None);
     let dtype = call.dtype("dtype")?;
-    let device = call.device("device")?;
+    let device = call.device("device")?.or(session.default_device());
     call.finish()?;
     if let Value::NdArray(a) = &*data.resolved() {
         let t = crate::stdlib::numpy::bridge::from_numpy(a)?;
@@ -277,7 +285,7 @@ fn filled(call: &Call, session: &Session) -> Result<Value> {
     } else {
         None
     };
-    let f = Factory::read(call, Device::CPU)?;
+    let f = Factory::fresh(call, session)?;
     call.finish()?;
     make(session, call.binding.name(), &size, fill, &f)
 }
@@ -290,14 +298,14 @@ fn make(
     fill: Option<Scalar>,
     f: &Factory,
 ) -> Result<Value> {
-    let dtype = f.dtype.unwrap_or(DType::Float32);
+    let dtype = f.dtype.unwrap_or(session.default_dtype());
     let t = match (name, fill) {
         ("ones", _) => Tensor::ones(session, size, dtype, f.device)?,
         ("empty", _) => Tensor::empty(session, size, dtype, f.device)?,
         (_, Some(value)) => {
             // `full` infers its dtype from the fill value, as PyTorch does.
             let inferred = f.dtype.unwrap_or(match value {
-                Scalar::Float(_) => DType::Float32,
+                Scalar::Float(_) => session.default_dtype(),
                 Scalar::Bool(_) => DType::Bool,
                 Scalar::Int(_) => DType::Int64,
             });
@@ -310,9 +318,9 @@ fn make(
 
 fn random(call: &Call, session: &Session) -> Result<Value> {
     let size = Tensor::shape_of(&call.int_list("size")?)?;
-    let f = Factory::read(call, Device::CPU)?;
+    let f = Factory::fresh(call, session)?;
     call.finish()?;
-    let dtype = f.dtype.unwrap_or(DType::Float32);
+    let dtype = f.dtype.unwrap_or(session.default_dtype());
     let t = drawing(f.generator.clone(), session, f.device, || {
         match call.binding.name() {
             "rand" => Tensor::rand(session, &size, dtype, f.device),
@@ -330,7 +338,7 @@ fn randint(call: &Call, session: &Session) -> Result<Value> {
     };
     let high = call.int("high")?;
     let size = Tensor::shape_of(&call.int_list("size")?)?;
-    let f = Factory::read(call, Device::CPU)?;
+    let f = Factory::fresh(call, session)?;
     call.finish()?;
     let dtype = f.dtype.unwrap_or(DType::Int64);
     f.finish(drawing(f.generator.clone(), session, f.device, || {
@@ -340,7 +348,7 @@ fn randint(call: &Call, session: &Session) -> Result<Value> {
 
 fn randperm(call: &Call, session: &Session) -> Result<Value> {
     let n = call.int("n")?;
-    let f = Factory::read(call, Device::CPU)?;
+    let f = Factory::fresh(call, session)?;
     call.finish()?;
     let n = Tensor::shape_of(&[n])?[0];
     let dtype = f.dtype.unwrap_or(DType::Int64);
@@ -362,7 +370,7 @@ fn arange(call: &Call, session: &Session) -> Result<Value> {
     } else {
         Scalar::Int(1)
     };
-    let f = Factory::read(call, Device::CPU)?;
+    let f = Factory::fresh(call, session)?;
     call.finish()?;
     f.finish(Tensor::arange(
         session, start, end, step, f.dtype, f.device,
@@ -384,9 +392,9 @@ fn linspace(call: &Call, session: &Session) -> Result<Value> {
     };
     let (start, end) = (bound("start")?, bound("end")?);
     let steps = call.int("steps")?;
-    let f = Factory::read(call, Device::CPU)?;
+    let f = Factory::fresh(call, session)?;
     call.finish()?;
-    let dtype = f.dtype.unwrap_or(DType::Float32);
+    let dtype = f.dtype.unwrap_or(session.default_dtype());
     f.finish(Tensor::linspace(
         session, start, end, steps, dtype, f.device,
     )?)
@@ -399,9 +407,9 @@ fn eye(call: &Call, session: &Session) -> Result<Value> {
     } else {
         None
     };
-    let f = Factory::read(call, Device::CPU)?;
+    let f = Factory::fresh(call, session)?;
     call.finish()?;
-    let dtype = f.dtype.unwrap_or(DType::Float32);
+    let dtype = f.dtype.unwrap_or(session.default_dtype());
     f.finish(Tensor::eye(session, n, m, dtype, f.device)?)
 }
 
@@ -463,7 +471,7 @@ fn new_tensor(call: &Call, session: &Session) -> Result<Value> {
 }
 
 /// `torch.device("cuda:0")`, `torch.device("cuda", 1)`, `torch.device(d)`, `torch.device(1)`.
-fn device(call: &Call, _session: &Session) -> Result<Value> {
+pub(super) fn device(call: &Call, _session: &Session) -> Result<Value> {
     if call.overload == 0 {
         let d = match call.get("device") {
             Some(Value::Int(i)) => device_index(*i)?,

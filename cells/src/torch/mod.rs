@@ -12,6 +12,7 @@ pub mod convert;
 pub mod cuda;
 pub mod data;
 pub mod distributed;
+pub mod dtypes;
 pub mod factories;
 pub mod function;
 pub mod indexing;
@@ -29,6 +30,7 @@ pub mod search;
 pub mod serialization;
 pub mod shape;
 pub mod signature;
+pub mod size;
 pub mod sorting;
 pub mod state;
 pub mod tensor;
@@ -65,6 +67,7 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
         linalg::HANDLERS,
         sorting::HANDLERS,
         search::HANDLERS,
+        dtypes::HANDLERS,
         pointwise::HANDLERS,
         products::HANDLERS,
         shape::HANDLERS,

@@ -369,7 +369,7 @@ fn binary_math(call: &Call, session: &Session) -> Result<Value> {
 /// the default dtype for a float, as PyTorch wraps it.
 pub(super) fn wrapped_number(session: &Session, number: Scalar) -> Result<Tensor> {
     let dtype = match number {
-        Scalar::Float(_) => DType::Float32,
+        Scalar::Float(_) => session.default_dtype(),
         Scalar::Bool(_) => DType::Bool,
         Scalar::Int(_) => DType::Int64,
     };
@@ -723,20 +723,20 @@ fn where_(call: &Call, session: &Session) -> Result<Value> {
             }
         }
     };
-    let dtype = where_dtype(&x, &y);
+    let dtype = where_dtype(&x, &y, session.default_dtype());
     let (x, y) = (as_tensor(&x, dtype)?, as_tensor(&y, dtype)?);
     tensor_value(Tensor::where_(&condition, &x, &y)?)
 }
 
 /// The result type of `where` with a number: a tensor's dtype wins unless the number is of a
 /// higher kind (a float against an int tensor gives the default float).
-fn where_dtype(x: &Value, y: &Value) -> DType {
+fn where_dtype(x: &Value, y: &Value, default: DType) -> DType {
     let kind = |v: &Value| match &*v.resolved() {
         Value::Tensor(t) => Some(t.dtype()),
         _ => None,
     };
     let number = |v: &Value| match &*v.resolved() {
-        Value::Float(_) => DType::Float32,
+        Value::Float(_) => default,
         Value::Bool(_) => DType::Bool,
         _ => DType::Int64,
     };

@@ -312,7 +312,7 @@ impl Call {
             Value::BigInt(_) => return Err(overflow_long_long()),
             Value::Tuple(items) => items.to_vec(),
             Value::List(items) => items.borrow().clone(),
-            Value::Size(dims) => return Ok(dims.iter().map(|&d| d as i64).collect()),
+            Value::Size(dims) => return Ok(dims.to_vec()),
             other => return Err(self.unexpected(param.name, Some(other))),
         };
         items

@@ -112,7 +112,7 @@ fn normal(call: &Call, session: &Session) -> Result<Value> {
         (None, None) => {
             // `normal(mean, std, size, ...)`: a factory.
             let size = Tensor::shape_of(&call.int_list("size")?)?;
-            let dtype = call.dtype("dtype")?.unwrap_or(DType::Float32);
+            let dtype = call.dtype("dtype")?.unwrap_or(session.default_dtype());
             let device = call.device("device")?.unwrap_or(Device::CPU);
             let requires_grad = call.bool("requires_grad")?;
             let _ = call.get("pin_memory");

@@ -352,7 +352,7 @@ fn broadcast_shapes(call: &Call, _: &Session) -> Result<Value> {
         })?;
     }
     call.finish()?;
-    Ok(Value::Size(shape.into()))
+    Ok(Value::size(&shape))
 }
 
 fn negative_shape(n: i64) -> PyException {

@@ -1,9 +1,11 @@
 //! The torch functions about the notebook's state rather than one tensor: grad mode
 //! (`no_grad`, `enable_grad`, `inference_mode`, `is_grad_enabled`), `manual_seed` (the
-//! generators' other functions are in `random.rs`),
-//! `is_tensor`, and what the lab's machine has (`torch.backends`).
+//! generators' other functions are in `random.rs`), the defaults (`set_default_dtype`,
+//! `set_default_device`, `set_printoptions`), `is_tensor`, and what the lab's machine has
+//! (`torch.backends`).
 
-use tolab_engine::Session;
+use tolab_engine::repr::PrintOptions;
+use tolab_engine::{Device, DeviceType, Session};
 
 use super::{Call, Handler};
 use crate::python::exception::{ExcType, PyException};
@@ -19,6 +21,16 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.manual_seed", Handler::Engine(manual_seed)),
     ("torch.is_tensor", Handler::Engine(is_tensor)),
     ("torch.get_default_dtype", Handler::Engine(default_dtype)),
+    (
+        "torch.set_default_dtype",
+        Handler::Engine(set_default_dtype),
+    ),
+    ("torch.get_default_device", Handler::Engine(default_device)),
+    (
+        "torch.set_default_device",
+        Handler::Engine(set_default_device),
+    ),
+    ("torch.set_printoptions", Handler::Engine(set_printoptions)),
     ("torch.backends.mps.is_available", Handler::Engine(backend)),
     ("torch.backends.mps.is_built", Handler::Engine(backend)),
     (
@@ -27,11 +39,120 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ),
 ];
 
-/// `torch.get_default_dtype()`: the dtype of floats made without one. The lab has no
-/// `set_default_dtype` yet, so it is always float32.
-fn default_dtype(call: &Call, _: &Session) -> Result<Value> {
+/// `torch.get_default_dtype()`: the dtype of floats made without one.
+fn default_dtype(call: &Call, session: &Session) -> Result<Value> {
     call.finish()?;
-    Ok(Value::DType(tolab_engine::DType::Float32))
+    Ok(Value::DType(session.default_dtype()))
+}
+
+/// `torch.set_default_dtype(d)`: floating dtypes only (`py_set_default_dtype`'s checks).
+fn set_default_dtype(call: &Call, session: &Session) -> Result<Value> {
+    match call.value("d")? {
+        Some(Value::DType(d)) => session.set_default_dtype(d)?,
+        _ => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                "invalid dtype object: only floating-point types are supported as the default type",
+            ));
+        }
+    }
+    Ok(Value::None)
+}
+
+/// `torch.get_default_device()`: the CPU unless `set_default_device` named a device; a CUDA
+/// device named without an index is the current one (PyTorch makes an empty tensor to see).
+fn default_device(call: &Call, session: &Session) -> Result<Value> {
+    call.finish()?;
+    Ok(Value::Device(match session.default_device() {
+        None => Device::CPU,
+        Some(d) if d.kind == DeviceType::Cuda && d.index.is_none() => session.resolve(d)?,
+        Some(d) => d,
+    }))
+}
+
+/// `torch.set_default_device(device)`: where the factories (`torch.zeros`, `torch.tensor`,
+/// the layers' parameters, …) put tensors when `device=` is not given. The device is read as
+/// `torch.device(device)` reads it; `None` goes back to the CPU.
+fn set_default_device(call: &Call, session: &Session) -> Result<Value> {
+    let device = match call.value("device")? {
+        None | Some(Value::None) => None,
+        Some(v) => {
+            let binding = super::signature::binding("torch", "device")
+                .expect("torch.device is in the signature table");
+            let args = crate::python::args::Args::positional(vec![v]);
+            let parsed = super::parse::parse(binding, None, &args)?;
+            match super::factories::device(&parsed, session)? {
+                Value::Device(d) => Some(d),
+                _ => None,
+            }
+        }
+    };
+    session.set_default_device(device);
+    Ok(Value::None)
+}
+
+/// `torch.set_printoptions(precision, threshold, edgeitems, linewidth, profile, sci_mode)`:
+/// a profile first ("default", "short", "full"; PyTorch ignores any other name), then the
+/// options given; `sci_mode` is always set, to `None` when not given.
+fn set_printoptions(call: &Call, session: &Session) -> Result<Value> {
+    let mut options = session.print_options();
+    if let Some(Value::Str(profile)) = call.value("profile")?.as_ref()
+        && let Some(named) = PrintOptions::profile(profile)
+    {
+        options = named;
+    }
+    let count = |name: &str| -> Result<Option<i64>> {
+        match call.value(name)? {
+            None | Some(Value::None) => Ok(None),
+            Some(Value::Int(i)) => Ok(Some(i)),
+            Some(Value::Bool(b)) => Ok(Some(i64::from(b))),
+            Some(other) => Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "set_printoptions(): {name} must be an int, not {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    };
+    let non_negative = |name: &str, value: i64| -> Result<usize> {
+        usize::try_from(value).map_err(|_| {
+            PyException::new(
+                ExcType::ValueError,
+                format!("set_printoptions(): {name} must not be negative, got {value}"),
+            )
+        })
+    };
+    if let Some(p) = count("precision")? {
+        options.precision = non_negative("precision", p)?;
+    }
+    if let Some(e) = count("edgeitems")? {
+        options.edgeitems = non_negative("edgeitems", e)?;
+    }
+    // A line narrower than nothing prints as one of no width does: an element a line.
+    if let Some(w) = count("linewidth")? {
+        options.linewidth = usize::try_from(w).unwrap_or(0);
+    }
+    match call.value("threshold")? {
+        None | Some(Value::None) => {}
+        Some(Value::Int(i)) => options.threshold = i as f64,
+        Some(Value::Float(x)) => options.threshold = x,
+        Some(other) => {
+            return Err(PyException::new(
+                ExcType::TypeError,
+                format!(
+                    "set_printoptions(): threshold must be a number, not {}",
+                    other.type_name()
+                ),
+            ));
+        }
+    }
+    options.sci_mode = match call.value("sci_mode")? {
+        None | Some(Value::None) => None,
+        Some(v) => Some(v.truthy()),
+    };
+    session.set_print_options(options);
+    Ok(Value::None)
 }
 
 /// `torch.no_grad()` and `torch.enable_grad()` (also used bare as decorators: `@torch.no_grad`),

@@ -59,6 +59,9 @@ pub const PROPERTIES: &[&str] = &[
     "grad_fn",
     "data",
     "is_cuda",
+    "is_cpu",
+    "is_meta",
+    "is_mps",
     "ndim",
     "itemsize",
     "nbytes",
@@ -80,7 +83,7 @@ pub fn attribute(t: &Tensor, owner: &Value, name: &str) -> Result<Value> {
 
 fn property(t: &Tensor, name: &str) -> Result<Option<Value>> {
     Ok(Some(match name {
-        "shape" => Value::Size(t.shape().into()),
+        "shape" => Value::size(t.shape()),
         "dtype" => Value::DType(t.dtype()),
         "device" => Value::Device(t.device()),
         "requires_grad" => Value::Bool(t.requires_grad()),
@@ -93,6 +96,9 @@ fn property(t: &Tensor, name: &str) -> Result<Option<Value>> {
             Value::Tensor(t.data())
         }
         "is_cuda" => Value::Bool(t.device().kind == DeviceType::Cuda),
+        "is_cpu" => Value::Bool(t.device().kind == DeviceType::Cpu),
+        "is_meta" => Value::Bool(t.device().kind == DeviceType::Meta),
+        "is_mps" => Value::Bool(t.device().kind == DeviceType::Mps),
         "ndim" => count(t.dim()),
         "itemsize" => count(t.element_size()),
         "nbytes" => count(t.element_size().saturating_mul(t.numel())),
@@ -314,7 +320,7 @@ fn size(call: &Call, _: &Session) -> Result<Value> {
         None if stride => Ok(Value::Tuple(
             t.stride().iter().map(|&s| Value::Int(s as i64)).collect(),
         )),
-        None => Ok(Value::Size(t.shape().into())),
+        None => Ok(Value::size(t.shape())),
     }
 }
 

@@ -257,6 +257,9 @@ pub enum Error {
         "{op}: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel registered. You may have run into this message while using an operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this operator with those APIs you'll need to add a fake impl. Please see the following for next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html"
     )]
     NoMetaKernel { op: &'static str },
+    /// `torch.set_default_dtype` of a dtype that is not floating (`py_set_default_dtype`).
+    #[error("only floating-point types are supported as the default type")]
+    DefaultDtypeNotFloat,
     #[error("Tensor.item() cannot be called on meta tensors")]
     ItemOnMeta,
     #[error("a Tensor with {numel} elements cannot be converted to Scalar")]
@@ -1020,7 +1023,7 @@ impl Error {
             | Error::MpsInvalidDevice
             | Error::NoBackendForDevice { .. }
             | Error::CpuOutOfMemory { .. } => PythonType::RuntimeError,
-            Error::MpsFloat64 => PythonType::TypeError,
+            Error::MpsFloat64 | Error::DefaultDtypeNotFloat => PythonType::TypeError,
             Error::MetaHasNoData
             | Error::NoMetaKernel { .. }
             | Error::OutResize { .. }

@@ -402,6 +402,18 @@ impl Default for Factory {
     }
 }
 
+impl Factory {
+    /// What a layer made without `device=` and `dtype=` gets: the session's defaults
+    /// (`torch.set_default_device`, `torch.set_default_dtype`).
+    pub fn defaults(session: &Session) -> Factory {
+        Factory {
+            bias: true,
+            device: session.default_device().unwrap_or(Device::CPU),
+            dtype: session.default_dtype(),
+        }
+    }
+}
+
 impl Module {
     /// A built-in layer as its PyTorch constructor makes it: parameters registered in PyTorch's
     /// order and initialised with its draws (Linear and Conv2d `kaiming_uniform_(a=√5)` weights and

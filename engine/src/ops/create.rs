@@ -82,7 +82,8 @@ impl Tensor {
         Tensor::filled("empty", session, shape, Scalar::Int(0), dtype, device)
     }
 
-    /// `torch.arange(start, end, step)`: float if any bound is, int64 otherwise; values are
+    /// `torch.arange(start, end, step)`: the default dtype if any bound is a float, int64
+    /// otherwise; values are
     /// `start + i * step`, computed in double and rounded once.
     pub fn arange(
         session: &Session,
@@ -96,7 +97,7 @@ impl Tensor {
             .iter()
             .any(|s| matches!(s, Scalar::Float(_)));
         let dtype = dtype.unwrap_or(if any_float {
-            DType::Float32
+            session.default_dtype()
         } else {
             DType::Int64
         });

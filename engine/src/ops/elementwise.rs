@@ -122,7 +122,8 @@ fn combine(op: Binary, a: Operand, b: Operand, alpha: Option<Scalar>) -> Result<
         .map(|t| t.session().clone())
         .ok_or(Error::NoTensorOperand)?;
     let device = super::common_device(&tensors)?;
-    let common = dtype::result_type(&[a.promotion(), b.promotion()]).unwrap_or(DType::Float32);
+    let default = session.default_dtype();
+    let common = dtype::result_type(&[a.promotion(), b.promotion()], default).unwrap_or(default);
     if op == Binary::Sub && common == DType::Bool {
         return Err(Error::BoolSubtraction);
     }
@@ -146,7 +147,7 @@ fn combine(op: Binary, a: Operand, b: Operand, alpha: Option<Scalar>) -> Result<
     }
     // True division of integers gives floats, and so do atan2 and copysign.
     let compute = if op.promotes_integers() && !common.is_floating_point() {
-        DType::Float32
+        default
     } else {
         common
     };
@@ -264,12 +265,13 @@ fn integers_only(op: &str, device: Device, dtype: DType) -> Result<(), Error> {
     })
 }
 
-/// Runs a unary kernel: integer and bool inputs of the float functions are computed in float32,
+/// Runs a unary kernel: integer and bool inputs of the float functions are computed in the
+/// default dtype,
 /// and those of ops without an integer kernel are refused as PyTorch refuses them.
 pub(crate) fn unary_values(op: Unary, x: &Tensor) -> Result<Tensor, Error> {
     let floating = x.dtype().is_floating_point();
     let dtype = match op.integer_inputs() {
-        IntegerInputs::PromoteToFloat if !floating => DType::Float32,
+        IntegerInputs::PromoteToFloat if !floating => x.session().default_dtype(),
         IntegerInputs::Refuse if !floating => {
             return Err(Error::KernelNotForDtype {
                 kernel: format!("{}_{}", op.name(), x.device().kind.name()),

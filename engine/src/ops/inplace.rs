@@ -414,6 +414,11 @@ impl Tensor {
         &self,
         draw: impl FnOnce(&[usize]) -> Result<Tensor, Error>,
     ) -> Result<Tensor, Error> {
+        // A meta tensor has no values to draw: the fill is only its checks, and the
+        // generator is left untouched, as PyTorch's meta kernels leave it.
+        if self.device().kind == crate::DeviceType::Meta {
+            return self.full_like(Scalar::Int(0));
+        }
         let Some(order) = self.memory_order() else {
             return draw(self.shape());
         };

@@ -64,12 +64,16 @@ impl Tensor {
     /// in float64 and rounded once, as the fused one rounds.
     pub fn lerp(&self, end: &Tensor, weight: &Tensor) -> Result<Tensor, Error> {
         super::common_device(&[self, end, weight])?;
-        let dtype = crate::dtype::result_type(&[
-            Operand::Tensor(self).promotion(),
-            Operand::Tensor(end).promotion(),
-            Operand::Tensor(weight).promotion(),
-        ])
-        .unwrap_or(DType::Float32);
+        let default = self.session().default_dtype();
+        let dtype = crate::dtype::result_type(
+            &[
+                Operand::Tensor(self).promotion(),
+                Operand::Tensor(end).promotion(),
+                Operand::Tensor(weight).promotion(),
+            ],
+            default,
+        )
+        .unwrap_or(default);
         let out = self.session().no_grad(|| -> Result<Tensor, Error> {
             let wide = |t: &Tensor| t.to_dtype(DType::Float64);
             let (s, e, w) = (wide(self)?, wide(end)?, wide(weight)?);
@@ -161,15 +165,19 @@ impl Tensor {
     pub fn xlogy(&self, other: &Tensor) -> Result<Tensor, Error> {
         super::common_device(&[self, other])?;
         let out = self.session().no_grad(|| -> Result<Tensor, Error> {
-            let dtype = crate::dtype::result_type(&[
-                Operand::Tensor(self).promotion(),
-                Operand::Tensor(other).promotion(),
-            ])
-            .unwrap_or(DType::Float32);
+            let default = self.session().default_dtype();
+            let dtype = crate::dtype::result_type(
+                &[
+                    Operand::Tensor(self).promotion(),
+                    Operand::Tensor(other).promotion(),
+                ],
+                default,
+            )
+            .unwrap_or(default);
             let dtype = if dtype.is_floating_point() {
                 dtype
             } else {
-                DType::Float32
+                default
             };
             let (x, y) = (self.to_dtype(dtype)?, other.to_dtype(dtype)?);
             let product = op(Binary::Mul, &x, &y.math(Unary::Log)?)?;
@@ -257,12 +265,12 @@ impl Tensor {
     }
 
     /// `logit(eps=None)`: `log(x / (1 - x))`, `x` first clamped to `[eps, 1 - eps]` when `eps` is
-    /// given; integers count as float32 (`LogitBackward0`: `grad / (x (1 - x))`, NaN outside
+    /// given; integers count as the default dtype (`LogitBackward0`: `grad / (x (1 - x))`, NaN outside
     /// `[0, 1]`, or 0 outside the clamp).
     pub fn logit(&self, eps: Option<f64>) -> Result<Tensor, Error> {
         let x = match self.dtype().is_floating_point() {
             true => self.detach(),
-            false => self.to_dtype(DType::Float32)?,
+            false => self.to_dtype(self.session().default_dtype())?,
         };
         let out = self.session().no_grad(|| -> Result<Tensor, Error> {
             let z = match eps {
@@ -383,7 +391,8 @@ impl Tensor {
                 .chain(&max)
                 .map(|b| Operand::Tensor(b).promotion()),
         );
-        let dtype = crate::dtype::result_type(&promoted).unwrap_or(self.dtype());
+        let dtype = crate::dtype::result_type(&promoted, self.session().default_dtype())
+            .unwrap_or(self.dtype());
         let out = self.session().no_grad(|| -> Result<Tensor, Error> {
             let mut out = self.to_dtype_if_needed(dtype)?;
             if let Some(low) = min {
@@ -434,7 +443,7 @@ impl Tensor {
     }
 
     /// `rad2deg()` and `deg2rad()` (`degrees`): the values times `180/π` or `π/180`, integers
-    /// as float32 (`Rad2DegBackward0`, `Deg2RadBackward0`).
+    /// as the default dtype (`Rad2DegBackward0`, `Deg2RadBackward0`).
     pub fn angle_units(&self, degrees: bool) -> Result<Tensor, Error> {
         let (factor, node) = match degrees {
             true => (180.0 / std::f64::consts::PI, "Rad2DegBackward0"),
@@ -442,7 +451,7 @@ impl Tensor {
         };
         let x = match self.dtype().is_floating_point() {
             true => self.detach(),
-            false => self.to_dtype(DType::Float32)?,
+            false => self.to_dtype(self.session().default_dtype())?,
         };
         let out = op(Binary::Mul, &x, Scalar::Float(factor))?;
         let meta = autograd::record(&[self], || {

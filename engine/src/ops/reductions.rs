@@ -150,7 +150,7 @@ impl Tensor {
     pub fn logsumexp(&self, dims: &[i64], keepdim: bool) -> Result<Tensor, Error> {
         let x = match self.dtype().is_floating_point() {
             true => self.clone(),
-            false => self.to_dtype(DType::Float32)?,
+            false => self.to_dtype(self.session().default_dtype())?,
         };
         let out = self.session().no_grad(|| -> Result<Tensor, Error> {
             let top = x.amax(dims, true)?;

@@ -27,7 +27,13 @@ pub(super) fn update(
         set_state_tensor(
             state,
             "step",
-            Tensor::full(session, &[], Scalar::Int(0), DType::Float32, Device::CPU)?,
+            Tensor::full(
+                session,
+                &[],
+                Scalar::Int(0),
+                scalar_dtype(session),
+                Device::CPU,
+            )?,
         );
         set_state_tensor(state, "exp_avg", zeros()?);
         set_state_tensor(state, "exp_avg_sq", zeros()?);
@@ -73,4 +79,13 @@ pub(super) fn update(
     // param.addcdiv_(exp_avg, denom, value=-step_size)
     param.add_(&exp_avg.div(&denom)?.mul(Scalar::Float(-step_size))?)?;
     Ok(())
+}
+
+/// The dtype of the `step` count (`torch.optim.optimizer._get_scalar_dtype`): float64 when the
+/// default dtype is, else float32.
+fn scalar_dtype(session: &crate::Session) -> DType {
+    match session.default_dtype() {
+        DType::Float64 => DType::Float64,
+        _ => DType::Float32,
+    }
 }

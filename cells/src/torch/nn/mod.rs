@@ -8,7 +8,7 @@ pub mod module;
 
 use tolab_engine::nn::functional::Padding;
 use tolab_engine::nn::{Factory, Layer, Module, Parameter};
-use tolab_engine::{DType, Device, Session, Tensor};
+use tolab_engine::{Device, Session, Tensor};
 
 use super::{Call, Handler};
 use crate::python::exception::{ExcType, PyException};
@@ -172,12 +172,13 @@ fn pair(call: &Call, name: &str) -> Result<[usize; 2]> {
 }
 
 /// `device=` and `dtype=` of a layer with parameters (others have neither).
-fn factory(call: &Call) -> Result<Factory> {
+fn factory(call: &Call, session: &Session) -> Result<Factory> {
+    let defaults = Factory::defaults(session);
     if call.signature().position("device").is_none() {
-        return Ok(Factory::default());
+        return Ok(defaults);
     }
     let device = match call.value("device")?.as_ref() {
-        None | Some(Value::None) => Device::CPU,
+        None | Some(Value::None) => defaults.device,
         Some(Value::Device(d)) => *d,
         Some(Value::Str(s)) => Device::parse(s)?,
         Some(Value::Int(i)) => super::parse::device_index(*i)?,
@@ -189,7 +190,7 @@ fn factory(call: &Call) -> Result<Factory> {
         }
     };
     let dtype = match call.value("dtype")? {
-        None | Some(Value::None) => DType::Float32,
+        None | Some(Value::None) => defaults.dtype,
         Some(v) => super::parse::dtype_of(&v).ok_or_else(|| {
             PyException::new(
                 ExcType::TypeError,
@@ -428,7 +429,7 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
         }
         other => return Err(super::ops::not_yet(&format!("torch.nn.{other}"))),
     };
-    let factory = factory(call)?;
+    let factory = factory(call, session)?;
     call.finish()?;
     Ok(Value::NnModule(Module::build(session, layer, &factory)?))
 }
@@ -436,7 +437,12 @@ fn construct(call: &Call, session: &Session) -> Result<Value> {
 /// `nn.Parameter(data=None, requires_grad=True)`.
 fn parameter(call: &Call, session: &Session) -> Result<Value> {
     let data = match call.value("data")? {
-        None | Some(Value::None) => Tensor::empty(session, &[0], DType::Float32, Device::CPU)?,
+        None | Some(Value::None) => Tensor::empty(
+            session,
+            &[0],
+            session.default_dtype(),
+            session.default_device().unwrap_or(Device::CPU),
+        )?,
         Some(v) => match &*v.resolved() {
             Value::Tensor(t) => t.clone(),
             other => {

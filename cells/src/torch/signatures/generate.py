@@ -78,6 +78,8 @@ BINDINGS = {
         normal bernoulli multinomial poisson seed initial_seed get_rng_state set_rng_state
         randint_like
         bincount histc unique unique_consecutive searchsorted bucketize
+        set_default_dtype get_default_device set_default_device set_printoptions
+        promote_types result_type can_cast finfo iinfo
     """,
     "torch.autograd": "grad backward",
     "torch.linalg": """
@@ -197,7 +199,7 @@ KNOWN_NAMESPACES = {
 
 
 # Classes implemented in C++ whose constructor is one of PyTorch's argument parsers.
-NATIVE_CLASSES = {"torch.device", "torch.Generator"}
+NATIVE_CLASSES = {"torch.device", "torch.Generator", "torch.finfo", "torch.iinfo"}
 
 
 def resolve(namespace, name):
