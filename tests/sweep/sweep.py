@@ -128,6 +128,15 @@ torch.sub | torch.sub(a, b, alpha=2)
 Tensor.sub_ | a.sub_(1)
 Tensor.__rsub__ | 1 - a
 Tensor.__rsub__ | 2 - i
+Tensor.__rtruediv__ | 1 / (i + 10)
+Tensor.__rtruediv__ | grad(lambda t: 2 / t, a)
+Tensor.__rfloordiv__ | 7 // a
+Tensor.__rmod__ | 7.5 % a
+Tensor.__rmod__ | grad(lambda t: 7.5 % t, a)
+Tensor.div_ | a.div_(2, rounding_mode="floor")
+Tensor.div_ | a.div_(2, rounding_mode="round")
+Tensor.div_ | i.div_(2, rounding_mode="trunc")
+Tensor.div_ | node((a.clone().requires_grad_() * 1).div_(b, rounding_mode="trunc"))
 torch.mul | torch.mul(a, i)
 torch.multiply | torch.multiply(a, 3)
 Tensor.mul_ | a.mul_(b)

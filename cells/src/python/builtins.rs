@@ -1198,6 +1198,7 @@ pub fn is_callable(v: &Value) -> bool {
         | Value::NnModule(_)
         | Value::TorchFn(_)
         | Value::TorchMethod(..)
+        | Value::TensorType(_)
         | Value::Typing(_)
         | Value::GradMode(_)
         | Value::SetGradEnabled { .. } => true,
@@ -1237,6 +1238,7 @@ pub(crate) fn type_of(v: &Value) -> Value {
         Value::DType(_) => Value::Type("torch.dtype"),
         Value::FInfo(_) => Value::Type("torch.finfo"),
         Value::IInfo(_) => Value::Type("torch.iinfo"),
+        Value::TensorType(_) => Value::Type("torch.tensortype"),
         Value::Size(_) => Value::Type("torch.Size"),
         Value::Builtin("Ellipsis") => Value::Type("ellipsis"),
         // Each node is of its own class, named after it (`<class 'AddBackward0'>`).
@@ -1316,6 +1318,12 @@ pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyExcep
         },
         Value::Class(c) => match object {
             Value::Instance(i) => i.class.is_or_derives(c),
+            _ => false,
+        },
+        // `isinstance(t, torch.FloatTensor)`: the dtype and device type.
+        Value::TensorType(ty) => match object {
+            Value::Tensor(t) => ty.holds(t),
+            Value::Parameter(p) => ty.holds(&p.tensor()),
             _ => false,
         },
         // A torch class from the signature table (`torch.device`, `torch.finfo`).

@@ -189,6 +189,16 @@ impl Interpreter {
                 Box::pin(self.call_builtin(name, args)).await
             }
             Value::ModuleFn(module, name) => Box::pin(self.call_stdlib(module, name, args)).await,
+            Value::Type("torch.Tensor") => {
+                let binding = crate::torch::signature::binding("torch", "Tensor")
+                    .expect("torch.Tensor is in the signature table");
+                Box::pin(self.call_torch(binding, None, args)).await
+            }
+            Value::TensorType(t) => Ok(crate::torch::legacy::construct(
+                &self.session,
+                Some(*t),
+                &args,
+            )?),
             Value::Type("torch.Size") => {
                 let items = match args.positional.as_slice() {
                     [] => Vec::new(),

@@ -120,6 +120,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
             "index" => Ok(d.index.map_or(Value::None, |i| Value::Int(i64::from(i)))),
             _ => Err(no_attribute(owner, name)),
         },
+        Value::TensorType(t) => t.attribute(name).ok_or_else(|| no_attribute(owner, name)),
         Value::FInfo(info) => match name {
             "bits" => Ok(Value::Int(i64::from(info.bits))),
             "eps" => Ok(Value::Float(info.eps)),

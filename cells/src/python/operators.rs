@@ -301,7 +301,7 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
     };
     let unsupported = || unsupported_operands(op, left, right, in_place);
     let (Some(a), b) = (tensor_of(left), right) else {
-        // A number on the left: `2 - x`, `2 * x`, `1 / x`.
+        // A number on the left: the tensor's reflected operator, as torch/_tensor.py writes it.
         let number = scalar(left).ok_or_else(unsupported)?;
         let t = tensor_of(right).ok_or_else(unsupported)?;
         return Ok(Value::Tensor(match op {
@@ -311,7 +311,13 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
                 t.bitwise(bitwise(op).ok_or_else(unsupported)?, number)?
             }
             Operator::Sub => t.rsub(number)?,
-            Operator::Div => t.pow_scalar(Scalar::Int(-1))?.mul(number)?,
+            // `__rtruediv__`: `self.reciprocal() * other`.
+            Operator::Div => t
+                .math(tolab_engine::backend::cpu::unary::Unary::Reciprocal)?
+                .mul(number)?,
+            // `__rfloordiv__` and `__rmod__`: `torch.floor_divide(other, self)`, `torch.remainder(other, self)`.
+            Operator::FloorDiv => t.rfloor_divide(number)?,
+            Operator::Mod => t.rremainder(number)?,
             Operator::Pow => t.rpow(number)?,
             _ => return Err(unsupported()),
         }));

@@ -58,6 +58,8 @@ pub enum Value {
     FInfo(tolab_engine::dtype::FloatInfo),
     /// `torch.iinfo(dtype)`.
     IInfo(tolab_engine::dtype::IntInfo),
+    /// A legacy tensor type (`torch.FloatTensor`, `torch.cuda.LongTensor`).
+    TensorType(crate::torch::legacy::TensorType),
     GradFn(GradFn),
     /// `torch.no_grad()` (`false`) or `torch.enable_grad()` (`true`), a context manager.
     GradMode(bool),
@@ -435,6 +437,7 @@ impl Value {
             Value::DType(_) => "dtype",
             Value::FInfo(_) => "torch.finfo",
             Value::IInfo(_) => "torch.iinfo",
+            Value::TensorType(_) => "torch.tensortype",
             Value::Size(_) => "torch.Size",
             Value::GradFn(_) => "Node",
             Value::GradMode(false) => "no_grad",
@@ -655,6 +658,7 @@ impl Value {
             Value::DType(d) => d.to_string(),
             Value::FInfo(info) => info.to_string(),
             Value::IInfo(info) => info.to_string(),
+            Value::TensorType(t) => format!("<class '{}'>", t.qualified_name()),
             Value::Size(dims) => {
                 let parts: Vec<String> = dims.iter().map(ToString::to_string).collect();
                 format!("torch.Size([{}])", parts.join(", "))
@@ -1025,6 +1029,7 @@ fn equal_within(a: &Value, b: &Value, depth: usize, parts: &mut usize) -> Result
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::FInfo(x), Value::FInfo(y)) => x.dtype == y.dtype,
         (Value::IInfo(x), Value::IInfo(y)) => x.dtype == y.dtype,
+        (Value::TensorType(x), Value::TensorType(y)) => x == y,
         (Value::Tensor(x), Value::Tensor(y)) => x.is(y),
         (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),

@@ -178,6 +178,24 @@ fn from_data(session: &Session, data: &Value, f: &Factory) -> Result<Tensor> {
     )?)
 }
 
+/// A tensor of `dtype` on `device` holding a copy of Python data (the legacy constructors'
+/// `torch.LongTensor([1.7, 2])`).
+pub(super) fn data_tensor(
+    session: &Session,
+    data: &Value,
+    dtype: DType,
+    device: Device,
+) -> Result<Tensor> {
+    let f = Factory {
+        generator: None,
+        dtype: Some(dtype),
+        device,
+        requires_grad: false,
+        pin_memory: false,
+    };
+    from_data(session, data, &f)
+}
+
 /// A list of Python numbers used as an index: a CPU tensor of the dtype `torch.tensor` infers.
 pub(super) fn index_tensor(session: &Session, data: &Value) -> Result<Tensor> {
     let (mut shape, mut values) = (Vec::new(), Vec::new());

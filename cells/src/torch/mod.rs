@@ -17,6 +17,7 @@ pub mod factories;
 pub mod function;
 pub mod indexing;
 mod invalid;
+pub mod legacy;
 pub mod linalg;
 pub mod nn;
 pub mod ops;
@@ -68,6 +69,7 @@ fn handlers() -> impl Iterator<Item = &'static (&'static str, Handler)> {
         sorting::HANDLERS,
         search::HANDLERS,
         dtypes::HANDLERS,
+        legacy::HANDLERS,
         pointwise::HANDLERS,
         products::HANDLERS,
         shape::HANDLERS,
@@ -189,6 +191,7 @@ fn other_names(namespace: &str) -> Vec<&'static str> {
             .filter(|(m, _, _)| *m == namespace)
             .map(|(_, n, _)| *n),
     );
+    names.extend(legacy::TensorType::names(namespace));
     match namespace {
         "torch" => {
             names.extend(DTYPES.iter().map(|(n, _)| *n));
@@ -235,10 +238,13 @@ pub fn module_attribute(namespace: &'static str, name: &str) -> Option<Value> {
                 tolab_engine::random::GeneratorHandle::Default,
             ));
         }
-        ("torch", _) => {
-            if let Some((_, dtype)) = DTYPES.iter().find(|(n, _)| *n == name) {
-                return Some(Value::DType(*dtype));
-            }
+        ("torch", _) if let Some((_, dtype)) = DTYPES.iter().find(|(n, _)| *n == name) => {
+            return Some(Value::DType(*dtype));
+        }
+        ("torch" | "torch.cuda", _)
+            if let Some(t) = legacy::TensorType::lookup(namespace, name) =>
+        {
+            return Some(Value::TensorType(t));
         }
         ("torch.utils.data", "Dataset") => return Some(Value::Type("torch.utils.data.Dataset")),
         ("torch.utils.data.distributed", "DistributedSampler") => {

@@ -355,11 +355,14 @@ fn add_(call: &Call, _: &Session) -> Result<Value> {
 
 /// `atan2`, `hypot`, `fmod`, `remainder`, `floor_divide`, `fmax`, `fmin`, `copysign`: a tensor
 /// and a tensor (or a number, where the signature takes one).
-fn binary_math(call: &Call, session: &Session) -> Result<Value> {
-    let t = match call.signature().position("self") {
-        Some(_) => wrapped_number(session, call.scalar("self")?)?,
-        None => call.input()?,
-    };
+fn binary_math(call: &Call, _: &Session) -> Result<Value> {
+    // `torch.remainder(5, t)`, the one with a number first.
+    if call.signature().position("self").is_some() {
+        let (number, t) = (call.scalar("self")?, call.tensor("other")?);
+        call.finish()?;
+        return tensor_value(t.rremainder(number)?);
+    }
+    let t = call.input()?;
     let other = operand(call, "other")?;
     call.finish()?;
     tensor_value(binary_op(call.binding.name())?(&t, &other)?)
@@ -418,52 +421,67 @@ pub(super) fn binary_op(name: &str) -> Result<BinaryMath> {
 fn arithmetic(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
     let other = operand(call, "other")?;
-    let rounding = if call.signature().position("rounding_mode").is_some() {
-        call.string("rounding_mode")?
-    } else {
-        None
-    };
+    let rounding = rounding_mode(call)?;
     let out = out_tensor(call)?;
     call.finish()?;
-    let result = match (call.binding.name(), rounding.as_deref(), &other) {
+    let result = match (call.binding.name(), rounding, &other) {
         ("mul" | "multiply", _, Operand::Tensor(o)) => t.mul(o)?,
         ("mul" | "multiply", _, Operand::Scalar(s)) => t.mul(*s)?,
         (_, None, Operand::Tensor(o)) => t.div(o)?,
         (_, None, Operand::Scalar(s)) => t.div(*s)?,
-        (_, Some(mode @ ("floor" | "trunc")), other) => {
-            let rounding = match mode {
-                "floor" => Rounding::Floor,
-                _ => Rounding::Trunc,
-            };
-            match other {
-                Operand::Tensor(o) => t.div_rounded(o, rounding)?,
-                Operand::Scalar(s) => t.div_rounded(*s, rounding)?,
-            }
-        }
-        (_, Some(other), _) => {
-            return Err(PyException::new(
-                ExcType::RuntimeError,
-                format!(
-                    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
-                ),
-            ));
-        }
+        (_, Some(rounding), other) => divided(&t, other, rounding)?,
     };
     into_out(call, out, result)
 }
 
+/// `div`'s `rounding_mode`: None, 'trunc' or 'floor', else PyTorch's error.
+fn rounding_mode(call: &Call) -> Result<Option<Rounding>> {
+    if call.signature().position("rounding_mode").is_none() {
+        return Ok(None);
+    }
+    match call.string("rounding_mode")?.as_deref() {
+        None => Ok(None),
+        Some("trunc") => Ok(Some(Rounding::Trunc)),
+        Some("floor") => Ok(Some(Rounding::Floor)),
+        Some(other) => Err(PyException::new(
+            ExcType::RuntimeError,
+            format!(
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{other}'"
+            ),
+        )),
+    }
+}
+
+/// `t / other`, rounded (`DivBackward2`).
+fn divided(
+    t: &Tensor,
+    other: &Operand,
+    rounding: Rounding,
+) -> std::result::Result<Tensor, tolab_engine::Error> {
+    match other {
+        Operand::Tensor(o) => t.div_rounded(o, rounding),
+        Operand::Scalar(s) => t.div_rounded(*s, rounding),
+    }
+}
+
+/// `mul_(other)` and `div_(other, rounding_mode=None)`.
 fn arithmetic_(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
     let other = operand(call, "other")?;
-    if call.signature().position("rounding_mode").is_some() && call.gave("rounding_mode") {
-        return Err(not_yet("div_(rounding_mode=...)"));
-    }
+    let rounding = rounding_mode(call)?;
     call.finish()?;
-    match (call.binding.name(), &other) {
-        ("mul_", Operand::Tensor(o)) => t.mul_(o)?,
-        ("mul_", Operand::Scalar(s)) => t.mul_(*s)?,
-        (_, Operand::Tensor(o)) => t.div_(o)?,
-        (_, Operand::Scalar(s)) => t.div_(*s)?,
+    match (call.binding.name(), rounding, &other) {
+        ("mul_", _, Operand::Tensor(o)) => t.mul_(o)?,
+        ("mul_", _, Operand::Scalar(s)) => t.mul_(*s)?,
+        (_, None, Operand::Tensor(o)) => t.div_(o)?,
+        (_, None, Operand::Scalar(s)) => t.div_(*s)?,
+        (_, Some(rounding), other) => {
+            let others = match other {
+                Operand::Tensor(o) => vec![Some(o.clone())],
+                Operand::Scalar(_) => Vec::new(),
+            };
+            t.in_place(|x| divided(x, other, rounding), others)?
+        }
     };
     tensor_value(t)
 }

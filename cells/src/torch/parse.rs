@@ -37,6 +37,9 @@ pub struct Call {
     /// Which parameters the call gave, and which of those the handler read.
     given: u64,
     read: Cell<u64>,
+    /// The first positional argument as given, for a native binding: PyTorch's legacy
+    /// constructor tells `new((2, 3))` (data) from `new(2, 3)` (a size) by it.
+    first_positional: Option<Value>,
 }
 
 impl Call {
@@ -137,6 +140,15 @@ impl Call {
     /// The default the signature gives `name`, as written there.
     fn default(&self, name: &str) -> Result<Option<&'static str>> {
         Ok(self.signature().params[self.slot(name)?].default)
+    }
+
+    /// Whether parameter `name` holds the very first positional argument given (not a list
+    /// the parser made of all of them: `new(2, 3)`).
+    pub fn is_first_positional(&self, name: &str) -> bool {
+        match (self.get(name), &self.first_positional) {
+            (Some(v), Some(first)) => crate::python::value::identical(v, first),
+            _ => false,
+        }
     }
 
     /// A `*args` parameter's values.
@@ -616,6 +628,7 @@ fn c_method(binding: &'static Binding, args: &Args) -> Result<Call> {
         rest: Vec::new(),
         extra_keywords: Vec::new(),
         read: Cell::new(0),
+        first_positional: None,
     })
 }
 
@@ -679,6 +692,7 @@ fn call_from_slots(
         given,
         // `self` is the receiver, read by whoever called.
         read: Cell::new(u64::from(has_self)),
+        first_positional: None,
     }
 }
 
@@ -701,7 +715,7 @@ fn native_call(
     binding: &'static Binding,
     overload: usize,
     values: Vec<Option<Value>>,
-    _args: &Args,
+    args: &Args,
 ) -> Call {
     let mut given = 0u64;
     for (i, v) in values.iter().enumerate() {
@@ -718,6 +732,7 @@ fn native_call(
         extra_keywords: Vec::new(),
         given,
         read: Cell::new(0),
+        first_positional: args.positional.first().cloned(),
     }
 }
 

@@ -223,6 +223,14 @@ fn type_(call: &Call, _: &Session) -> Result<Value> {
     let (device, dtype) = match target {
         None | Some(Value::None) => return Ok(Value::str(&t.type_name())),
         Some(Value::DType(dtype)) => (None, dtype),
+        Some(Value::TensorType(ty)) => {
+            let device = match (ty.cuda, t.device().kind) {
+                (true, DeviceType::Cuda) | (false, DeviceType::Cpu) => None,
+                (true, _) => Some(tolab_engine::Device::cuda(0)),
+                (false, _) => Some(tolab_engine::Device::CPU),
+            };
+            (device, ty.dtype)
+        }
         Some(Value::Str(ref name)) => {
             let rest = name.strip_prefix("torch.").unwrap_or(name);
             let (cuda, rest) = match rest.strip_prefix("cuda.") {

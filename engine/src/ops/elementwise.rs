@@ -474,6 +474,15 @@ impl Saved {
 }
 
 /// The tensors among the operands (for recording autograd nodes).
+/// `out` with the `NotImplemented` node PyTorch records for an op without a derivative (`op`
+/// names it in the error a backward pass through it raises).
+fn without_derivative(out: Tensor, inputs: &[&Tensor], op: &'static str) -> Tensor {
+    let meta = autograd::record(inputs, || {
+        Backward::new("NotImplemented", move |_| Err(Error::NoDerivative { op }))
+    });
+    out.with_autograd(meta)
+}
+
 fn tensors<'a>(operands: &[Operand<'a>]) -> Vec<&'a Tensor> {
     operands
         .iter()
@@ -677,14 +686,22 @@ impl Tensor {
     pub fn floor_divide<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
         let other = other.into();
         let out = binary_values(Binary::FloorDiv, Operand::Tensor(self), other)?;
-        let meta = autograd::record(&tensors(&[Operand::Tensor(self), other]), || {
-            Backward::new("NotImplemented", |_| {
-                Err(Error::NoDerivative {
-                    op: "aten::floor_divide",
-                })
-            })
-        });
-        Ok(out.with_autograd(meta))
+        let inputs = tensors(&[Operand::Tensor(self), other]);
+        Ok(without_derivative(out, &inputs, "aten::floor_divide"))
+    }
+
+    /// `number // self` (`__rfloordiv__`): the number takes part as a Python number does in
+    /// promotion; a `NotImplemented` node, as for `floor_divide`.
+    pub fn rfloor_divide(&self, number: Scalar) -> Result<Tensor, Error> {
+        let out = binary_values(Binary::FloorDiv, number.into(), self.into())?;
+        Ok(without_derivative(out, &[self], "aten::floor_divide"))
+    }
+
+    /// `number % self` (`torch.remainder(number, t)`, `__rmod__`): PyTorch has no derivative
+    /// for it, and records a `NotImplemented` node.
+    pub fn rremainder(&self, number: Scalar) -> Result<Tensor, Error> {
+        let out = binary_values(Binary::Remainder, number.into(), self.into())?;
+        Ok(without_derivative(out, &[self], "aten::remainder"))
     }
 
     /// `self % other` (`torch.remainder`): `RemainderBackward1` with a tensor, `RemainderBackward0`

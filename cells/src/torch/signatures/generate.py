@@ -79,7 +79,7 @@ BINDINGS = {
         randint_like
         bincount histc unique unique_consecutive searchsorted bucketize
         set_default_dtype get_default_device set_default_device set_printoptions
-        promote_types result_type can_cast finfo iinfo
+        promote_types result_type can_cast finfo iinfo Tensor
     """,
     "torch.autograd": "grad backward",
     "torch.linalg": """
@@ -199,7 +199,10 @@ KNOWN_NAMESPACES = {
 
 
 # Classes implemented in C++ whose constructor is one of PyTorch's argument parsers.
-NATIVE_CLASSES = {"torch.device", "torch.Generator", "torch.finfo", "torch.iinfo"}
+NATIVE_CLASSES = {"torch.device", "torch.Generator", "torch.finfo", "torch.iinfo", "torch.Tensor"}
+
+# Classes whose parser is named otherwise: `torch.Tensor(...)` is the legacy constructor `new`.
+PARSER_NAMES = {"torch.Tensor": "new"}
 
 
 def resolve(namespace, name):
@@ -451,7 +454,7 @@ def entries():
                     schemas = table.get(name) or manual_schemas(strings, name, False)
                 check = obj
             elif key in NATIVE_CLASSES:
-                schemas = manual_schemas(strings, name, False)
+                schemas = manual_schemas(strings, PARSER_NAMES.get(key, name), False)
                 check = obj
             else:
                 out.append(("python", key, python_signatures(obj, name)))
