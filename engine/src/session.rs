@@ -81,8 +81,8 @@ struct State {
     allocators: RefCell<HashMap<Device, DeviceAllocator>>,
     tracer: RefCell<Tracer>,
     grad_enabled: Cell<bool>,
-    /// `torch.set_default_dtype`: the dtype of floats made without one (float32, float64 or
-    /// float16), which Python floats promote to.
+    /// `torch.set_default_dtype`: the dtype of floats made without one (a floating dtype),
+    /// which Python floats promote to.
     default_dtype: Cell<DType>,
     /// `torch.set_default_device`: where factories without `device=` put their tensors
     /// (`None`: the CPU, as when it was never set).
@@ -1005,7 +1005,7 @@ impl Session {
         self.0.default_device.set(device);
     }
 
-    /// `torch.get_printoptions()`.
+    /// The print options every repr follows (`torch._tensor_str.PRINT_OPTS`).
     pub fn print_options(&self) -> PrintOptions {
         self.0.print_options.get()
     }

@@ -844,15 +844,7 @@ pub fn get_item(container: &Value, index: &Value) -> Result<Value> {
             Value::Bytes(_) => {
                 super::bytes::value(&picked.iter().map(|v| as_f64(v) as u8).collect::<Vec<u8>>())
             }
-            Value::Size(_) => Value::Size(
-                picked
-                    .iter()
-                    .map(|v| match v {
-                        Value::Int(i) => *i,
-                        _ => 0,
-                    })
-                    .collect(),
-            ),
+            Value::Size(_) => crate::torch::size::from_items(&picked)?,
             _ => Value::list(picked),
         });
     }

@@ -4,7 +4,7 @@
 //! is a size, `torch.FloatTensor([1, 2])` data converted to the type, `torch.Tensor(t)` a
 //! new tensor over `t`'s storage.
 
-use tolab_engine::{DType, Device, DeviceType, Scalar, Session, Tensor};
+use tolab_engine::{DType, Device, DeviceType, Session, Tensor};
 
 use super::{Call, Handler};
 use crate::python::args::Args;
@@ -189,13 +189,7 @@ fn build(call: &Call, session: &Session, of: Option<TensorType>) -> Result<Value
         // `new(*, device=None)`: an empty tensor.
         _ => {
             call.finish()?;
-            Ok(Value::Tensor(Tensor::full(
-                session,
-                &[0],
-                Scalar::Int(0),
-                dtype,
-                device,
-            )?))
+            sized(session, &[0], dtype, device)
         }
     }
 }
@@ -209,23 +203,26 @@ fn options(dtype: DType, device: DeviceType) -> String {
     )
 }
 
-/// An uninitialised tensor of `dims` (the lab's empty tensors hold zeros).
+/// An uninitialised tensor of `dims` (the lab's empty tensors hold zeros; a negative size is
+/// refused as the factories refuse it).
 fn sized(session: &Session, dims: &[i64], dtype: DType, device: Device) -> Result<Value> {
-    if let Some(&negative) = dims.iter().find(|&&d| d < 0) {
-        let all: Vec<String> = dims.iter().map(ToString::to_string).collect();
-        return Err(PyException::new(
-            ExcType::RuntimeError,
-            format!(
-                "Trying to create tensor with negative dimension {negative}: [{}]",
-                all.join(", ")
-            ),
-        ));
+    Ok(Value::Tensor(Tensor::empty(session, dims, dtype, device)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_dtype_has_one_listed_legacy_type_and_every_listed_name_is_one() {
+        let names = TensorType::names("torch");
+        for name in &names {
+            assert!(TensorType::lookup("torch", name).is_some(), "{name}");
+        }
+        for dtype in DType::ALL {
+            let ty = TensorType { dtype, cuda: false };
+            assert!(names.contains(&ty.name().as_str()), "{dtype:?}");
+        }
+        assert_eq!(names.len(), DType::ALL.len());
     }
-    Ok(Value::Tensor(Tensor::full(
-        session,
-        &Tensor::shape_of(dims)?,
-        Scalar::Int(0),
-        dtype,
-        device,
-    )?))
 }

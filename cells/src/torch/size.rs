@@ -17,7 +17,11 @@ pub fn from_items(items: &[Value]) -> Result<Value> {
             Value::Bool(b) => Ok(i64::from(*b)),
             Value::BigInt(_) => Err(super::parse::overflow_long_long()),
             Value::Tensor(t) if t.numel() == 1 && !t.dtype().is_floating_point() => {
-                Ok(t.item()?.as_f64() as i64)
+                Ok(match t.item()? {
+                    tolab_engine::Scalar::Int(d) => d,
+                    tolab_engine::Scalar::Bool(b) => i64::from(b),
+                    tolab_engine::Scalar::Float(x) => x as i64,
+                })
             }
             other => Err(PyException::new(
                 ExcType::TypeError,

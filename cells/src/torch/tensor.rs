@@ -220,17 +220,11 @@ fn type_(call: &Call, _: &Session) -> Result<Value> {
     let target = call.get("dtype").cloned();
     let non_blocking = call.bool("non_blocking")?;
     call.finish()?;
-    let (device, dtype) = match target {
+    // A dtype keeps the device; a tensor type (or its name) says CPU or CUDA too.
+    let (dtype, cuda) = match target {
         None | Some(Value::None) => return Ok(Value::str(&t.type_name())),
-        Some(Value::DType(dtype)) => (None, dtype),
-        Some(Value::TensorType(ty)) => {
-            let device = match (ty.cuda, t.device().kind) {
-                (true, DeviceType::Cuda) | (false, DeviceType::Cpu) => None,
-                (true, _) => Some(tolab_engine::Device::cuda(0)),
-                (false, _) => Some(tolab_engine::Device::CPU),
-            };
-            (device, ty.dtype)
-        }
+        Some(Value::DType(dtype)) => (dtype, None),
+        Some(Value::TensorType(ty)) => (ty.dtype, Some(ty.cuda)),
         Some(Value::Str(ref name)) => {
             let rest = name.strip_prefix("torch.").unwrap_or(name);
             let (cuda, rest) = match rest.strip_prefix("cuda.") {
@@ -244,12 +238,7 @@ fn type_(call: &Call, _: &Session) -> Result<Value> {
                 .ok_or_else(|| {
                     PyException::new(ExcType::ValueError, format!("invalid type: '{name}'"))
                 })?;
-            let device = match (cuda, t.device().kind) {
-                (true, DeviceType::Cuda) | (false, DeviceType::Cpu) => None,
-                (true, _) => Some(tolab_engine::Device::cuda(0)),
-                (false, _) => Some(tolab_engine::Device::CPU),
-            };
-            (device, dtype)
+            (dtype, Some(cuda))
         }
         Some(other) => {
             return Err(PyException::new(
@@ -260,6 +249,11 @@ fn type_(call: &Call, _: &Session) -> Result<Value> {
                 ),
             ));
         }
+    };
+    let device = match (cuda, t.device().kind) {
+        (None, _) | (Some(true), DeviceType::Cuda) | (Some(false), DeviceType::Cpu) => None,
+        (Some(true), _) => Some(tolab_engine::Device::cuda(0)),
+        (Some(false), _) => Some(tolab_engine::Device::CPU),
     };
     Ok(Value::Tensor(t.to(To {
         device: device.map(Target::Device),
