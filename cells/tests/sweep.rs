@@ -38,7 +38,8 @@ fn run(device: &str, gpus: &str) -> BTreeMap<String, (String, String)> {
     std::fs::create_dir_all(&scratch).unwrap();
     std::fs::write(scratch.join("sweep.py"), source).unwrap();
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_tolab"))
-        .args(["run", "--gpus", gpus, "sweep.py"])
+        // One cell runs every case: a lesson cell's 30 s would end it on a loaded machine.
+        .args(["run", "--gpus", gpus, "--seconds", "600", "sweep.py"])
         .current_dir(&scratch)
         .env("XDG_RUNTIME_DIR", &scratch)
         .output()

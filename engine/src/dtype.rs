@@ -18,18 +18,22 @@ pub enum DType {
     BFloat16,
     Int64,
     Int32,
+    Int16,
+    Int8,
     UInt8,
     Bool,
 }
 
 impl DType {
-    pub const ALL: [DType; 8] = [
+    pub const ALL: [DType; 10] = [
         DType::Float32,
         DType::Float64,
         DType::Float16,
         DType::BFloat16,
         DType::Int64,
         DType::Int32,
+        DType::Int16,
+        DType::Int8,
         DType::UInt8,
         DType::Bool,
     ];
@@ -43,6 +47,8 @@ impl DType {
             DType::BFloat16 => "bfloat16",
             DType::Int64 => "int64",
             DType::Int32 => "int32",
+            DType::Int16 => "int16",
+            DType::Int8 => "int8",
             DType::UInt8 => "uint8",
             DType::Bool => "bool",
         }
@@ -57,6 +63,8 @@ impl DType {
             DType::BFloat16 => "BFloat16",
             DType::Int64 => "Long",
             DType::Int32 => "Int",
+            DType::Int16 => "Short",
+            DType::Int8 => "Char",
             DType::UInt8 => "Byte",
             DType::Bool => "Bool",
         }
@@ -91,8 +99,53 @@ impl DType {
             DType::BFloat16 => "c10::BFloat16",
             DType::Int64 => "long int",
             DType::Int32 => "int",
+            DType::Int16 => "short int",
+            DType::Int8 => "signed char",
             DType::UInt8 => "unsigned char",
             DType::Bool => "bool",
+        }
+    }
+
+    /// The C++ type ATen's `Scalar::to<T>()` names when a number does not fit (`int8_t`, `int`),
+    /// as `fill_` and `full` report it.
+    pub fn scalar_accessor_type(self) -> &'static str {
+        match self {
+            DType::Int64 => "int64_t",
+            DType::Int16 => "int16_t",
+            DType::Int8 => "int8_t",
+            DType::UInt8 => "uint8_t",
+            other => other.cpp_name(),
+        }
+    }
+
+    /// c10's `overflows`: whether a number lies outside what an element of this integer dtype
+    /// holds. uint8 also takes negative integers down to -255 (they wrap, as two's complement
+    /// arithmetic gives them); a float must lie within the range (up to, not including, one past
+    /// the largest value), so NaN and infinities do not.
+    /// Floating and bool dtypes take every number here.
+    pub fn overflows(self, value: crate::Scalar) -> bool {
+        use crate::Scalar;
+        let Some(info) = self.iinfo() else {
+            return false;
+        };
+        match value {
+            Scalar::Bool(_) => false,
+            Scalar::Int(i) if self == DType::UInt8 => !(-info.max..=info.max).contains(&i),
+            Scalar::Int(i) => !(info.min..=info.max).contains(&i),
+            // A fraction above the largest value truncates onto it; one below the lowest does not.
+            Scalar::Float(f) => !(f >= info.min as f64 && f < info.max as f64 + 1.0),
+        }
+    }
+
+    /// [`DType::overflows`] as the error `checked_convert` raises, the type named `ctype`.
+    pub fn check_holds(
+        self,
+        value: crate::Scalar,
+        ctype: &'static str,
+    ) -> Result<(), crate::Error> {
+        match self.overflows(value) {
+            true => Err(crate::Error::ValueOverflow { ctype }),
+            false => Ok(()),
         }
     }
 
@@ -106,6 +159,8 @@ impl DType {
             "bfloat16" => DType::BFloat16,
             "int64" | "long" => DType::Int64,
             "int32" | "int" => DType::Int32,
+            "int16" | "short" => DType::Int16,
+            "int8" => DType::Int8,
             "uint8" => DType::UInt8,
             "bool" => DType::Bool,
             _ => return None,
@@ -117,8 +172,8 @@ impl DType {
         match self {
             DType::Float64 | DType::Int64 => 8,
             DType::Float32 | DType::Int32 => 4,
-            DType::Float16 | DType::BFloat16 => 2,
-            DType::UInt8 | DType::Bool => 1,
+            DType::Float16 | DType::BFloat16 | DType::Int16 => 2,
+            DType::UInt8 | DType::Int8 | DType::Bool => 1,
         }
     }
 
@@ -138,25 +193,34 @@ impl DType {
     fn category(self) -> Category {
         match self {
             DType::Bool => Category::Bool,
-            DType::UInt8 | DType::Int32 | DType::Int64 => Category::Integral,
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
+                Category::Integral
+            }
             DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
                 Category::Floating
             }
         }
     }
 
-    /// Within a category, which type can hold the other's values (uint8 < int32 < int64;
-    /// float16, bfloat16 < float32 < float64).
+    /// Within a category, which type can hold the other's values (int8, uint8 < int16 < int32 <
+    /// int64; float16, bfloat16 < float32 < float64).
     fn rank(self) -> u8 {
         match self {
             DType::Bool => 0,
-            DType::UInt8 => 1,
-            DType::Int32 => 2,
-            DType::Int64 => 3,
-            DType::Float16 | DType::BFloat16 => 4,
-            DType::Float32 => 5,
-            DType::Float64 => 6,
+            DType::UInt8 | DType::Int8 => 1,
+            DType::Int16 => 2,
+            DType::Int32 => 3,
+            DType::Int64 => 4,
+            DType::Float16 | DType::BFloat16 => 5,
+            DType::Float32 => 6,
+            DType::Float64 => 7,
         }
+    }
+
+    /// Whether the type holds negative values (`dtype.is_signed`): floats and the signed
+    /// integers.
+    pub fn is_signed(self) -> bool {
+        !matches!(self, DType::UInt8 | DType::Bool)
     }
 }
 
@@ -179,12 +243,14 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     if a == b {
         return a;
     }
-    // float16 and bfloat16 cannot hold each other's values: both go to float32.
-    if matches!(
-        (a, b),
-        (DType::Float16, DType::BFloat16) | (DType::BFloat16, DType::Float16)
-    ) {
-        return DType::Float32;
+    // Neither of two types of one width can hold the other's values: int8 and uint8 go to
+    // int16, float16 and bfloat16 to float32.
+    match (a, b) {
+        (DType::Int8, DType::UInt8) | (DType::UInt8, DType::Int8) => return DType::Int16,
+        (DType::Float16, DType::BFloat16) | (DType::BFloat16, DType::Float16) => {
+            return DType::Float32;
+        }
+        _ => {}
     }
     match a.category().cmp(&b.category()) {
         std::cmp::Ordering::Greater => a,
@@ -325,6 +391,8 @@ impl DType {
     pub fn iinfo(self) -> Option<IntInfo> {
         let (bits, min, max) = match self {
             DType::UInt8 => (8, 0, i64::from(u8::MAX)),
+            DType::Int8 => (8, i64::from(i8::MIN), i64::from(i8::MAX)),
+            DType::Int16 => (16, i64::from(i16::MIN), i64::from(i16::MAX)),
             DType::Int32 => (32, i64::from(i32::MIN), i64::from(i32::MAX)),
             DType::Int64 => (64, i64::MIN, i64::MAX),
             _ => return None,
@@ -367,5 +435,38 @@ impl fmt::Display for IntInfo {
             C(self.max as f64),
             self.dtype.name()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scalar;
+
+    #[test]
+    fn int8_and_uint8_promote_to_int16_as_neither_holds_the_other() {
+        assert_eq!(promote_types(DType::Int8, DType::UInt8), DType::Int16);
+        assert_eq!(promote_types(DType::UInt8, DType::Int16), DType::Int16);
+        assert_eq!(promote_types(DType::Int8, DType::Int32), DType::Int32);
+        assert_eq!(promote_types(DType::Int16, DType::Float16), DType::Float16);
+    }
+
+    #[test]
+    fn overflow_checks_follow_c10_checked_convert() {
+        // Measured with torch 2.15: torch.tensor([v], dtype=d) and torch.full((1,), v, dtype=d).
+        let int8 = DType::Int8;
+        assert!(!int8.overflows(Scalar::Float(127.99)));
+        assert!(int8.overflows(Scalar::Float(128.0)));
+        assert!(!int8.overflows(Scalar::Float(-128.0)));
+        assert!(int8.overflows(Scalar::Float(-128.1)));
+        assert!(int8.overflows(Scalar::Float(f64::NAN)));
+        assert!(int8.overflows(Scalar::Int(-129)));
+        assert!(!DType::UInt8.overflows(Scalar::Int(-255)));
+        assert!(DType::UInt8.overflows(Scalar::Int(-256)));
+        assert!(DType::UInt8.overflows(Scalar::Float(-0.5)));
+        assert!(!DType::Int64.overflows(Scalar::Int(i64::MIN)));
+        assert!(DType::Int64.overflows(Scalar::Float(9.3e18)));
+        assert!(!DType::Float16.overflows(Scalar::Float(1e300)));
+        assert!(!DType::Bool.overflows(Scalar::Int(7)));
     }
 }

@@ -22,6 +22,26 @@ impl Scalar {
             Scalar::Float(f) => f,
         }
     }
+
+    /// The value an element of `dtype` holds once this one is stored in it (`Int(300)` as int8
+    /// is `Int(44)`).
+    pub fn cast(self, dtype: DType) -> Scalar {
+        fn via<T: Element>(value: Scalar) -> Scalar {
+            T::from_scalar(value).to_scalar()
+        }
+        match dtype {
+            DType::Float32 => via::<f32>(self),
+            DType::Float64 => via::<f64>(self),
+            DType::Float16 => via::<f16>(self),
+            DType::BFloat16 => via::<bf16>(self),
+            DType::Int64 => via::<i64>(self),
+            DType::Int32 => via::<i32>(self),
+            DType::Int16 => via::<i16>(self),
+            DType::Int8 => via::<i8>(self),
+            DType::UInt8 => via::<u8>(self),
+            DType::Bool => via::<bool>(self),
+        }
+    }
 }
 
 /// A Rust type that stores one dtype's elements.
@@ -81,6 +101,25 @@ float_element!(
     bf16::to_f64
 );
 
+/// A float converted to an integer as x86's `cvttsd2si` converts it, which PyTorch's casts compile
+/// to: truncated toward zero, and anything out of range (NaN and infinities included) the lowest
+/// 64-bit value or, for types narrower than 64 bits (`wide` false), the lowest 32-bit one, of
+/// which a narrower type then keeps the low bits.
+fn truncate_as_x86(f: f64, wide: bool) -> i64 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if wide {
+        if (-TWO_63..TWO_63).contains(&f) {
+            f as i64
+        } else {
+            i64::MIN
+        }
+    } else if f > -2_147_483_649.0 && f < 2_147_483_648.0 {
+        f as i64
+    } else {
+        i64::from(i32::MIN)
+    }
+}
+
 macro_rules! int_element {
     ($t:ty, $dtype:expr) => {
         impl Element for $t {
@@ -93,8 +132,7 @@ macro_rules! int_element {
                     Scalar::Bool(b) => <$t>::from(b),
                     // Integer narrowing wraps, as C++'s static_cast does.
                     Scalar::Int(i) => i as $t,
-                    // Truncates toward zero; out-of-range values saturate (undefined in C++).
-                    Scalar::Float(f) => f as i64 as $t,
+                    Scalar::Float(f) => truncate_as_x86(f, <$t>::BITS == 64) as $t,
                 }
             }
         }
@@ -103,6 +141,8 @@ macro_rules! int_element {
 
 int_element!(i64, DType::Int64);
 int_element!(i32, DType::Int32);
+int_element!(i16, DType::Int16);
+int_element!(i8, DType::Int8);
 int_element!(u8, DType::UInt8);
 
 impl Element for bool {
@@ -127,6 +167,17 @@ mod tests {
     fn casts_follow_pytorch() {
         assert_eq!(i64::from_scalar(Scalar::Float(-2.7)), -2);
         assert_eq!(u8::from_scalar(Scalar::Int(300)), 44);
+        assert_eq!(Scalar::Int(300).cast(DType::Int8), Scalar::Int(44));
+        assert_eq!(Scalar::Int(-129).cast(DType::Int8), Scalar::Int(127));
+        assert_eq!(Scalar::Int(40000).cast(DType::Int16), Scalar::Int(-25536));
+        assert_eq!(i8::from_scalar(Scalar::Float(300.5)), 44);
+        // Measured with torch 2.15 on x86: `torch.tensor([v], dtype=torch.float64).to(dtype)`.
+        assert_eq!(i32::from_scalar(Scalar::Float(3e9)), i32::MIN);
+        assert_eq!(i16::from_scalar(Scalar::Float(70000.7)), 4464);
+        assert_eq!(u8::from_scalar(Scalar::Float(1e10)), 0);
+        assert_eq!(i64::from_scalar(Scalar::Float(f64::NAN)), i64::MIN);
+        assert_eq!(i64::from_scalar(Scalar::Float(f64::INFINITY)), i64::MIN);
+        assert_eq!(i64::from_scalar(Scalar::Float(3e9)), 3_000_000_000);
         assert!(bool::from_scalar(Scalar::Float(0.1)));
         assert!(!bool::from_scalar(Scalar::Float(-0.0)));
         assert_eq!(

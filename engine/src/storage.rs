@@ -28,6 +28,8 @@ pub enum CpuStorage {
     BF16(Vec<bf16>),
     I64(Vec<i64>),
     I32(Vec<i32>),
+    I16(Vec<i16>),
+    I8(Vec<i8>),
     U8(Vec<u8>),
     Bool(Vec<bool>),
 }
@@ -42,6 +44,8 @@ macro_rules! with_vec {
             CpuStorage::BF16($v) => $body,
             CpuStorage::I64($v) => $body,
             CpuStorage::I32($v) => $body,
+            CpuStorage::I16($v) => $body,
+            CpuStorage::I8($v) => $body,
             CpuStorage::U8($v) => $body,
             CpuStorage::Bool($v) => $body,
         }
@@ -75,6 +79,14 @@ macro_rules! for_dtype {
             DType::Int32 => {
                 type $t = i32;
                 CpuStorage::I32($body)
+            }
+            DType::Int16 => {
+                type $t = i16;
+                CpuStorage::I16($body)
+            }
+            DType::Int8 => {
+                type $t = i8;
+                CpuStorage::I8($body)
             }
             DType::UInt8 => {
                 type $t = u8;
@@ -123,6 +135,8 @@ impl CpuStorage {
             CpuStorage::BF16(v) => bytemuck::cast_slice(v).to_vec(),
             CpuStorage::I64(v) => bytemuck::cast_slice(v).to_vec(),
             CpuStorage::I32(v) => bytemuck::cast_slice(v).to_vec(),
+            CpuStorage::I16(v) => bytemuck::cast_slice(v).to_vec(),
+            CpuStorage::I8(v) => bytemuck::cast_slice(v).to_vec(),
             CpuStorage::U8(v) => v.clone(),
             CpuStorage::Bool(v) => v.iter().map(|&b| u8::from(b)).collect(),
         }
@@ -141,6 +155,8 @@ impl CpuStorage {
             DType::BFloat16 => CpuStorage::BF16(bytemuck::pod_collect_to_vec(bytes)),
             DType::Int64 => CpuStorage::I64(bytemuck::pod_collect_to_vec(bytes)),
             DType::Int32 => CpuStorage::I32(bytemuck::pod_collect_to_vec(bytes)),
+            DType::Int16 => CpuStorage::I16(bytemuck::pod_collect_to_vec(bytes)),
+            DType::Int8 => CpuStorage::I8(bytemuck::pod_collect_to_vec(bytes)),
             DType::UInt8 => CpuStorage::U8(bytes.to_vec()),
             DType::Bool => CpuStorage::Bool(bytes.iter().map(|&b| b != 0).collect()),
         })
@@ -192,6 +208,8 @@ impl CpuStorage {
             (CpuStorage::BF16(d), CpuStorage::BF16(s)) => put(d, s, layout),
             (CpuStorage::I64(d), CpuStorage::I64(s)) => put(d, s, layout),
             (CpuStorage::I32(d), CpuStorage::I32(s)) => put(d, s, layout),
+            (CpuStorage::I16(d), CpuStorage::I16(s)) => put(d, s, layout),
+            (CpuStorage::I8(d), CpuStorage::I8(s)) => put(d, s, layout),
             (CpuStorage::U8(d), CpuStorage::U8(s)) => put(d, s, layout),
             (CpuStorage::Bool(d), CpuStorage::Bool(s)) => put(d, s, layout),
             // `values` was converted to this storage's dtype above.

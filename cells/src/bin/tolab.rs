@@ -1,6 +1,7 @@
-//! `tolab run [--trace] FILE.py`: runs a file as one lab cell and prints its stdout exactly as the
-//! lab would (as it runs: a long cell's output streams); an uncaught error goes to stderr as a
-//! traceback, with exit code 1. `--trace` adds the engine's trace as JSON lines on stderr.
+//! `tolab run [--trace] [--gpus N] [--seconds S] FILE.py`: runs a file as one lab cell and prints
+//! its stdout exactly as the lab would (as it runs: a long cell's output streams); an uncaught
+//! error goes to stderr as a traceback, with exit code 1. `--trace` adds the engine's trace as JSON
+//! lines on stderr; `--seconds` sets the cell's wall-clock budget (30 s, as a lesson cell's).
 
 #[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
@@ -23,7 +24,7 @@ const STACK_BYTES: usize = 256 << 20;
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let usage = || {
-        eprintln!("usage: tolab run [--trace] [--gpus N] FILE.py");
+        eprintln!("usage: tolab run [--trace] [--gpus N] [--seconds S] FILE.py");
         ExitCode::from(2)
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         return usage();
     };
     let (mut trace, mut gpus, mut path) = (false, SessionConfig::default().gpu_count, None);
+    let mut seconds = tolab_cells::Limits::default().seconds;
     let mut rest = rest.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
@@ -43,6 +45,10 @@ fn main() -> ExitCode {
             // is False, as on the machines the corpus's expected output comes from).
             "--gpus" => match rest.next().and_then(|n| n.parse::<usize>().ok()) {
                 Some(n) if n <= 8 => gpus = n,
+                _ => return usage(),
+            },
+            "--seconds" => match rest.next().and_then(|s| s.parse::<f64>().ok()) {
+                Some(s) if s > 0.0 => seconds = s,
                 _ => return usage(),
             },
             other if path.is_none() => path = Some(other.to_owned()),
@@ -61,7 +67,7 @@ fn main() -> ExitCode {
     };
     let worker = std::thread::Builder::new()
         .stack_size(STACK_BYTES)
-        .spawn(move || run(&path, &source, trace, gpus));
+        .spawn(move || run(&path, &source, trace, gpus, seconds));
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(code)) => code,
         _ => {
@@ -72,7 +78,7 @@ fn main() -> ExitCode {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn run(path: &str, source: &str, trace: bool, gpus: usize) -> ExitCode {
+fn run(path: &str, source: &str, trace: bool, gpus: usize, seconds: f64) -> ExitCode {
     let config = SessionConfig {
         gpu_count: gpus,
         ..SessionConfig::default()
@@ -99,6 +105,7 @@ fn run(path: &str, source: &str, trace: bool, gpus: usize) -> ExitCode {
     let files = tolab_engine::serialization::DiskFiles { root: ".".into() };
     let limits = tolab_cells::Limits {
         stack_bytes: STACK_BYTES - (8 << 20),
+        seconds,
         ..tolab_cells::Limits::default()
     };
     let mut notebook = Interpreter::notebook(session.clone())

@@ -2,7 +2,9 @@
 //! `__eq__`, `__lt__`, … (reflected as Python reflects them), `x in obj` calls `__contains__`,
 //! `obj[k] = v` and `del obj[k]` call `__setitem__` and `__delitem__`, truth calls `__bool__` or
 //! `__len__`, unary operators call `__neg__`, `__pos__`, `__invert__`, and sorting, `min` and `max` order objects by their `__lt__`. Values without
-//! learner objects never come here: the operators module answers them synchronously.
+//! learner objects never come here: the operators module answers them synchronously. The same
+//! names called explicitly on a tensor (`t.__add__(1)`, `t.__rlshift__(2)`, `t.__iand__(m)`)
+//! are its operators.
 
 use ruff_python_ast::{CmpOp, Operator, UnaryOp};
 
@@ -60,6 +62,95 @@ fn comparison_methods(op: CmpOp) -> Option<(&'static str, &'static str)> {
         CmpOp::GtE => ("__ge__", "__le__"),
         CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => return None,
     })
+}
+
+/// Every binary operator, for looking one up by its method's name.
+const OPERATORS: [Operator; 13] = [
+    Operator::Add,
+    Operator::Sub,
+    Operator::Mult,
+    Operator::MatMult,
+    Operator::Div,
+    Operator::Mod,
+    Operator::Pow,
+    Operator::LShift,
+    Operator::RShift,
+    Operator::BitOr,
+    Operator::BitXor,
+    Operator::BitAnd,
+    Operator::FloorDiv,
+];
+
+/// An operator a method name stands for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum OperatorMethod {
+    /// `__add__`: `self op other`.
+    Forward(Operator),
+    /// `__radd__`: `other op self`.
+    Reflected(Operator),
+    /// `__iadd__`: `self op= other`.
+    InPlace(Operator),
+    Compare(CmpOp),
+    Unary(UnaryOp),
+}
+
+/// The operator `name` is the method of (`__lshift__`, `__rmod__`, `__ixor__`, `__lt__`, `__neg__`).
+pub(crate) fn operator_method(name: &str) -> Option<OperatorMethod> {
+    for op in OPERATORS {
+        let (forward, reflected) = binary_methods(op);
+        if name == forward {
+            return Some(OperatorMethod::Forward(op));
+        }
+        if name == reflected {
+            return Some(OperatorMethod::Reflected(op));
+        }
+        if name == in_place_method(op) {
+            return Some(OperatorMethod::InPlace(op));
+        }
+    }
+    let compare = [
+        CmpOp::Eq,
+        CmpOp::NotEq,
+        CmpOp::Lt,
+        CmpOp::LtE,
+        CmpOp::Gt,
+        CmpOp::GtE,
+    ]
+    .into_iter()
+    .find(|&op| comparison_methods(op).is_some_and(|(method, _)| method == name));
+    if let Some(op) = compare {
+        return Some(OperatorMethod::Compare(op));
+    }
+    Some(OperatorMethod::Unary(match name {
+        "__neg__" => UnaryOp::USub,
+        "__pos__" => UnaryOp::UAdd,
+        "__invert__" => UnaryOp::Invert,
+        _ => return None,
+    }))
+}
+
+/// `owner.<method>(other)` for a value the operators module answers (a tensor): the operator
+/// itself, operands in the method's order.
+pub(crate) fn call_operator_method(
+    owner: &Value,
+    method: OperatorMethod,
+    args: &[Value],
+) -> Result<Value, super::exception::PyException> {
+    let other = || {
+        args.first().cloned().ok_or_else(|| {
+            super::exception::PyException::new(
+                super::exception::ExcType::TypeError,
+                "expected 1 argument, got 0",
+            )
+        })
+    };
+    match method {
+        OperatorMethod::Forward(op) => operators::binary(op, owner, &other()?, false),
+        OperatorMethod::Reflected(op) => operators::binary(op, &other()?, owner, false),
+        OperatorMethod::InPlace(op) => operators::binary(op, owner, &other()?, true),
+        OperatorMethod::Compare(op) => operators::compare(op, owner, &other()?),
+        OperatorMethod::Unary(op) => operators::unary(op, owner),
+    }
 }
 
 /// Whether `v` is a learner's object defining `method`.

@@ -140,10 +140,7 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         },
         Value::DType(d) => match name {
             "is_floating_point" => Ok(Value::Bool(d.is_floating_point())),
-            "is_signed" => Ok(Value::Bool(!matches!(
-                d,
-                tolab_engine::DType::UInt8 | tolab_engine::DType::Bool
-            ))),
+            "is_signed" => Ok(Value::Bool(d.is_signed())),
             "is_complex" => Ok(Value::Bool(false)),
             "itemsize" => Ok(Value::Int(d.size() as i64)),
             _ => Err(no_attribute(owner, name)),
@@ -282,6 +279,9 @@ pub fn call_method(owner: &Value, name: &str, args: Args) -> Result<Value> {
         Value::HookHandle(h) if name == "remove" => {
             h.remove();
             Ok(Value::None)
+        }
+        Value::Tensor(_) if let Some(method) = super::dunders::operator_method(name) => {
+            super::dunders::call_operator_method(owner, method, &args.positional)
         }
         Value::NdArray(a) => crate::stdlib::numpy::methods::call(a, name, &args),
         Value::NpScalar(x) => crate::stdlib::numpy::methods::call_scalar(x, name, &args),

@@ -13,7 +13,7 @@ mod completion;
 mod complex;
 mod context;
 mod coroutine;
-mod dunders;
+pub(crate) mod dunders;
 mod dynamic;
 pub(crate) mod exception;
 mod expressions;

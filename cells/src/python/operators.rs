@@ -8,7 +8,7 @@ use ruff_python_ast::{CmpOp, Operator, UnaryOp};
 use tolab_engine::backend::cpu::elementwise::Binary;
 use tolab_engine::data::Dataset;
 use tolab_engine::optim::Optimizer;
-use tolab_engine::{Scalar, Tensor};
+use tolab_engine::{Operand, Scalar, Tensor};
 
 use super::exception::{ExcType, PyException};
 use super::value::{Value, as_f64, equal, range_len, try_equal};
@@ -307,9 +307,11 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
         return Ok(Value::Tensor(match op {
             Operator::Add => t.add(number)?,
             Operator::Mult => t.mul(number)?,
-            Operator::BitAnd | Operator::BitOr | Operator::BitXor => {
-                t.bitwise(bitwise(op).ok_or_else(unsupported)?, number)?
-            }
+            Operator::BitAnd
+            | Operator::BitOr
+            | Operator::BitXor
+            | Operator::LShift
+            | Operator::RShift => t.rbitwise(bitwise(op).ok_or_else(unsupported)?, number)?,
             Operator::Sub => t.rsub(number)?,
             // `__rtruediv__`: `self.reciprocal() * other`.
             Operator::Div => t
@@ -323,50 +325,64 @@ fn tensor_binary(op: Operator, left: &Value, right: &Value, in_place: bool) -> R
         }));
     };
     let operand = match b {
-        Value::Tensor(t) => tolab_engine::Operand::Tensor(t),
-        other => tolab_engine::Operand::Scalar(scalar(other).ok_or_else(unsupported)?),
+        Value::Tensor(t) => Operand::Tensor(t),
+        other => Operand::Scalar(scalar(other).ok_or_else(unsupported)?),
     };
-    if in_place {
-        match op {
-            Operator::Add => {
-                a.add_(operand)?;
-            }
-            Operator::Sub => {
-                a.sub_(operand)?;
-            }
-            Operator::Mult => {
-                a.mul_(operand)?;
-            }
-            Operator::Div => {
-                a.div_(operand)?;
-            }
-            _ => return tensor_binary(op, left, right, false),
-        }
-        return Ok(Value::Tensor(a));
+    let compute = tensor_op(op, &operand).ok_or_else(unsupported)?;
+    if !in_place {
+        return Ok(Value::Tensor(compute(&a, operand)?));
     }
-    Ok(Value::Tensor(match (op, operand) {
-        (Operator::Add, o) => a.add(o)?,
-        (Operator::Sub, o) => a.sub(o)?,
-        (Operator::Mult, o) => a.mul(o)?,
-        (Operator::Div, o) => a.div(o)?,
-        (Operator::FloorDiv, o) => a.floor_divide(o)?,
-        (Operator::Mod, o) => a.remainder(o)?,
-        (Operator::Pow, tolab_engine::Operand::Scalar(s)) => a.pow_scalar(s)?,
-        (Operator::Pow, tolab_engine::Operand::Tensor(t)) => a.pow(t)?,
-        (Operator::MatMult, tolab_engine::Operand::Tensor(t)) => a.matmul(t)?,
-        (Operator::BitAnd | Operator::BitOr | Operator::BitXor, o) => {
-            a.bitwise(bitwise(op).ok_or_else(unsupported)?, o)?
-        }
-        _ => return Err(unsupported()),
-    }))
+    match op {
+        Operator::Add => a.add_(operand)?,
+        Operator::Sub => a.sub_(operand)?,
+        Operator::Mult => a.mul_(operand)?,
+        Operator::Div => a.div_(operand)?,
+        // Tensor has no `__imatmul__`: Python computes `a @ b` and rebinds the name.
+        Operator::MatMult => return Ok(Value::Tensor(compute(&a, operand)?)),
+        // `__ifloordiv__`, `__imod__`, `__ipow__`, `__iand__`, `__ilshift__`, …: the op's
+        // in-place form, writing into `a` (which every name bound to it sees).
+        _ => a.in_place(|x| compute(x, operand), vec![operand.tensor().cloned()])?,
+    };
+    Ok(Value::Tensor(a))
 }
 
-/// The engine's op for Python's `&`, `|`, `^`.
+type TensorOp = fn(&Tensor, Operand) -> std::result::Result<Tensor, tolab_engine::Error>;
+
+/// What `a op b` computes for a tensor `a` and an operand like `b`; `None` where the operator
+/// has no such tensor form.
+fn tensor_op(op: Operator, b: &Operand) -> Option<TensorOp> {
+    Some(match (op, b) {
+        (Operator::Add, _) => |a, o| a.add(o),
+        (Operator::Sub, _) => |a, o| a.sub(o),
+        (Operator::Mult, _) => |a, o| a.mul(o),
+        (Operator::Div, _) => |a, o| a.div(o),
+        (Operator::FloorDiv, _) => |a, o| a.floor_divide(o),
+        (Operator::Mod, _) => |a, o| a.remainder(o),
+        (Operator::Pow, _) => |a, o| match o {
+            Operand::Scalar(s) => a.pow_scalar(s),
+            Operand::Tensor(t) => a.pow(t),
+        },
+        (Operator::MatMult, Operand::Tensor(_)) => |a, o| match o {
+            Operand::Tensor(t) => a.matmul(t),
+            Operand::Scalar(_) => Err(tolab_engine::Error::NoTensorOperand),
+        },
+        (Operator::BitAnd, _) => |a, o| a.bitwise(Binary::BitAnd, o),
+        (Operator::BitOr, _) => |a, o| a.bitwise(Binary::BitOr, o),
+        (Operator::BitXor, _) => |a, o| a.bitwise(Binary::BitXor, o),
+        (Operator::LShift, _) => |a, o| a.bitwise(Binary::Shl, o),
+        (Operator::RShift, _) => |a, o| a.bitwise(Binary::Shr, o),
+        _ => return None,
+    })
+}
+
+/// The engine's op for Python's `&`, `|`, `^`, `<<`, `>>`.
 fn bitwise(op: Operator) -> Option<Binary> {
     Some(match op {
         Operator::BitAnd => Binary::BitAnd,
         Operator::BitOr => Binary::BitOr,
         Operator::BitXor => Binary::BitXor,
+        Operator::LShift => Binary::Shl,
+        Operator::RShift => Binary::Shr,
         _ => return None,
     })
 }

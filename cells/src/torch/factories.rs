@@ -1,7 +1,7 @@
-//! Making tensors: `torch.tensor` and `as_tensor` from Python data (NumPy arrays and scalars
+//! Making tensors: `torch.tensor`, `as_tensor` and `asarray` from Python data (NumPy arrays and scalars
 //! included; `from_numpy` and `as_tensor` share an array's memory), the shaped factories
 //! (`zeros`, `ones`, `empty`, `full`, `rand`, `randn`, `randint`, `randperm`, `arange`,
-//! `linspace`, `eye`), their `*_like` and `Tensor.new_*` forms, and the `torch.device` and
+//! `linspace`, `logspace`, `eye`), their `*_like` and `Tensor.new_*` forms, and the `torch.device` and
 //! `torch.Generator` objects.
 
 use tolab_engine::{DType, Device, Scalar, Session, Tensor};
@@ -28,7 +28,9 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.randint", Handler::Engine(randint)),
     ("torch.randperm", Handler::Engine(randperm)),
     ("torch.arange", Handler::Engine(arange)),
+    ("torch.asarray", Handler::Engine(asarray)),
     ("torch.linspace", Handler::Engine(linspace)),
+    ("torch.logspace", Handler::Engine(linspace)),
     ("torch.eye", Handler::Engine(eye)),
     ("torch.zeros_like", Handler::Engine(like)),
     ("torch.ones_like", Handler::Engine(like)),
@@ -170,6 +172,12 @@ fn from_data(session: &Session, data: &Value, f: &Factory) -> Result<Tensor> {
     }
     let (mut shape, mut values) = (Vec::new(), Vec::new());
     nested(data, &mut shape, 0, &mut values, f.dtype.is_some())?;
+    if let Some(dtype) = f.dtype {
+        // `store_scalar` converts each number with a check, naming the dtype.
+        for &value in &values {
+            dtype.check_holds(value, dtype.name())?;
+        }
+    }
     let dtype = f
         .dtype
         .or_else(|| numpy_dtype(data, session.default_dtype()));
@@ -217,11 +225,11 @@ fn numpy_dtype(data: &Value, default: DType) -> Option<DType> {
         let dtype = match v {
             Value::NpScalar(x) => {
                 *numpy = true;
-                x.dtype.torch()
+                Some(x.dtype.torch())
             }
             Value::NdArray(a) => {
                 *numpy = true;
-                a.dtype.torch()
+                Some(a.dtype.torch())
             }
             Value::Bool(_) => Some(DType::Bool),
             Value::Int(_) => Some(DType::Int64),
@@ -295,6 +303,103 @@ fn as_tensor(call: &Call, session: &Session) -> Result<Value> {
     Ok(Value::Tensor(from_data(session, &data, &f)?))
 }
 
+/// An optional flag (`copy=`, `requires_grad=` of `asarray`): `None` when not given.
+fn opt_flag(call: &Call, name: &str) -> Result<Option<bool>> {
+    Ok(match call.get(name) {
+        None | Some(Value::None) => None,
+        Some(_) => Some(call.bool(name)?),
+    })
+}
+
+/// `torch.asarray(obj, dtype, device, copy, requires_grad)`, as `torch/csrc/utils/tensor_new.cpp`
+/// has it: a tensor (or a NumPy array's memory) itself where it already has the dtype and device
+/// asked for, a copy where it must (`copy=None`) or is told to (`copy=True`), an error where it may
+/// not (`copy=False`); Python data is always copied. `requires_grad` defaults to the source's.
+fn asarray(call: &Call, session: &Session) -> Result<Value> {
+    let obj = call.value("obj")?.unwrap_or(Value::None);
+    let dtype = call.dtype("dtype")?;
+    let device = call.device("device")?.or(session.default_device());
+    let (copy, requires_grad) = (opt_flag(call, "copy")?, opt_flag(call, "requires_grad")?);
+    call.finish()?;
+    let source = match &*obj.resolved() {
+        Value::Tensor(t) => t.clone(),
+        Value::NdArray(a) => crate::stdlib::numpy::bridge::from_numpy(a)?,
+        _ => {
+            if copy == Some(false) {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    "can't alias arbitrary sequence into a tensor.",
+                ));
+            }
+            let f = Factory {
+                generator: None,
+                dtype,
+                device: device.unwrap_or(Device::CPU),
+                requires_grad: requires_grad.unwrap_or(false),
+                pin_memory: false,
+            };
+            return f.finish(from_data(session, &obj, &f)?);
+        }
+    };
+    let wrong_device = device.filter(|&d| d != source.device());
+    let wrong_dtype = dtype.filter(|&d| d != source.dtype());
+    let converts = wrong_device.is_some() || wrong_dtype.is_some();
+    let t = match copy {
+        Some(false) => {
+            if let Some(d) = wrong_device {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    format!(
+                        "can't alias tensor from device '{}' to '{d}'.",
+                        source.device()
+                    ),
+                ));
+            }
+            if let Some(d) = wrong_dtype {
+                return Err(PyException::new(
+                    ExcType::ValueError,
+                    format!(
+                        "can't alias tensor with dtype '{}' into dtype '{}'.",
+                        source.dtype().scalar_type_name(),
+                        d.scalar_type_name()
+                    ),
+                ));
+            }
+            source.clone()
+        }
+        _ if converts => source.to(tolab_engine::To {
+            device: device.map(tolab_engine::Target::Device),
+            dtype,
+            copy: copy == Some(true),
+            ..tolab_engine::To::default()
+        })?,
+        Some(true) => source.clone_tensor()?,
+        None => source.clone(),
+    };
+    let requires = match requires_grad {
+        Some(r) => r,
+        None => {
+            if source.requires_grad() {
+                session.warn("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. Pass requires_grad=False explicitly to get the old behavior and silence this warning.");
+            }
+            source.requires_grad()
+        }
+    };
+    // A result with history keeps it, or leaves it by `detach`; a leaf takes the flag.
+    let t = match (t.is_leaf(), requires) {
+        (false, true) => t,
+        (false, false) => t.detach(),
+        (true, true) if !t.dtype().is_floating_point() => {
+            return Err(tolab_engine::Error::RequiresGradNeedsFloat { at_creation: true }.into());
+        }
+        (true, _) => {
+            t.set_requires_grad(requires)?;
+            t
+        }
+    };
+    Ok(Value::Tensor(t))
+}
+
 /// `zeros`, `ones`, `empty` and `full` of a size.
 fn filled(call: &Call, session: &Session) -> Result<Value> {
     let size = call.int_list("size")?;
@@ -327,6 +432,7 @@ fn make(
                 Scalar::Bool(_) => DType::Bool,
                 Scalar::Int(_) => DType::Int64,
             });
+            inferred.check_holds(value, inferred.scalar_accessor_type())?;
             Tensor::full(session, &Tensor::shape_of(size)?, value, inferred, f.device)?
         }
         _ => Tensor::zeros(session, size, dtype, f.device)?,
@@ -395,27 +501,38 @@ fn arange(call: &Call, session: &Session) -> Result<Value> {
     )?)
 }
 
+/// `linspace`'s or `logspace`'s `start` or `end`: a number, or a tensor of one element.
+fn range_end(call: &Call, name: &str) -> Result<f64> {
+    match call.get(name).map(Value::resolved).as_deref() {
+        Some(Value::Tensor(t)) if t.numel() == 1 => Ok(t.item()?.as_f64()),
+        Some(v) => scalar_of(v).map(|s| s.as_f64()).ok_or_else(|| {
+            PyException::new(
+                ExcType::RuntimeError,
+                format!(
+                    "{} only supports 0-dimensional start and end tensors, but got {name} with 1 dimension(s).",
+                    call.binding.name()
+                ),
+            )
+        }),
+        None => Ok(0.0),
+    }
+}
+
+/// `linspace(start, end, steps)` and `logspace(start, end, steps, base)`.
 fn linspace(call: &Call, session: &Session) -> Result<Value> {
-    let bound = |name: &str| -> Result<f64> {
-        match call.get(name).map(Value::resolved).as_deref() {
-            Some(Value::Tensor(t)) if t.numel() == 1 => Ok(t.item()?.as_f64()),
-            Some(v) => scalar_of(v).map(|s| s.as_f64()).ok_or_else(|| {
-                PyException::new(
-                    ExcType::RuntimeError,
-                    format!("linspace only supports 0-dimensional start and end tensors, but got {name} with {} dimension(s).", 1),
-                )
-            }),
-            None => Ok(0.0),
-        }
-    };
-    let (start, end) = (bound("start")?, bound("end")?);
+    let (start, end) = (range_end(call, "start")?, range_end(call, "end")?);
     let steps = call.int("steps")?;
+    let base = match call.binding.name() {
+        "logspace" => Some(call.float("base")?),
+        _ => None,
+    };
     let f = Factory::fresh(call, session)?;
     call.finish()?;
     let dtype = f.dtype.unwrap_or(session.default_dtype());
-    f.finish(Tensor::linspace(
-        session, start, end, steps, dtype, f.device,
-    )?)
+    f.finish(match base {
+        Some(base) => Tensor::logspace(session, start, end, steps, base, dtype, f.device)?,
+        None => Tensor::linspace(session, start, end, steps, dtype, f.device)?,
+    })
 }
 
 fn eye(call: &Call, session: &Session) -> Result<Value> {
@@ -450,13 +567,11 @@ fn like(call: &Call, session: &Session) -> Result<Value> {
             Tensor::normal(session, &shape, dtype, f.device, 0.0, 1.0)
         })?,
         "ones_like" => Tensor::full(session, &shape, Scalar::Int(1), dtype, f.device)?,
-        "full_like" => Tensor::full(
-            session,
-            &shape,
-            fill.unwrap_or(Scalar::Int(0)),
-            dtype,
-            f.device,
-        )?,
+        "full_like" => {
+            let value = fill.unwrap_or(Scalar::Int(0));
+            dtype.check_holds(value, dtype.scalar_accessor_type())?;
+            Tensor::full(session, &shape, value, dtype, f.device)?
+        }
         _ => Tensor::full(session, &shape, Scalar::Int(0), dtype, f.device)?,
     };
     f.finish(t)

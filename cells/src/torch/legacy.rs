@@ -44,6 +44,8 @@ impl TensorType {
             "BFloat16Tensor",
             "LongTensor",
             "IntTensor",
+            "ShortTensor",
+            "CharTensor",
             "ByteTensor",
             "BoolTensor",
         ];

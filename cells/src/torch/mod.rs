@@ -154,6 +154,9 @@ const DTYPES: &[(&str, tolab_engine::DType)] = {
         ("long", DType::Int64),
         ("int32", DType::Int32),
         ("int", DType::Int32),
+        ("int16", DType::Int16),
+        ("short", DType::Int16),
+        ("int8", DType::Int8),
         ("uint8", DType::UInt8),
         ("bool", DType::Bool),
     ]

@@ -101,6 +101,15 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.bitwise_xor", Handler::Engine(bitwise)),
     ("Tensor.bitwise_xor", Handler::Engine(bitwise)),
     ("Tensor.bitwise_xor_", Handler::Engine(bitwise)),
+    ("torch.heaviside", Handler::Engine(heaviside)),
+    ("Tensor.heaviside", Handler::Engine(heaviside)),
+    ("Tensor.heaviside_", Handler::Engine(heaviside)),
+    ("torch.bitwise_left_shift", Handler::Engine(bitwise)),
+    ("Tensor.bitwise_left_shift", Handler::Engine(bitwise)),
+    ("Tensor.bitwise_left_shift_", Handler::Engine(bitwise)),
+    ("torch.bitwise_right_shift", Handler::Engine(bitwise)),
+    ("Tensor.bitwise_right_shift", Handler::Engine(bitwise)),
+    ("Tensor.bitwise_right_shift_", Handler::Engine(bitwise)),
     ("torch.bitwise_not", Handler::Engine(bitwise)),
     ("Tensor.bitwise_not", Handler::Engine(bitwise)),
     ("Tensor.bitwise_not_", Handler::Engine(bitwise)),
@@ -335,6 +344,11 @@ fn logit(call: &Call, _: &Session) -> Result<Value> {
 
 /// The operation a `logical_*`/`bitwise_*` name ends in; `None` for `*_not`.
 fn and_or_xor(call: &Call) -> Option<Binary> {
+    match base_name(call) {
+        "bitwise_left_shift" => return Some(Binary::Shl),
+        "bitwise_right_shift" => return Some(Binary::Shr),
+        _ => {}
+    }
     match base_name(call).rsplit('_').next() {
         Some("and") => Some(Binary::BitAnd),
         Some("or") => Some(Binary::BitOr),
@@ -360,7 +374,8 @@ fn logical(call: &Call, _: &Session) -> Result<Value> {
     })
 }
 
-/// `bitwise_and`/`or`/`xor(other)` (a number on either side) and `bitwise_not()`.
+/// `bitwise_and`/`or`/`xor`/`left_shift`/`right_shift(other)` (a number on either side) and
+/// `bitwise_not()`.
 fn bitwise(call: &Call, session: &Session) -> Result<Value> {
     let t = match call.signature().position("self") {
         Some(_) => wrapped_number(session, call.scalar("self")?)?,
@@ -379,6 +394,16 @@ fn bitwise(call: &Call, session: &Session) -> Result<Value> {
             _ => x.bitwise_not()?,
         })
     })
+}
+
+/// `heaviside(values)`: the step function, `values` where the input is zero.
+fn heaviside(call: &Call, _: &Session) -> Result<Value> {
+    let t = call.input()?;
+    let values = call.tensor("values")?;
+    let out = out_tensor(call)?;
+    call.finish()?;
+    let others = vec![Some(values.clone())];
+    apply(call, t, out, others, |x| x.heaviside(&values))
 }
 
 /// `isclose(other, rtol, atol, equal_nan)`: both sides of one dtype, as PyTorch requires.
@@ -483,7 +508,7 @@ fn query(call: &Call, _: &Session) -> Result<Value> {
         "ndimension" => count(t.dim()),
         "is_floating_point" => Value::Bool(t.dtype().is_floating_point()),
         "is_complex" => Value::Bool(false),
-        "is_signed" => Value::Bool(!matches!(t.dtype(), DType::UInt8 | DType::Bool)),
+        "is_signed" => Value::Bool(t.dtype().is_signed()),
         _ => match t.numel() {
             1 => Value::Bool(t.item()?.as_f64() != 0.0),
             n => {

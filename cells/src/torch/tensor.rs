@@ -23,7 +23,11 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("Tensor.double", Handler::Engine(cast)),
     ("Tensor.half", Handler::Engine(cast)),
     ("Tensor.long", Handler::Engine(cast)),
+    ("Tensor.bfloat16", Handler::Engine(cast)),
     ("Tensor.int", Handler::Engine(cast)),
+    ("Tensor.short", Handler::Engine(cast)),
+    ("Tensor.char", Handler::Engine(cast)),
+    ("Tensor.byte", Handler::Engine(cast)),
     ("Tensor.bool", Handler::Engine(cast)),
     ("Tensor.type", Handler::Engine(type_)),
     ("Tensor.item", Handler::Engine(item)),
@@ -75,6 +79,10 @@ pub const PROPERTIES: &[&str] = &[
 pub fn attribute(t: &Tensor, owner: &Value, name: &str) -> Result<Value> {
     if let Some(v) = property(t, name)? {
         return Ok(v);
+    }
+    // Tensor has every operator's method but `__imatmul__` (`a @= b` rebinds `a`).
+    if name != "__imatmul__" && crate::python::dunders::operator_method(name).is_some() {
+        return Ok(Value::Method(Box::new(owner.clone()), name.into()));
     }
     super::bound("Tensor", name, Some(owner)).ok_or_else(|| {
         super::no_attribute("Tensor", &format!("'{}' object", owner.type_name()), name)
@@ -198,7 +206,8 @@ fn cuda(call: &Call, _: &Session) -> Result<Value> {
     Ok(Value::Tensor(t.cuda(index, non_blocking)?))
 }
 
-/// `cpu()`, `float()`, `double()`, `half()`, `long()`, `int()`, `bool()`.
+/// `cpu()`, `float()`, `double()`, `half()`, `bfloat16()`, `long()`, `int()`, `short()`,
+/// `char()`, `byte()`, `bool()`.
 fn cast(call: &Call, _: &Session) -> Result<Value> {
     let t = call.input()?;
     call.finish()?;
@@ -207,8 +216,12 @@ fn cast(call: &Call, _: &Session) -> Result<Value> {
         "float" => t.to_dtype(DType::Float32)?,
         "double" => t.to_dtype(DType::Float64)?,
         "half" => t.to_dtype(DType::Float16)?,
+        "bfloat16" => t.to_dtype(DType::BFloat16)?,
         "long" => t.to_dtype(DType::Int64)?,
         "int" => t.to_dtype(DType::Int32)?,
+        "short" => t.to_dtype(DType::Int16)?,
+        "char" => t.to_dtype(DType::Int8)?,
+        "byte" => t.to_dtype(DType::UInt8)?,
         _ => t.to_dtype(DType::Bool)?,
     }))
 }

@@ -387,6 +387,13 @@ pub enum Error {
     MatmulZeroDim { a: usize, b: usize },
     #[error("an operation needs at least one tensor operand")]
     NoTensorOperand,
+    /// c10's `checked_convert`: a number an integer dtype cannot hold, where PyTorch converts it
+    /// with a check (`torch.tensor([300], dtype=torch.int8)`, `fill_(300)`); `ctype` is the name
+    /// the caller gives the type (`int8`, or the C++ `int8_t`).
+    #[error("value cannot be converted to type {ctype} without overflow")]
+    ValueOverflow { ctype: &'static str },
+    #[error("heaviside is not yet implemented for tensors with different dtypes.")]
+    HeavisideDtypes,
     #[error(
         "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."
     )]
@@ -1074,6 +1081,8 @@ impl Error {
             | Error::DotSizes { .. }
             | Error::MatmulZeroDim { .. }
             | Error::NoTensorOperand
+            | Error::ValueOverflow { .. }
+            | Error::HeavisideDtypes
             | Error::NotAComparison
             | Error::NotBinaryMath { .. }
             | Error::BackwardWithoutGrad { .. }

@@ -1,5 +1,5 @@
-//! Binary math past arithmetic — `atan2`, `hypot`, `fmod`, `fmax`, `fmin`, `copysign`, a
-//! number to a tensor's power — and `div` with a rounding mode, with their nodes and gradients as PyTorch's `derivatives.yaml`
+//! Binary math past arithmetic — `atan2`, `hypot`, `fmod`, `fmax`, `fmin`, `copysign`,
+//! `heaviside`, a number to a tensor's power — and `div` with a rounding mode, with their nodes and gradients as PyTorch's `derivatives.yaml`
 //! states them.
 
 use crate::autograd::{self, Backward};
@@ -8,7 +8,7 @@ use crate::element::Scalar;
 use crate::error::Error;
 use crate::tensor::Tensor;
 
-use super::elementwise::{Operand, Saved, binary_values, reduce_grad};
+use super::elementwise::{Operand, Saved, binary_values, reduce_grad, without_derivative};
 
 /// `div`'s `rounding_mode=`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,5 +203,19 @@ impl Tensor {
             })
         });
         Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.heaviside(self, values)`: 0 where `self` is negative (or NaN), 1 where positive,
+    /// `values` where zero, in the one dtype both must have. PyTorch has no derivative for it
+    /// and records a `NotImplemented` node.
+    pub fn heaviside(&self, values: &Tensor) -> Result<Tensor, Error> {
+        super::common_device(&[self, values])?;
+        if self.dtype() != values.dtype() {
+            return Err(Error::HeavisideDtypes);
+        }
+        let positive = binary_values(Binary::Gt, self.into(), Scalar::Int(0).into())?;
+        let zero = binary_values(Binary::Eq, self.into(), Scalar::Int(0).into())?;
+        let out = Tensor::where_(&zero, values, &positive.to_dtype(self.dtype())?)?.detach();
+        Ok(without_derivative(out, &[self, values], "aten::heaviside"))
     }
 }

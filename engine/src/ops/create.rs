@@ -1,4 +1,4 @@
-//! Creation ops: `zeros`, `ones`, `empty`, `arange`, `linspace`, `eye` and the `*_like` forms
+//! Creation ops: `zeros`, `ones`, `empty`, `arange`, `linspace`, `logspace`, `eye` and the `*_like` forms
 //! (`full`, `rand`, `randn`, `randint` and `randperm` live with the tensor's constructors).
 
 use crate::backend::cpu::elementwise::LaneKind;
@@ -204,6 +204,51 @@ impl Tensor {
                         .collect()
                 }
             };
+            CpuStorage::from_scalars(dtype, &values)
+        })
+    }
+
+    /// `torch.logspace(start, end, steps, base)`: `base` to the powers a two-sided `linspace`
+    /// gives, as ATen's CPU kernel computes them: the ends in the dtype, the exponents and the
+    /// powers in float64 (an integer dtype's base as a float32), each power cast to the dtype.
+    /// The powers are host work on every device: WGSL's `pow` does not round as the C library's
+    /// does.
+    pub fn logspace(
+        session: &Session,
+        start: f64,
+        end: f64,
+        steps: i64,
+        base: f64,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Tensor, Error> {
+        let steps = usize::try_from(steps).map_err(|_| Error::LinspaceNegativeSteps)?;
+        if dtype == DType::Bool {
+            return Err(Error::KernelNotForDtype {
+                kernel: format!("logspace_{}", device.kind.name()),
+                dtype,
+            });
+        }
+        let base = match dtype.is_floating_point() {
+            true => base,
+            false => f64::from(base as f32),
+        };
+        let in_dtype = |v: f64| Scalar::Float(v).cast(dtype).as_f64();
+        let (start, end) = (in_dtype(start), in_dtype(end));
+        // The span is a difference of two elements of the dtype, rounded to it.
+        let step = in_dtype(end - start) / (steps.max(2) - 1) as f64;
+        Tensor::generated(session, &[steps], dtype, device, "logspace", |steps| {
+            let halfway = steps / 2;
+            let values: Vec<Scalar> = (0..steps)
+                .map(|i| {
+                    let exponent = match (steps, i < halfway) {
+                        (1, _) => start,
+                        (_, true) => start + step * i as f64,
+                        (_, false) => end - step * (steps - i - 1) as f64,
+                    };
+                    Scalar::Float(base.powf(exponent))
+                })
+                .collect();
             CpuStorage::from_scalars(dtype, &values)
         })
     }

@@ -61,7 +61,8 @@ impl<'a> Operand<'a> {
         }
     }
 
-    pub(super) fn tensor(&self) -> Option<&Tensor> {
+    /// The tensor, where the operand is one.
+    pub fn tensor(&self) -> Option<&'a Tensor> {
         match self {
             Operand::Tensor(t) => Some(t),
             Operand::Scalar(_) => None,
@@ -132,6 +133,8 @@ fn combine(op: Binary, a: Operand, b: Operand, alpha: Option<Scalar>) -> Result<
     }
     if let Some(alpha) = alpha {
         check_alpha(common, alpha)?;
+        // It goes to the result's dtype with a check (`int8.add(x, alpha=300)` is refused).
+        common.check_holds(alpha, common.scalar_accessor_type())?;
     }
     // `a - alpha · b` is `a + (-alpha) · b`.
     let alpha = alpha.map(|s| match (op, s) {
@@ -151,6 +154,12 @@ fn combine(op: Binary, a: Operand, b: Operand, alpha: Option<Scalar>) -> Result<
     } else {
         common
     };
+    // TensorIterator casts every input to the dtype the kernel computes in: a wider integer (a
+    // Python int, a 0-dim int64 tensor beside an int8 one) wraps to it first, so `int8 << 257`
+    // shifts by 1 and `uint8 // torch.tensor(260)` divides by 4.
+    let (held_a, held_b) = (narrowed(a, compute)?, narrowed(b, compute)?);
+    let a = held_a.as_ref().map_or(a, Narrowed::operand);
+    let b = held_b.as_ref().map_or(b, Narrowed::operand);
     let out_dtype = if op.is_comparison() {
         DType::Bool
     } else {
@@ -228,6 +237,45 @@ fn combine(op: Binary, a: Operand, b: Operand, alpha: Option<Scalar>) -> Result<
     )
 }
 
+/// An operand converted to the narrower integer dtype a kernel computes in (see [`narrowed`]).
+enum Narrowed {
+    Scalar(Scalar),
+    Tensor(Tensor),
+}
+
+impl Narrowed {
+    fn operand(&self) -> Operand<'_> {
+        match self {
+            Narrowed::Scalar(s) => Operand::Scalar(*s),
+            Narrowed::Tensor(t) => Operand::Tensor(t),
+        }
+    }
+}
+
+/// `operand` as an integer kernel computing in `compute` reads it, where that changes its value:
+/// a Python int, or a tensor of a wider integer dtype (a 0-dim one: a dimensioned operand decides
+/// the dtype), narrower than the kernel's 64-bit lanes. `None` where the lanes hold it as it is.
+fn narrowed(operand: Operand, compute: DType) -> Result<Option<Narrowed>, Error> {
+    if !narrower_than_lanes(compute) {
+        return Ok(None);
+    }
+    Ok(match operand {
+        Operand::Scalar(s @ Scalar::Int(_)) => Some(Narrowed::Scalar(s.cast(compute))),
+        Operand::Tensor(t)
+            if t.dtype().is_integral(false)
+                && dtype::promote_types(t.dtype(), compute) != compute =>
+        {
+            Some(Narrowed::Tensor(t.to_dtype(compute)?))
+        }
+        _ => None,
+    })
+}
+
+/// An integer dtype whose values the 64-bit integer lanes hold with room to spare.
+fn narrower_than_lanes(dtype: DType) -> bool {
+    dtype.is_integral(false) && LaneKind::of(dtype).dtype() != dtype
+}
+
 /// Whether an operand's storage can feed a kernel directly.
 fn in_place_readable(t: &Tensor, shape: &[usize], compute: DType) -> bool {
     t.shape() == shape
@@ -248,6 +296,15 @@ fn refused(op: Binary, dtype: DType, device: Device) -> Option<String> {
         // The one named without its backend.
         Binary::Pow => return (dtype == DType::Bool).then(|| "pow".to_owned()),
         Binary::Hypot if !dtype.is_floating_point() => return Some(format!("hypot_{on}")),
+        // ATen names the shift kernels `lshift` and `rshift`; they take no floats, nor bools.
+        Binary::Shl | Binary::Shr => {
+            let name = if op == Binary::Shl {
+                "lshift"
+            } else {
+                "rshift"
+            };
+            return (!dtype.is_integral(false)).then(|| format!("{name}_{on}"));
+        }
         _ => return None,
     };
     (dtype == DType::Bool).then(|| format!("{bool_kernel}_{on}"))
@@ -441,6 +498,8 @@ fn op_name(op: Binary) -> &'static str {
         Binary::BitAnd => "bitwise_and",
         Binary::BitOr => "bitwise_or",
         Binary::BitXor => "bitwise_xor",
+        Binary::Shl => "bitwise_left_shift",
+        Binary::Shr => "bitwise_right_shift",
         Binary::Atan2 => "atan2",
         Binary::Hypot => "hypot",
         Binary::Fmod => "fmod",
@@ -476,7 +535,7 @@ impl Saved {
 /// The tensors among the operands (for recording autograd nodes).
 /// `out` with the `NotImplemented` node PyTorch records for an op without a derivative (`op`
 /// names it in the error a backward pass through it raises).
-fn without_derivative(out: Tensor, inputs: &[&Tensor], op: &'static str) -> Tensor {
+pub(super) fn without_derivative(out: Tensor, inputs: &[&Tensor], op: &'static str) -> Tensor {
     let meta = autograd::record(inputs, || {
         Backward::new("NotImplemented", move |_| Err(Error::NoDerivative { op }))
     });
@@ -671,9 +730,16 @@ impl Tensor {
     }
 
     /// `self & other`, `self | other`, `self ^ other` (`torch.bitwise_and`, …) on integer and bool
-    /// tensors; their results never take part in autograd.
+    /// tensors, `self << other` and `self >> other` (`torch.bitwise_left_shift`, …) on integer
+    /// ones; their results never take part in autograd.
     pub fn bitwise<'a>(&self, op: Binary, other: impl Into<Operand<'a>>) -> Result<Tensor, Error> {
         binary_values(op, Operand::Tensor(self), other.into())
+    }
+
+    /// `number op self` for a bitwise op (`2 << t`, `__rlshift__`): the number takes part as a
+    /// Python number does in promotion.
+    pub fn rbitwise(&self, op: Binary, number: Scalar) -> Result<Tensor, Error> {
+        binary_values(op, number.into(), self.into())
     }
 
     /// `~self` (`torch.bitwise_not`) on an integer or bool tensor.

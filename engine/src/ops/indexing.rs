@@ -467,7 +467,9 @@ impl Tensor {
                 dtype: mask.dtype(),
             });
         }
-        let fill = Tensor::full(self.session(), &[], value, self.dtype(), crate::Device::CPU)?;
+        let dtype = self.dtype();
+        dtype.check_holds(value, dtype.scalar_accessor_type())?;
+        let fill = Tensor::full(self.session(), &[], value, dtype, crate::Device::CPU)?;
         let out = self
             .session()
             .no_grad(|| Tensor::where_(mask, &fill, self))?;

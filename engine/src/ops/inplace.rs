@@ -433,6 +433,8 @@ impl Tensor {
     /// `fill_(value)` (also what `t[i] = 5` does).
     pub fn fill_(&self, value: Scalar) -> Result<&Tensor, Error> {
         self.check_in_place()?;
+        let dtype = self.dtype();
+        dtype.check_holds(value, dtype.scalar_accessor_type())?;
         let filled = Tensor::full(
             self.session(),
             self.shape(),

@@ -478,17 +478,14 @@ fn round_trip(value: i64, dtype: DType) -> i64 {
 fn integer_max(dtype: DType) -> i64 {
     match dtype {
         DType::Bool => 1,
-        DType::UInt8 => 255,
-        DType::Int32 => i64::from(i32::MAX),
-        _ => i64::MAX,
+        d => d.iinfo().map_or(i64::MAX, |info| info.max),
     }
 }
 
 fn integer_min(dtype: DType) -> i64 {
     match dtype {
-        DType::Bool | DType::UInt8 => 0,
-        DType::Int32 => i64::from(i32::MIN),
-        _ => i64::MIN,
+        DType::Bool => 0,
+        d => d.iinfo().map_or(i64::MIN, |info| info.min),
     }
 }
 

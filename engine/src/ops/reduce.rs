@@ -288,15 +288,18 @@ impl Tensor {
         if self.numel() == 0 {
             return Err(Error::EmptyReduction { op: name });
         }
-        let out = self.reduce_values(
-            if largest {
-                Reduction::Max
-            } else {
-                Reduction::Min
-            },
-            &[],
-            false,
-        )?;
+        let out = self
+            .reduce_values(
+                if largest {
+                    Reduction::Max
+                } else {
+                    Reduction::Min
+                },
+                &[],
+                false,
+            )?
+            // Integers reduce in 64-bit lanes; the extreme keeps the input's dtype.
+            .to_dtype_if_needed(self.dtype())?;
         let (saved, value) = (crate::autograd::SavedTensor::new(self), out.detach());
         let meta = autograd::record(&[self], || {
             Backward::saving(
@@ -345,15 +348,17 @@ impl Tensor {
     ) -> Result<(Tensor, Tensor), Error> {
         let indices = self.arg_extreme(Some(dim), true, largest)?;
         let d = wrap_dim(dim, self.dim())?;
-        let values = self.reduce_values(
-            if largest {
-                Reduction::Max
-            } else {
-                Reduction::Min
-            },
-            &[dim],
-            true,
-        )?;
+        let values = self
+            .reduce_values(
+                if largest {
+                    Reduction::Max
+                } else {
+                    Reduction::Min
+                },
+                &[dim],
+                true,
+            )?
+            .to_dtype_if_needed(self.dtype())?;
         let (values, indices) = if keepdim || self.dim() == 0 {
             (values, indices)
         } else {

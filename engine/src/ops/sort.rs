@@ -247,17 +247,11 @@ impl Tensor {
     }
 
     /// `median()` of no element: ATen's `at::full({}, NaN).to(self.options())`, so NaN cast to
-    /// the dtype as x86 casts it (the lowest value of int32 and int64, 0 for uint8, true for bool).
+    /// the dtype as x86 casts it (the lowest value of int32 and int64, 0 for the narrower
+    /// integers, true for bool).
     fn empty_median(&self) -> Result<Tensor, Error> {
-        let dtype = self.dtype();
-        let fill = match dtype {
-            d if d.is_floating_point() => Scalar::Float(f64::NAN),
-            DType::Bool => Scalar::Bool(true),
-            DType::UInt8 => Scalar::Int(0),
-            DType::Int32 => Scalar::Int(i32::MIN.into()),
-            _ => Scalar::Int(i64::MIN),
-        };
-        Tensor::full(self.session(), &[], fill, dtype, self.device())
+        let nan = Scalar::Float(f64::NAN);
+        Tensor::full(self.session(), &[], nan, self.dtype(), self.device())
     }
 
     /// `median()` of every element: NaN if any is (`MedianBackward0`, the gradient shared by the

@@ -48,6 +48,8 @@ impl Generator {
         let modulus: u64 = match dtype {
             DType::Bool => 2,
             DType::UInt8 => 1 << 8,
+            DType::Int8 => 1 << 7,
+            DType::Int16 => 1 << 15,
             DType::Int32 => 1 << 31,
             DType::Int64 => 1 << 63,
             DType::Float16 => (1 << 11) + 1,

@@ -157,6 +157,10 @@ impl Data {
         match (self.cast(dtype), dtype) {
             (Data::Bool(v), _) => CpuStorage::Bool(v),
             (Data::Int(v), NpDType::UInt8) => CpuStorage::U8(v.iter().map(|&i| i as u8).collect()),
+            (Data::Int(v), NpDType::Int8) => CpuStorage::I8(v.iter().map(|&i| i as i8).collect()),
+            (Data::Int(v), NpDType::Int16) => {
+                CpuStorage::I16(v.iter().map(|&i| i as i16).collect())
+            }
             (Data::Int(v), NpDType::Int64) => CpuStorage::I64(v),
             (Data::Int(v), _) => CpuStorage::I32(v.iter().map(|&i| i as i32).collect()),
             (Data::Float(v), NpDType::Float32) => {
@@ -179,6 +183,8 @@ fn gather(storage: &CpuStorage, positions: impl Iterator<Item = usize>) -> Data 
         CpuStorage::BF16(v) => Data::Float(positions.map(|i| v[i].to_f64()).collect()),
         CpuStorage::I64(v) => Data::Int(positions.map(|i| v[i]).collect()),
         CpuStorage::I32(v) => Data::Int(positions.map(|i| i64::from(v[i])).collect()),
+        CpuStorage::I16(v) => Data::Int(positions.map(|i| i64::from(v[i])).collect()),
+        CpuStorage::I8(v) => Data::Int(positions.map(|i| i64::from(v[i])).collect()),
         CpuStorage::U8(v) => Data::Int(positions.map(|i| i64::from(v[i])).collect()),
         CpuStorage::Bool(v) => Data::Bool(positions.map(|i| v[i]).collect()),
     }
@@ -196,6 +202,8 @@ fn scatter(storage: &mut CpuStorage, positions: &[usize], values: &Data) {
             CpuStorage::BF16(s) => s[at] = half::bf16::from_f64(v.as_f64()),
             CpuStorage::I64(s) => s[at] = v.as_i64(),
             CpuStorage::I32(s) => s[at] = v.as_i64() as i32,
+            CpuStorage::I16(s) => s[at] = v.as_i64() as i16,
+            CpuStorage::I8(s) => s[at] = v.as_i64() as i8,
             CpuStorage::U8(s) => s[at] = v.as_i64() as u8,
             CpuStorage::Bool(s) => s[at] = v.truthy(),
         }
@@ -423,6 +431,10 @@ mod tests {
         assert_eq!(
             values.clone().cast(NpDType::Int16),
             Data::Int(vec![0, 0, 300, -5, 4464])
+        );
+        assert_eq!(
+            values.clone().cast(NpDType::Int8),
+            Data::Int(vec![0, 0, 44, -5, 112])
         );
         assert_eq!(
             values.cast(NpDType::UInt8),

@@ -1,4 +1,4 @@
-//! NumPy's dtypes as the lab has them (`bool`, `uint8`, `int16`, `int32`, `int64`, `float16`,
+//! NumPy's dtypes as the lab has them (`bool`, `uint8`, `int8`, `int16`, `int32`, `int64`, `float16`,
 //! `float32`, `float64`), their names, sizes and NumPy 2's type promotion (NEP 50: Python
 //! numbers are "weak" and take the array's type), and which engine dtype stores each.
 
@@ -9,6 +9,7 @@ use tolab_engine::DType;
 pub enum NpDType {
     Bool,
     UInt8,
+    Int8,
     Int16,
     Int32,
     Int64,
@@ -26,9 +27,10 @@ pub enum Kind {
 }
 
 impl NpDType {
-    pub const ALL: [NpDType; 8] = [
+    pub const ALL: [NpDType; 9] = [
         NpDType::Bool,
         NpDType::UInt8,
+        NpDType::Int8,
         NpDType::Int16,
         NpDType::Int32,
         NpDType::Int64,
@@ -41,6 +43,7 @@ impl NpDType {
         match self {
             NpDType::Bool => "bool",
             NpDType::UInt8 => "uint8",
+            NpDType::Int8 => "int8",
             NpDType::Int16 => "int16",
             NpDType::Int32 => "int32",
             NpDType::Int64 => "int64",
@@ -55,6 +58,7 @@ impl NpDType {
         Some(match name {
             "bool" | "?" | "bool_" => NpDType::Bool,
             "uint8" | "u1" | "B" | "ubyte" => NpDType::UInt8,
+            "int8" | "i1" | "b" | "byte" => NpDType::Int8,
             "int16" | "i2" | "h" | "short" => NpDType::Int16,
             "int32" | "i4" | "intc" => NpDType::Int32,
             "int64" | "i8" | "int" | "l" | "q" | "int_" | "intp" | "long" => NpDType::Int64,
@@ -67,7 +71,7 @@ impl NpDType {
 
     pub fn itemsize(self) -> usize {
         match self {
-            NpDType::Bool | NpDType::UInt8 => 1,
+            NpDType::Bool | NpDType::UInt8 | NpDType::Int8 => 1,
             NpDType::Int16 | NpDType::Float16 => 2,
             NpDType::Int32 | NpDType::Float32 => 4,
             NpDType::Int64 | NpDType::Float64 => 8,
@@ -77,7 +81,9 @@ impl NpDType {
     pub fn kind(self) -> Kind {
         match self {
             NpDType::Bool => Kind::Bool,
-            NpDType::UInt8 | NpDType::Int16 | NpDType::Int32 | NpDType::Int64 => Kind::Int,
+            NpDType::UInt8 | NpDType::Int8 | NpDType::Int16 | NpDType::Int32 | NpDType::Int64 => {
+                Kind::Int
+            }
             NpDType::Float16 | NpDType::Float32 | NpDType::Float64 => Kind::Float,
         }
     }
@@ -86,13 +92,14 @@ impl NpDType {
         self.kind() == Kind::Float
     }
 
-    /// The engine dtype whose storage holds this one's elements (the engine has no int16: its
-    /// values live in int32 storage, kept within int16's range).
+    /// The engine dtype whose storage holds this one's elements.
     pub fn storage(self) -> DType {
         match self {
             NpDType::Bool => DType::Bool,
             NpDType::UInt8 => DType::UInt8,
-            NpDType::Int16 | NpDType::Int32 => DType::Int32,
+            NpDType::Int8 => DType::Int8,
+            NpDType::Int16 => DType::Int16,
+            NpDType::Int32 => DType::Int32,
             NpDType::Int64 => DType::Int64,
             NpDType::Float16 => DType::Float16,
             NpDType::Float32 => DType::Float32,
@@ -100,9 +107,9 @@ impl NpDType {
         }
     }
 
-    /// The torch dtype `torch.from_numpy` gives; `None` where the lab's torch has none.
-    pub fn torch(self) -> Option<DType> {
-        (self != NpDType::Int16).then(|| self.storage())
+    /// The torch dtype `torch.from_numpy` gives.
+    pub fn torch(self) -> DType {
+        self.storage()
     }
 
     /// The NumPy dtype of a torch dtype (`t.numpy()`); `None` for bfloat16, as in NumPy.
@@ -110,6 +117,8 @@ impl NpDType {
         Some(match dtype {
             DType::Bool => NpDType::Bool,
             DType::UInt8 => NpDType::UInt8,
+            DType::Int8 => NpDType::Int8,
+            DType::Int16 => NpDType::Int16,
             DType::Int32 => NpDType::Int32,
             DType::Int64 => NpDType::Int64,
             DType::Float16 => NpDType::Float16,
@@ -123,7 +132,7 @@ impl NpDType {
     fn rank(self) -> u8 {
         match self {
             NpDType::Bool => 0,
-            NpDType::UInt8 => 1,
+            NpDType::UInt8 | NpDType::Int8 => 1,
             NpDType::Int16 => 2,
             NpDType::Int32 => 3,
             NpDType::Int64 => 4,
@@ -136,7 +145,7 @@ impl NpDType {
     /// The smallest float type that holds every value of an integer (or bool) type.
     fn float_for(self) -> NpDType {
         match self {
-            NpDType::Bool | NpDType::UInt8 => NpDType::Float16,
+            NpDType::Bool | NpDType::UInt8 | NpDType::Int8 => NpDType::Float16,
             NpDType::Int16 => NpDType::Float32,
             _ => NpDType::Float64,
         }
@@ -146,6 +155,14 @@ impl NpDType {
     pub fn promote(a: NpDType, b: NpDType) -> NpDType {
         let wider = |a: NpDType, b: NpDType| if a.rank() >= b.rank() { a } else { b };
         match (a.kind(), b.kind()) {
+            // Neither holds the other's values.
+            _ if matches!(
+                (a, b),
+                (NpDType::Int8, NpDType::UInt8) | (NpDType::UInt8, NpDType::Int8)
+            ) =>
+            {
+                NpDType::Int16
+            }
             (Kind::Float, Kind::Float) | (Kind::Int, Kind::Int) => wider(a, b),
             (_, Kind::Bool) => a,
             (Kind::Bool, _) => b,
@@ -189,6 +206,7 @@ impl NpDType {
     pub fn wrap_int(self, i: i64) -> i64 {
         match self {
             NpDType::UInt8 => i64::from(i as u8),
+            NpDType::Int8 => i64::from(i as i8),
             NpDType::Int16 => i64::from(i as i16),
             NpDType::Int32 => i64::from(i as i32),
             NpDType::Bool => i64::from(i != 0),
@@ -200,6 +218,7 @@ impl NpDType {
     pub fn int_range(self) -> (i64, i64) {
         match self {
             NpDType::UInt8 => (0, 255),
+            NpDType::Int8 => (i64::from(i8::MIN), i64::from(i8::MAX)),
             NpDType::Int16 => (i64::from(i16::MIN), i64::from(i16::MAX)),
             NpDType::Int32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
             NpDType::Bool => (0, 1),
@@ -251,6 +270,8 @@ mod tests {
     #[test]
     fn promotion_follows_numpy_2() {
         assert_eq!(NpDType::promote(UInt8, Int16), Int16);
+        assert_eq!(NpDType::promote(Int8, UInt8), Int16);
+        assert_eq!(NpDType::promote(Int8, Float16), Float16);
         assert_eq!(NpDType::promote(Float16, Int16), Float32);
         assert_eq!(NpDType::promote(Float32, Int32), Float64);
         assert_eq!(NpDType::promote(Float32, UInt8), Float32);

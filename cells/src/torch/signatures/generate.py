@@ -49,7 +49,8 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 BINDINGS = {
     "torch": """
         tensor zeros ones rand randn empty full arange manual_seed device no_grad enable_grad
-        inference_mode is_grad_enabled matmul cat stack is_tensor randint linspace eye as_tensor
+        inference_mode is_grad_enabled matmul cat stack is_tensor randint linspace logspace eye
+        as_tensor asarray heaviside
         isnan isinf isfinite randperm zeros_like ones_like empty_like full_like rand_like
         randn_like equal allclose where relu sigmoid tanh exp log sqrt abs sum mean std var
         flatten prod masked_fill gather index_select max maximum minimum min argmax softmax
@@ -71,7 +72,7 @@ BINDINGS = {
         clamp_max lerp addcmul addcdiv xlogy nan_to_num logit logical_not logical_and logical_or
         logical_xor isclose signbit numel is_floating_point is_complex is_nonzero isposinf
         isneginf isreal rad2deg deg2rad float_power bitwise_and bitwise_or bitwise_xor
-        bitwise_not
+        bitwise_not bitwise_left_shift bitwise_right_shift
         einsum tensordot inner kron vdot chain_matmul matrix_power cross addmv addmv_ addr baddbmm
         set_grad_enabled
         addbmm
@@ -90,7 +91,8 @@ BINDINGS = {
         to cuda cpu item tolist size dim numel sum mean std var flatten numpy any all get_device
         prod masked_fill gather index_select new_zeros new_ones new_full new_empty new_tensor max
         maximum minimum min argmax backward detach clone requires_grad_ retain_grad view reshape
-        float double half long int bool add sub mul div matmul mm relu exp log sqrt abs sigmoid
+        float double half bfloat16 long int short char byte bool add sub mul div matmul mm relu
+        exp log sqrt abs sigmoid
         tanh pow t zero_ fill_ add_ mul_ sub_ div_ copy_ is_contiguous contiguous unsqueeze
         squeeze transpose permute expand softmax log_softmax is_pinned pin_memory data_ptr
         element_size type stride storage_offset neg clamp
@@ -115,7 +117,8 @@ BINDINGS = {
         ndimension is_floating_point is_complex is_signed is_nonzero isposinf isneginf isreal
         isnan isinf isfinite rad2deg rad2deg_ deg2rad deg2rad_ float_power float_power_
         bitwise_and bitwise_and_ bitwise_or bitwise_or_ bitwise_xor bitwise_xor_ bitwise_not
-        bitwise_not_ fmod_ remainder_ atan2_ arctan2_ floor_divide_ hypot_ copysign_
+        bitwise_not_ heaviside heaviside_ bitwise_left_shift bitwise_left_shift_ bitwise_right_shift
+        bitwise_right_shift_ fmod_ remainder_ atan2_ arctan2_ floor_divide_ hypot_ copysign_
         inner kron vdot matrix_power cross addmm_ addmv addmv_ addr addr_ baddbmm baddbmm_
         addbmm addbmm_ detach_ register_hook
         uniform_ normal_ bernoulli_ bernoulli exponential_ cauchy_ log_normal_ geometric_

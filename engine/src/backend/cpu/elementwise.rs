@@ -61,7 +61,9 @@ impl LaneKind {
         match dtype {
             DType::Float32 | DType::Float16 | DType::BFloat16 => LaneKind::F32,
             DType::Float64 => LaneKind::F64,
-            DType::Int64 | DType::Int32 | DType::UInt8 => LaneKind::I64,
+            DType::Int64 | DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8 => {
+                LaneKind::I64
+            }
             DType::Bool => LaneKind::Bool,
         }
     }
@@ -98,9 +100,10 @@ impl Lanes {
             narrow @ (CpuStorage::F16(_) | CpuStorage::BF16(_)) => {
                 Lanes::from_storage(narrow.gather(&all, DType::Float32))
             }
-            narrow @ (CpuStorage::I32(_) | CpuStorage::U8(_)) => {
-                Lanes::from_storage(narrow.gather(&all, DType::Int64))
-            }
+            narrow @ (CpuStorage::I32(_)
+            | CpuStorage::I16(_)
+            | CpuStorage::I8(_)
+            | CpuStorage::U8(_)) => Lanes::from_storage(narrow.gather(&all, DType::Int64)),
         }
     }
 
@@ -153,6 +156,10 @@ pub enum Binary {
     BitAnd,
     BitOr,
     BitXor,
+    /// `<<` and `>>` on integer tensors, as ATen's lshift/rshift kernels: a shift by a negative
+    /// amount or past the width gives 0 (left) or the sign (right).
+    Shl,
+    Shr,
     Atan2,
     Hypot,
     /// C's `fmod`: the remainder with the dividend's sign.
@@ -176,6 +183,11 @@ impl Binary {
     /// `&`, `|`, `^`: defined on integers and bools only.
     pub fn is_bitwise(self) -> bool {
         matches!(self, Binary::BitAnd | Binary::BitOr | Binary::BitXor)
+    }
+
+    /// `<<`, `>>`: defined on integers only.
+    pub fn is_shift(self) -> bool {
+        matches!(self, Binary::Shl | Binary::Shr)
     }
 
     /// Ops whose integer inputs are computed in float32, as true division's are.
@@ -224,7 +236,9 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
                     Lanes::$variant(zip_map!($x, $y, |p: _, q| Float::trunc(p / q)))
                 }
                 // Refused for floating dtypes before any kernel runs.
-                Binary::BitAnd | Binary::BitOr | Binary::BitXor => Lanes::$variant($x.into()),
+                Binary::BitAnd | Binary::BitOr | Binary::BitXor | Binary::Shl | Binary::Shr => {
+                    Lanes::$variant($x.into())
+                }
             }
         };
     }
@@ -260,6 +274,16 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
             Binary::BitAnd => Lanes::I64(zip_map!(x, y, |p: i64, q| p & q)),
             Binary::BitOr => Lanes::I64(zip_map!(x, y, |p: i64, q| p | q)),
             Binary::BitXor => Lanes::I64(zip_map!(x, y, |p: i64, q| p ^ q)),
+            // Narrower dtypes come out right once wrapped: their bits past the width are dropped
+            // (left), and their sign fills them (right).
+            Binary::Shl => Lanes::I64(zip_map!(x, y, |p: i64, q: i64| match u32::try_from(q) {
+                Ok(q) if q < 64 => ((p as u64) << q) as i64,
+                _ => 0,
+            })),
+            Binary::Shr => Lanes::I64(zip_map!(x, y, |p: i64, q: i64| match u32::try_from(q) {
+                Ok(q) if q < 64 => p >> q,
+                _ => p >> 63,
+            })),
             // Division by zero is refused before the kernel runs.
             Binary::Fmod => Lanes::I64(zip_map!(x, y, |p: i64, q: i64| p
                 .checked_rem(q)
@@ -289,6 +313,8 @@ pub fn binary(op: Binary, a: LanesRef, b: LanesRef) -> Lanes {
             Binary::Ge => Lanes::Bool(zip_map!(x, y, |p: bool, q| p >= q)),
             // Refused for bools, or computed in float, before any kernel runs.
             Binary::Div
+            | Binary::Shl
+            | Binary::Shr
             | Binary::Pow
             | Binary::FloorDiv
             | Binary::Remainder

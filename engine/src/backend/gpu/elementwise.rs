@@ -276,8 +276,7 @@ fn float_binary(op: Binary, compute: LaneKind) -> Option<&'static str> {
         Binary::Atan2 => "f32_atan2(x0, x1)",
         Binary::Hypot if f64 => return None,
         Binary::Hypot => "f32_hypot(x0, x1)",
-        // x - y·trunc(x / y): C's fmod to a rounding of the quotient (exact where it fits).
-        Binary::Fmod if f64 => "fma(-trunc(x0 / x1), x1, x0)",
+        Binary::Fmod if f64 => "f64_fmod(x0, x1)",
         Binary::Fmod => "f32_fmod(x0, x1)",
         Binary::Fmax if f64 => "select(select(x1, x0, x0 >= x1), x0, f64_is_nan(x1))",
         Binary::Fmin if f64 => "select(select(x1, x0, x0 <= x1), x0, f64_is_nan(x1))",
@@ -289,7 +288,7 @@ fn float_binary(op: Binary, compute: LaneKind) -> Option<&'static str> {
         }
         Binary::TruncDiv => "trunc(x0 / x1)",
         // Refused for floating dtypes before any kernel is built.
-        Binary::BitAnd | Binary::BitOr | Binary::BitXor => return None,
+        Binary::BitAnd | Binary::BitOr | Binary::BitXor | Binary::Shl | Binary::Shr => return None,
     })
 }
 
@@ -314,6 +313,8 @@ fn int_binary(op: Binary) -> &'static str {
         Binary::BitAnd => "x0 & x1",
         Binary::BitOr => "x0 | x1",
         Binary::BitXor => "x0 ^ x1",
+        Binary::Shl => "i64_shl(x0, x1)",
+        Binary::Shr => "i64_shr(x0, x1)",
         Binary::Fmod => "i64_divmod_trunc(x0, x1)[1]",
         Binary::TruncDiv => "i64_divmod_trunc(x0, x1)[0]",
         Binary::Fmax => "i64_max(x0, x1)",
@@ -335,6 +336,8 @@ fn bool_binary(op: Binary) -> &'static str {
         Binary::Ge => "x0 || !x1",
         // Refused for bools, or computed in float, before any kernel is built.
         Binary::Div
+        | Binary::Shl
+        | Binary::Shr
         | Binary::Pow
         | Binary::FloorDiv
         | Binary::Remainder
@@ -945,6 +948,8 @@ pub(super) mod tests {
                 Binary::BitAnd,
                 Binary::BitOr,
                 Binary::BitXor,
+                Binary::Shl,
+                Binary::Shr,
                 Binary::Atan2,
                 Binary::Hypot,
                 Binary::Fmod,

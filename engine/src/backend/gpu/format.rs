@@ -4,7 +4,7 @@
 //! The bytes are the CPU backend's (see `buffer.rs`); what differs is the WGSL type a kernel binds
 //! them as. float64 binds as `f64`. float16 binds as `f16` where the adapter has `shader-f16`;
 //! elsewhere it is packed two to a `u32` word, like bfloat16, and unpacked to float32 on load.
-//! int64 is two words; uint8 and bool are packed four to a word. Either way a float16 value is
+//! int64 is two words; int16 is packed two to a word, int8, uint8 and bool four. Either way a float16 value is
 //! computed in float32 and rounded once when stored, as PyTorch computes half-precision ops.
 
 use super::elementwise::{PRELUDE, Raw};
@@ -68,6 +68,16 @@ impl Format {
                 format!("(({b}[e >> 2u] >> ((e & 3u) * 8u)) & 0xffu)"),
                 Raw::U8,
             ),
+            // The element's bits moved to the top of the word, then shifted back down with their
+            // sign.
+            DType::Int8 => (
+                format!("(bitcast<i32>({b}[e >> 2u] << ((3u - (e & 3u)) * 8u)) >> 24u)"),
+                Raw::I32,
+            ),
+            DType::Int16 => (
+                format!("(bitcast<i32>({b}[e >> 1u] << ((1u - (e & 1u)) * 16u)) >> 16u)"),
+                Raw::I32,
+            ),
             DType::Bool => (
                 format!("((({b}[e >> 2u] >> ((e & 3u) * 8u)) & 0xffu) != 0u)"),
                 Raw::Bool,
@@ -82,7 +92,8 @@ impl Format {
             DType::Float16 if self.native_f16 => format!("f16({v})"),
             DType::Float16 => format!("f16_bits({v})"),
             DType::BFloat16 => format!("bf16_bits({v})"),
-            DType::UInt8 => format!("({v}.x & 0xffu)"),
+            DType::UInt8 | DType::Int8 => format!("({v}.x & 0xffu)"),
+            DType::Int16 => format!("({v}.x & 0xffffu)"),
             DType::Bool => format!("select(0u, 1u, {v})"),
             DType::Float32 => format!("bitcast<u32>({v})"),
             DType::Int32 => format!("{v}.x"),

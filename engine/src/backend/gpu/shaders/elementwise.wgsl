@@ -107,6 +107,39 @@ fn i64_min(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     return select(a, b, i64_lt(b, a));
 }
 
+// `a << s` and `a >> s` as ATen's lshift/rshift kernels: a shift by a negative amount or by 64
+// or more gives 0 (left) or the sign (right). WGSL takes shift amounts modulo 32, so each case
+// keeps its amounts below 32.
+fn i64_shift_in_range(s: vec2<u32>) -> bool {
+    return s.y == 0u && s.x < 64u;
+}
+
+fn i64_shl(a: vec2<u32>, s: vec2<u32>) -> vec2<u32> {
+    let n = s.x;
+    if !i64_shift_in_range(s) {
+        return vec2<u32>(0u, 0u);
+    }
+    if n == 0u {
+        return a;
+    }
+    if n < 32u {
+        return vec2<u32>(a.x << n, (a.y << n) | (a.x >> (32u - n)));
+    }
+    return vec2<u32>(0u, a.x << (n - 32u));
+}
+
+fn i64_shr(a: vec2<u32>, s: vec2<u32>) -> vec2<u32> {
+    let n = select(63u, s.x, i64_shift_in_range(s));
+    let high = bitcast<i32>(a.y);
+    if n == 0u {
+        return a;
+    }
+    if n < 32u {
+        return vec2<u32>((a.x >> n) | (a.y << (32u - n)), bitcast<u32>(high >> n));
+    }
+    return vec2<u32>(bitcast<u32>(high >> (n - 32u)), bitcast<u32>(high >> 31u));
+}
+
 fn u64_lt(a: vec2<u32>, b: vec2<u32>) -> bool {
     return a.y < b.y || (a.y == b.y && a.x < b.x);
 }
