@@ -108,7 +108,7 @@ impl DType {
 
     /// The C++ type ATen's `Scalar::to<T>()` names when a number does not fit (`int8_t`, `int`),
     /// as `fill_` and `full` report it.
-    pub fn scalar_accessor_type(self) -> &'static str {
+    fn scalar_accessor_type(self) -> &'static str {
         match self {
             DType::Int64 => "int64_t",
             DType::Int16 => "int16_t",
@@ -147,6 +147,12 @@ impl DType {
             true => Err(crate::Error::ValueOverflow { ctype }),
             false => Ok(()),
         }
+    }
+
+    /// ATen's `Scalar::to<T>()`, the check of a number an op takes as an argument (`fill_`,
+    /// `full`, `masked_fill`, `add`'s `alpha`): [`DType::check_holds`] naming the C++ type.
+    pub fn check_scalar(self, value: crate::Scalar) -> Result<(), crate::Error> {
+        self.check_holds(value, self.scalar_accessor_type())
     }
 
     /// Looks a dtype up by any name `torch.<name>` accepts, aliases included (`float`, `half`,

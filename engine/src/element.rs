@@ -101,11 +101,11 @@ float_element!(
     bf16::to_f64
 );
 
-/// A float converted to an integer as x86's `cvttsd2si` converts it, which PyTorch's casts compile
-/// to: truncated toward zero, and anything out of range (NaN and infinities included) the lowest
+/// A float converted to an integer as x86's `cvttsd2si` converts it, which PyTorch's (and
+/// NumPy's) casts compile to: truncated toward zero, and anything out of range (NaN and infinities included) the lowest
 /// 64-bit value or, for types narrower than 64 bits (`wide` false), the lowest 32-bit one, of
 /// which a narrower type then keeps the low bits.
-fn truncate_as_x86(f: f64, wide: bool) -> i64 {
+pub fn truncate_as_x86(f: f64, wide: bool) -> i64 {
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
     if wide {
         if (-TWO_63..TWO_63).contains(&f) {

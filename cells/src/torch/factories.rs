@@ -432,7 +432,7 @@ fn make(
                 Scalar::Bool(_) => DType::Bool,
                 Scalar::Int(_) => DType::Int64,
             });
-            inferred.check_holds(value, inferred.scalar_accessor_type())?;
+            inferred.check_scalar(value)?;
             Tensor::full(session, &Tensor::shape_of(size)?, value, inferred, f.device)?
         }
         _ => Tensor::zeros(session, size, dtype, f.device)?,
@@ -569,7 +569,7 @@ fn like(call: &Call, session: &Session) -> Result<Value> {
         "ones_like" => Tensor::full(session, &shape, Scalar::Int(1), dtype, f.device)?,
         "full_like" => {
             let value = fill.unwrap_or(Scalar::Int(0));
-            dtype.check_holds(value, dtype.scalar_accessor_type())?;
+            dtype.check_scalar(value)?;
             Tensor::full(session, &shape, value, dtype, f.device)?
         }
         _ => Tensor::full(session, &shape, Scalar::Int(0), dtype, f.device)?,

@@ -342,19 +342,18 @@ fn logit(call: &Call, _: &Session) -> Result<Value> {
     apply(call, t, out, vec![], |x| x.logit(eps))
 }
 
-/// The operation a `logical_*`/`bitwise_*` name ends in; `None` for `*_not`.
-fn and_or_xor(call: &Call) -> Option<Binary> {
-    match base_name(call) {
-        "bitwise_left_shift" => return Some(Binary::Shl),
-        "bitwise_right_shift" => return Some(Binary::Shr),
-        _ => {}
-    }
-    match base_name(call).rsplit('_').next() {
-        Some("and") => Some(Binary::BitAnd),
-        Some("or") => Some(Binary::BitOr),
-        Some("xor") => Some(Binary::BitXor),
-        _ => None,
-    }
+/// The operation a `logical_*`/`bitwise_*` name names (`and`, …, `left_shift`); `None` for
+/// `*_not`.
+fn named_op(call: &Call) -> Option<Binary> {
+    let (_, op) = base_name(call).split_once('_')?;
+    Some(match op {
+        "and" => Binary::BitAnd,
+        "or" => Binary::BitOr,
+        "xor" => Binary::BitXor,
+        "left_shift" => Binary::Shl,
+        "right_shift" => Binary::Shr,
+        _ => return None,
+    })
 }
 
 /// `logical_not()` and `logical_and`/`or`/`xor(other)`: bool, or `self`'s dtype in place.
@@ -367,7 +366,7 @@ fn logical(call: &Call, _: &Session) -> Result<Value> {
     let out = out_tensor(call)?;
     call.finish()?;
     apply(call, t, out, vec![], |x| {
-        Ok(match (and_or_xor(call), &other) {
+        Ok(match (named_op(call), &other) {
             (Some(op), Some(o)) => x.logical(op, o)?,
             _ => x.logical_not()?,
         })
@@ -388,7 +387,7 @@ fn bitwise(call: &Call, session: &Session) -> Result<Value> {
     let out = out_tensor(call)?;
     call.finish()?;
     apply(call, t, out, vec![], |x| {
-        Ok(match (and_or_xor(call), &other) {
+        Ok(match (named_op(call), &other) {
             (Some(op), Some(Operand::Tensor(o))) => x.bitwise(op, o)?,
             (Some(op), Some(Operand::Scalar(s))) => x.bitwise(op, *s)?,
             _ => x.bitwise_not()?,

@@ -134,7 +134,7 @@ fn combine(op: Binary, a: Operand, b: Operand, alpha: Option<Scalar>) -> Result<
     if let Some(alpha) = alpha {
         check_alpha(common, alpha)?;
         // It goes to the result's dtype with a check (`int8.add(x, alpha=300)` is refused).
-        common.check_holds(alpha, common.scalar_accessor_type())?;
+        common.check_scalar(alpha)?;
     }
     // `a - alpha · b` is `a + (-alpha) · b`.
     let alpha = alpha.map(|s| match (op, s) {

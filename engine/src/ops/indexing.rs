@@ -468,7 +468,7 @@ impl Tensor {
             });
         }
         let dtype = self.dtype();
-        dtype.check_holds(value, dtype.scalar_accessor_type())?;
+        dtype.check_scalar(value)?;
         let fill = Tensor::full(self.session(), &[], value, dtype, crate::Device::CPU)?;
         let out = self
             .session()

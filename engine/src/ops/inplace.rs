@@ -434,7 +434,7 @@ impl Tensor {
     pub fn fill_(&self, value: Scalar) -> Result<&Tensor, Error> {
         self.check_in_place()?;
         let dtype = self.dtype();
-        dtype.check_holds(value, dtype.scalar_accessor_type())?;
+        dtype.check_scalar(value)?;
         let filled = Tensor::full(
             self.session(),
             self.shape(),

@@ -64,12 +64,7 @@ impl Num {
             Kind::Bool => Num::Bool(self.truthy()),
             Kind::Int => match self {
                 Num::Float(x) if dtype != NpDType::Int64 => {
-                    let wide = if x.is_finite() && x > -2_147_483_649.0 && x < 2_147_483_648.0 {
-                        x.trunc() as i64
-                    } else {
-                        i64::from(i32::MIN)
-                    };
-                    Num::Int(dtype.wrap_int(wide))
+                    Num::Int(dtype.wrap_int(tolab_engine::element::truncate_as_x86(x, false)))
                 }
                 _ => Num::Int(dtype.wrap_int(self.as_i64())),
             },
