@@ -17,6 +17,7 @@ pub mod amp;
 mod asserts;
 pub mod autograd;
 pub mod backend;
+pub mod cuda;
 pub mod data;
 pub mod device;
 pub mod distributed;
@@ -39,6 +40,7 @@ pub mod tensor;
 pub mod trace;
 pub mod transfer;
 pub mod value;
+pub mod warnings;
 
 pub use device::{Device, DeviceType};
 pub use dtype::DType;
@@ -48,3 +50,4 @@ pub use ops::{MatrixOrder, Operand, Rounding, ScatterReduce, Source, TensorIndex
 pub use session::{ProcessState, Session, SessionConfig, StreamMark};
 pub use tensor::Tensor;
 pub use transfer::{Target, To};
+pub use warnings::{WarningAction, WarningFilter};

@@ -136,6 +136,66 @@ pub struct DetailedStats {
     pub inactive_split: PoolStat,
     pub num_alloc_retries: u64,
     pub num_ooms: u64,
+    /// Times the allocator released its cache (`empty_cache()`, or before a retry), each of
+    /// which first waits on every stream's events.
+    pub num_sync_all_streams: u64,
+}
+
+impl DetailedStats {
+    /// Every counter under its dotted key, in the order torch/csrc/cuda/Module.cpp builds
+    /// them (`torch.cuda.memory_stats()` sorts them). Without streams
+    /// a freed block is inactive at once, so the "active" counters are the allocated ones; the
+    /// lab sets no `max_split_size` (-1: none), so nothing is oversize.
+    pub fn entries(&self) -> Vec<(String, i64)> {
+        let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        let mut entries = vec![
+            ("num_alloc_retries".to_owned(), int(self.num_alloc_retries)),
+            ("num_ooms".to_owned(), int(self.num_ooms)),
+            ("max_split_size".to_owned(), -1),
+            (
+                "num_sync_all_streams".to_owned(),
+                int(self.num_sync_all_streams),
+            ),
+            (
+                "num_device_alloc".to_owned(),
+                int(self.segment.all.allocated),
+            ),
+            ("num_device_free".to_owned(), int(self.segment.all.freed)),
+        ];
+        let stat = |entries: &mut Vec<(String, i64)>, prefix: &str, stat: &Stat| {
+            for (metric, n) in [
+                ("current", stat.current),
+                ("peak", stat.peak),
+                ("allocated", stat.allocated),
+                ("freed", stat.freed),
+            ] {
+                entries.push((format!("{prefix}.{metric}"), int(n)));
+            }
+        };
+        for (name, pools) in [
+            ("allocation", &self.allocation),
+            ("segment", &self.segment),
+            ("active", &self.allocation),
+            ("inactive_split", &self.inactive_split),
+            ("allocated_bytes", &self.allocated_bytes),
+            ("reserved_bytes", &self.reserved_bytes),
+            ("active_bytes", &self.allocated_bytes),
+            ("inactive_split_bytes", &self.inactive_split_bytes),
+            ("requested_bytes", &self.requested_bytes),
+        ] {
+            for (pool, s) in [
+                ("all", &pools.all),
+                ("small_pool", &pools.small),
+                ("large_pool", &pools.large),
+            ] {
+                stat(&mut entries, &format!("{name}.{pool}"), s);
+            }
+        }
+        let none = Stat::default();
+        stat(&mut entries, "oversize_allocations", &none);
+        stat(&mut entries, "oversize_segments", &none);
+        entries
+    }
 }
 
 /// A failed allocation, with what PyTorch's message reports.
@@ -351,6 +411,7 @@ impl DeviceAllocator {
 
     /// `torch.cuda.empty_cache`: gives every entirely free segment back. Returns the bytes released.
     pub fn empty_cache(&mut self) -> u64 {
+        self.stats.num_sync_all_streams += 1;
         let free: Vec<usize> = (0..self.segments.len())
             .filter(|&i| self.segments[i].as_ref().is_some_and(Segment::is_free))
             .collect();

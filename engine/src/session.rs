@@ -14,11 +14,12 @@ use crate::backend::gpu::{GpuBuffer, GpuContext, GpuError, SegmentBuffers};
 use crate::device::{Device, DeviceType};
 use crate::dtype::DType;
 use crate::error::{Error, RandomError};
-use crate::memory::{BlockId, DeviceAllocator, MemoryStats};
+use crate::memory::{BlockId, DetailedStats, DeviceAllocator, MemoryStats};
 use crate::random::{Generator, GeneratorHandle};
 use crate::repr::PrintOptions;
 use crate::storage::Readback;
 use crate::trace::{EventKind, TraceEvent, Tracer};
+use crate::warnings::Warnings;
 
 const GIB: u64 = 1 << 30;
 
@@ -81,6 +82,7 @@ struct State {
     allocators: RefCell<HashMap<Device, DeviceAllocator>>,
     tracer: RefCell<Tracer>,
     grad_enabled: Cell<bool>,
+    anomaly: Cell<crate::autograd::AnomalyMode>,
     /// `torch.set_default_dtype`: the dtype of floats made without one (a floating dtype),
     /// which Python floats promote to.
     default_dtype: Cell<DType>,
@@ -99,8 +101,10 @@ struct State {
     /// The learner's `torch.Generator` an op was given (`generator=`), drawn from instead of
     /// the CPU's default generator while the op runs.
     explicit_generator: RefCell<Option<Rc<RefCell<Generator>>>>,
-    /// `UserWarning`s raised since the runtime last collected them.
-    warnings: RefCell<Vec<String>>,
+    /// The `UserWarning`s raised, and Python's `warnings` state that decides which show.
+    warnings: RefCell<Warnings>,
+    /// `torch.cuda.set_sync_debug_mode`.
+    sync_debug_mode: Cell<crate::cuda::SyncDebugMode>,
     /// Whether this process has a CUDA context (a tensor was placed on a GPU): a forked DataLoader
     /// worker may not create one then.
     cuda_context: Cell<bool>,
@@ -136,6 +140,7 @@ pub enum StreamMark {
 pub struct RetryMark {
     events: crate::trace::TraceMark,
     launches: usize,
+    warnings: crate::warnings::WarningsMark,
 }
 
 /// Where a new storage lives: its allocator block, its (simulated) address, and on a GPU backed
@@ -188,6 +193,7 @@ impl Session {
             allocators: RefCell::default(),
             tracer: RefCell::default(),
             grad_enabled: Cell::new(true),
+            anomaly: Cell::default(),
             default_dtype: Cell::new(DType::Float32),
             default_device: Cell::new(None),
             print_options: Cell::default(),
@@ -196,6 +202,7 @@ impl Session {
             generators: RefCell::default(),
             explicit_generator: RefCell::default(),
             warnings: RefCell::default(),
+            sync_debug_mode: Cell::default(),
             cuda_context: Cell::new(false),
             worker: Cell::new(None),
             autocast: RefCell::default(),
@@ -251,11 +258,13 @@ impl Session {
     }
 
     /// Where a call begins that may have to run again (in the browser, after awaiting its
-    /// readbacks): the trace's length and the checking kernels launched so far.
+    /// readbacks): the trace's length, the checking kernels launched and the warnings raised so
+    /// far.
     pub fn retry_mark(&self) -> RetryMark {
         RetryMark {
             events: self.0.tracer.borrow().mark(),
             launches: self.0.kernel_checks.borrow().count(),
+            warnings: self.0.warnings.borrow().mark(),
         }
     }
 
@@ -264,6 +273,7 @@ impl Session {
     pub fn rewind(&self, mark: RetryMark) {
         self.0.tracer.borrow_mut().rewind(mark.events);
         self.0.kernel_checks.borrow_mut().truncate(mark.launches);
+        self.0.warnings.borrow_mut().rewind(mark.warnings);
     }
 
     /// The GPU backing `device`, if it is a GPU device and the session has one.
@@ -432,7 +442,7 @@ impl Session {
 
     /// Placing data on a GPU needs this process's CUDA context, which a worker forked from a parent
     /// that already had one cannot create (`_lazy_init`'s bad-fork check).
-    fn use_cuda_context(&self) -> Result<(), Error> {
+    pub(crate) fn use_cuda_context(&self) -> Result<(), Error> {
         if let Some(worker) = self.0.worker.get()
             && worker.forked_with_cuda
         {
@@ -440,6 +450,19 @@ impl Session {
         }
         self.0.cuda_context.set(true);
         Ok(())
+    }
+
+    /// Whether this process has initialised CUDA.
+    pub(crate) fn has_cuda_context(&self) -> bool {
+        self.0.cuda_context.get()
+    }
+
+    pub(crate) fn current_sync_debug_mode(&self) -> crate::cuda::SyncDebugMode {
+        self.0.sync_debug_mode.get()
+    }
+
+    pub(crate) fn replace_sync_debug_mode(&self, mode: crate::cuda::SyncDebugMode) {
+        self.0.sync_debug_mode.set(mode);
     }
 
     /// Runs `f` as DataLoader worker `id` would, in a process forked from this one: with the
@@ -557,7 +580,7 @@ impl Session {
     /// its kernel, so a failed check is raised by the call that launched it.
     pub(crate) fn after_checked_launch(&self, device: Device) -> Result<(), Error> {
         if device.kind == DeviceType::Cuda && self.cuda(|c| c.launch_blocking) {
-            return self.sync(device, "CUDA_LAUNCH_BLOCKING=1");
+            return self.wait_for(device, "CUDA_LAUNCH_BLOCKING=1");
         }
         Ok(())
     }
@@ -610,10 +633,19 @@ impl Session {
             .or_insert(DeviceAssert::Pending);
     }
 
-    /// The host waits for `device` (`item()`, printing, a blocking copy to the CPU,
-    /// `torch.cuda.synchronize()`): recorded in the trace, and where a device-side assert is
-    /// pending or was raised, it is raised now.
+    /// A synchronizing operation: the host waits for `device` (`item()`, printing, a blocking
+    /// copy to the CPU). On a GPU the sync debug mode hears of it first; then as [`Session::wait_for`].
     pub(crate) fn sync(&self, device: Device, reason: &str) -> Result<(), Error> {
+        if device.kind == DeviceType::Cuda {
+            self.synchronizing()?;
+        }
+        self.wait_for(device, reason)
+    }
+
+    /// The host waits for `device` (also where the learner asked for it:
+    /// `torch.cuda.synchronize()`, which the sync debug mode leaves alone): recorded in the
+    /// trace, and where a device-side assert is pending or was raised, it is raised now.
+    fn wait_for(&self, device: Device, reason: &str) -> Result<(), Error> {
         let waited_us = match self.gpu(device) {
             Some(gpu) => {
                 let waited = gpu.wait()?;
@@ -685,7 +717,7 @@ impl Session {
             None => self.current_device()?,
         };
         let device = self.resolve(Device::cuda(index as i8))?;
-        self.sync(device, "torch.cuda.synchronize()")
+        self.wait_for(device, "torch.cuda.synchronize()")
     }
 
     /// Swaps this process's state with `state`; swapping again restores it.
@@ -867,13 +899,20 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// `torch.cuda.memory_summary(device)` for a concrete CUDA device.
-    pub fn memory_summary(&self, device: Device) -> String {
-        let allocators = self.0.allocators.borrow();
-        let stats = allocators
+    /// Every counter of a concrete device's allocator (`torch.cuda.memory_stats`; zeros for one
+    /// never used).
+    pub fn detailed_memory_stats(&self, device: Device) -> DetailedStats {
+        self.0
+            .allocators
+            .borrow()
             .get(&device)
             .map(|a| *a.detailed_stats())
-            .unwrap_or_default();
+            .unwrap_or_default()
+    }
+
+    /// `torch.cuda.memory_summary(device)` for a concrete CUDA device.
+    pub fn memory_summary(&self, device: Device) -> String {
+        let stats = self.detailed_memory_stats(device);
         crate::memory::summary(&stats, i64::from(device.index.unwrap_or(0)))
     }
 
@@ -935,6 +974,27 @@ impl Session {
         f(generators
             .entry(device)
             .or_insert_with(|| Generator::new(seed)))
+    }
+
+    /// The default generators of `devices` as they are now (`None`: not made yet), for
+    /// `torch.random.fork_rng` to put back.
+    pub fn generator_states(&self, devices: &[Device]) -> Vec<(Device, Option<Generator>)> {
+        let generators = self.0.generators.borrow();
+        devices
+            .iter()
+            .map(|d| (*d, generators.get(d).cloned()))
+            .collect()
+    }
+
+    /// Puts back generators saved by [`Session::generator_states`].
+    pub fn restore_generator_states(&self, states: Vec<(Device, Option<Generator>)>) {
+        let mut generators = self.0.generators.borrow_mut();
+        for (device, state) in states {
+            match state {
+                Some(g) => generators.insert(device, g),
+                None => generators.remove(&device),
+            };
+        }
     }
 
     /// Runs an op that draws on `device` with `generator` (its `generator=` argument): PyTorch's
@@ -1037,6 +1097,19 @@ impl Session {
         result
     }
 
+    /// `torch.is_anomaly_enabled()` and `is_anomaly_check_nan_enabled()`.
+    pub fn anomaly_mode(&self) -> crate::autograd::AnomalyMode {
+        self.0.anomaly.get()
+    }
+
+    /// `torch.autograd.set_detect_anomaly`: returns the mode it replaces.
+    pub fn set_anomaly_mode(
+        &self,
+        mode: crate::autograd::AnomalyMode,
+    ) -> crate::autograd::AnomalyMode {
+        self.0.anomaly.replace(mode)
+    }
+
     /// Whether ops run now are not recorded because the learner said so (`torch.no_grad()`).
     pub(crate) fn is_learner_no_grad(&self) -> bool {
         !self.is_grad_enabled() && self.0.learner_no_grad.get()
@@ -1044,17 +1117,32 @@ impl Session {
 
     // ---- warnings ----
 
-    /// Raises a PyTorch `UserWarning`: recorded in the trace and kept for the runtime to print.
+    /// Raises a PyTorch `UserWarning`: kept for the runtime to print and recorded in the trace,
+    /// unless the filters hold it back (by default, a place that gave it already in this run).
     pub fn warn(&self, message: &str) {
-        self.record(None, || EventKind::Warning {
-            message: message.to_owned(),
-        });
-        self.0.warnings.borrow_mut().push(message.to_owned());
+        if self.0.warnings.borrow_mut().raise(message) {
+            self.record(None, || EventKind::Warning {
+                message: message.to_owned(),
+            });
+        }
+    }
+
+    /// A warning PyTorch gives once per process (`TORCH_WARN_ONCE`, or a Python module's
+    /// "warned already" flag), known by `key`.
+    pub fn warn_once(&self, key: &'static str, message: &str) {
+        if self.0.warnings.borrow_mut().first_time(key) {
+            self.warn(message);
+        }
+    }
+
+    /// The `warnings` state of this session.
+    pub fn warnings(&self) -> std::cell::RefMut<'_, Warnings> {
+        self.0.warnings.borrow_mut()
     }
 
     /// The warnings raised since the last call.
     pub fn take_warnings(&self) -> Vec<String> {
-        std::mem::take(&mut self.0.warnings.borrow_mut())
+        self.0.warnings.borrow_mut().take()
     }
 
     // ---- trace ----

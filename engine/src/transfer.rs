@@ -363,6 +363,14 @@ impl Transfer<'_> {
                     )
                     .map_err(|e| self.fail(step, e))?;
             } else {
+                // A blocking copy from the host is a synchronizing CUDA operation too
+                // (`at::cuda::memcpy_and_sync`), which the sync debug mode hears of.
+                if source.device().is_cpu()
+                    && plan.device.kind == DeviceType::Cuda
+                    && !plan.non_blocking
+                {
+                    session.synchronizing().map_err(|e| self.fail(step, e))?;
+                }
                 session
                     .check_usable(source.device())
                     .map_err(|e| self.fail(step, e))?;

@@ -575,7 +575,12 @@ impl Interpreter {
         if let Value::BigInt(n) = v {
             return Ok(super::int::decimal(n)?);
         }
-        if as_str && !container && !matches!(v, Value::Instance(_) | Value::NnModule(_)) {
+        // A tensor's str is its repr, which may fail (reading the values is a sync point).
+        let leaf = !matches!(
+            v,
+            Value::Instance(_) | Value::NnModule(_) | Value::Tensor(_) | Value::Parameter(_)
+        );
+        if as_str && !container && leaf {
             return Ok(v.str_text());
         }
         let mut cx = ReprContext::default();
@@ -590,6 +595,9 @@ impl Interpreter {
             cx.modules.insert(module.id(), text);
         }
         let text = v.repr_in(&mut cx);
+        if let Some(error) = cx.failed {
+            return Err(PyException::from(error).into());
+        }
         match cx.cut {
             None => Ok(text),
             Some(Cut::TooDeep) => Err(PyException::new(
@@ -1237,6 +1245,7 @@ pub(crate) fn type_of(v: &Value) -> Value {
         Value::Device(_) => Value::Type("torch.device"),
         Value::DType(_) => Value::Type("torch.dtype"),
         Value::FInfo(_) => Value::Type("torch.finfo"),
+        Value::DeviceProperties(_) => Value::Type("torch._C._CudaDeviceProperties"),
         Value::IInfo(_) => Value::Type("torch.iinfo"),
         Value::TensorType(_) => Value::Type("torch.tensortype"),
         Value::Size(_) => Value::Type("torch.Size"),
@@ -1297,7 +1306,7 @@ pub(crate) fn is_instance(object: &Value, class: &Value) -> Result<bool, PyExcep
             Value::NpScalar(x) => x.dtype == crate::stdlib::numpy::dtype::NpDType::Float64,
             _ => false,
         },
-        Value::Type("torch.Tensor") => {
+        Value::Type("torch.Tensor" | crate::torch::autograd::VARIABLE) => {
             matches!(object, Value::Tensor(_))
         }
         // `torch.Size` and `torch.return_types.*` derive from `tuple`.

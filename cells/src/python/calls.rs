@@ -194,6 +194,9 @@ impl Interpreter {
                     .expect("torch.Tensor is in the signature table");
                 Box::pin(self.call_torch(binding, None, args)).await
             }
+            Value::Type(crate::torch::autograd::VARIABLE) => {
+                Ok(crate::torch::autograd::variable(&self.session, &args)?)
+            }
             Value::TensorType(t) => Ok(crate::torch::legacy::construct(
                 &self.session,
                 Some(*t),

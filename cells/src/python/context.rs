@@ -14,6 +14,15 @@ use super::value::Value;
 enum Entered {
     /// The grad mode before the block.
     Grad(bool),
+    /// The generators `fork_rng` puts back.
+    Generators(
+        Vec<(
+            tolab_engine::Device,
+            Option<tolab_engine::random::Generator>,
+        )>,
+    ),
+    /// The anomaly mode before the block.
+    Anomaly(tolab_engine::autograd::AnomalyMode),
     Autocast(Autocast),
     /// `with torch.device(d)`: the default device before the block.
     Device(Option<tolab_engine::Device>),
@@ -22,6 +31,8 @@ enum Entered {
     Warnings {
         earlier: Vec<String>,
         record: Option<Value>,
+        /// The filters to put back on exit.
+        filters: Vec<tolab_engine::WarningFilter>,
     },
     /// A learner's object, whose `__exit__` runs.
     User(Value),
@@ -67,6 +78,8 @@ impl Interpreter {
             Value::GradMode(mode) => (Entered::Grad(session.set_grad_enabled(*mode)), manager),
             // The mode was set when the object was made; `__enter__` returns None.
             Value::SetGradEnabled { previous, .. } => (Entered::Grad(*previous), Value::None),
+            Value::Anomaly(switch) => (Entered::Anomaly(switch.enter(&session)), Value::None),
+            Value::ForkRng(fork) => (Entered::Generators(fork.enter(&session)), Value::None),
             Value::Autocast(request) => (
                 Entered::Autocast(Autocast::enter(
                     &session,
@@ -86,10 +99,13 @@ impl Interpreter {
             Value::CatchWarnings(record) => {
                 let list = record.then(|| Value::list(Vec::new()));
                 let value = list.clone().unwrap_or(Value::None);
+                // Entering resets Python's registry of warnings shown, as leaving does.
+                session.warnings().reset_registry();
                 (
                     Entered::Warnings {
                         earlier: session.take_warnings(),
                         record: list,
+                        filters: session.warnings().filters(),
                     },
                     value,
                 )
@@ -144,18 +160,26 @@ impl Interpreter {
             Entered::Grad(previous) => {
                 self.session.set_grad_enabled(previous);
             }
+            Entered::Anomaly(previous) => {
+                self.session.set_anomaly_mode(previous);
+            }
+            Entered::Generators(states) => self.session.restore_generator_states(states),
             Entered::Autocast(autocast) => autocast.exit(),
             Entered::Device(previous) => self.session.set_default_device(previous),
-            Entered::Warnings { earlier, record } => {
+            Entered::Warnings {
+                earlier,
+                record,
+                filters,
+            } => {
                 let caught = self.session.take_warnings();
-                for warning in earlier {
-                    self.session.warn(&warning);
-                }
+                self.session.warnings().set_filters(filters);
+                self.session.warnings().reset_registry();
+                self.session.warnings().restore(earlier);
                 match &record {
                     Some(Value::List(list)) => list
                         .borrow_mut()
                         .extend(caught.iter().map(|w| Value::Warning(w.as_str().into()))),
-                    _ => caught.iter().for_each(|w| self.session.warn(w)),
+                    _ => self.session.warnings().restore(caught),
                 }
             }
             Entered::User(manager) | Entered::Async(manager) => {

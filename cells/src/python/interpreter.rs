@@ -337,6 +337,9 @@ impl Interpreter {
             return Ok(());
         };
         a.at = Some(stmt.range().start());
+        self.session
+            .warnings()
+            .set_place(Rc::as_ptr(&a.cell) as usize, stmt.range().start().to_u32());
         if self.session.is_tracing() {
             let (line, column) = a.cell.position(stmt.range().start());
             let (end_line, end_column) = a.cell.position(stmt.range().end());

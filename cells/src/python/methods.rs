@@ -160,6 +160,10 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
                     .collect(),
             )),
             "name" => method(),
+            // An `AccumulateGrad` node's leaf.
+            "variable" if g.name() == "AccumulateGrad" => {
+                Ok(g.variable().map_or(Value::None, Value::Tensor))
+            }
             _ => Err(no_attribute(owner, name)),
         },
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => match name {
@@ -203,6 +207,14 @@ pub fn get(owner: &Value, name: &str) -> Result<Value> {
         Value::Generator(_) => torch_method("torch.Generator"),
         Value::GradScaler(_) => torch_method("torch.amp.GradScaler"),
         Value::CudaEvent(_) => torch_method("torch.cuda.Event"),
+        Value::DeviceProperties(p) => match name {
+            "name" => Ok(Value::str(&p.name)),
+            "uuid" => Ok(Value::str(&p.uuid())),
+            _ => p
+                .integer(name)
+                .map(Value::Int)
+                .ok_or_else(|| no_attribute(owner, name)),
+        },
         Value::Optimizer(optimizer) => crate::torch::optim::attribute(optimizer, owner, name)
             .ok_or_else(|| no_attribute(owner, name)),
         Value::Sampler(sampler) => match name {

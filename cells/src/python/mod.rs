@@ -371,6 +371,8 @@ impl Interpreter {
             }
         };
         self.session().set_span(None);
+        // The next run's lines are new places to warn from.
+        self.session().warnings().reset_registry();
         RunRecord {
             stdout: self.stdout.take(),
             stderr: self.stderr.take(),

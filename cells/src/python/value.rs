@@ -73,6 +73,10 @@ pub enum Value {
         mode: bool,
         previous: bool,
     },
+    /// `torch.random.fork_rng(...)`, a context manager.
+    ForkRng(Rc<crate::torch::random::ForkRng>),
+    /// `torch.autograd.detect_anomaly()` or `set_detect_anomaly(mode)`, a context manager.
+    Anomaly(Rc<crate::torch::autograd::AnomalySwitch>),
     /// A builtin exception class (`ValueError`).
     ExcClass(ExcType),
     /// A raised or created exception.
@@ -128,6 +132,8 @@ pub enum Value {
     Sampler(Rc<Sampler>),
     /// `torch.cuda.Event(enable_timing=...)`.
     CudaEvent(Rc<CudaEvent>),
+    /// `torch.cuda.get_device_properties(i)`.
+    DeviceProperties(Rc<tolab_engine::cuda::DeviceProperties>),
     /// A named tuple torch returns (`torch.return_types.max(values=…, indices=…)`).
     StructSeq(Rc<StructSeq>),
     /// A `typing` name, subscripted or not (`typing.Optional[int]`), by its repr: annotations
@@ -380,6 +386,11 @@ impl Value {
         Value::List(Rc::new(RefCell::new(items)))
     }
 
+    /// A dict of `entries`, in their order (keys assumed distinct).
+    pub fn dict(entries: Vec<(Value, Value)>) -> Value {
+        Value::Dict(Rc::new(RefCell::new(entries)))
+    }
+
     /// A tensor's shape as `torch.Size`.
     pub fn size(shape: &[usize]) -> Value {
         Value::Size(shape.iter().map(|&d| d as i64).collect())
@@ -443,6 +454,8 @@ impl Value {
             Value::GradMode(false) => "no_grad",
             Value::GradMode(true) => "enable_grad",
             Value::SetGradEnabled { .. } => "set_grad_enabled",
+            Value::Anomaly(a) => a.class_name(),
+            Value::ForkRng(_) => "_GeneratorContextManager",
             Value::HookHandle(_) => "RemovableHandle",
             Value::ExcClass(_) | Value::Class(_) | Value::NnClass(_) => "type",
             Value::Exception(e) => e.kind.name(),
@@ -486,6 +499,7 @@ impl Value {
                 });
             }
             Value::CudaEvent(_) => "Event",
+            Value::DeviceProperties(_) => "_CudaDeviceProperties",
             Value::Wrapped(w) => match &**w {
                 Wrapped::GradMode(..) => "function",
                 Wrapped::Property(..) => "property",
@@ -653,7 +667,11 @@ impl Value {
             Value::Method(owner, name) => {
                 format!("<built-in method {name} of {} object>", owner.type_name())
             }
-            Value::Tensor(t) => t.repr().unwrap_or_else(|e| format!("<tensor: {e}>")),
+            Value::Tensor(t) => t.repr().unwrap_or_else(|e| {
+                let text = format!("<tensor: {e}>");
+                cx.failed.get_or_insert(e);
+                text
+            }),
             Value::Device(d) => d.repr(),
             Value::DType(d) => d.to_string(),
             Value::FInfo(info) => info.to_string(),
@@ -727,6 +745,15 @@ impl Value {
                 c.name,
                 address(c)
             ),
+            Value::ForkRng(f) => format!(
+                "<contextlib._GeneratorContextManager object at {:#x}>",
+                address(f)
+            ),
+            Value::Anomaly(a) => format!(
+                "<torch.autograd.anomaly_mode.{} object at {:#x}>",
+                a.class_name(),
+                address(a)
+            ),
             Value::SetGradEnabled { mode, .. } => format!(
                 "torch.autograd.grad_mode.set_grad_enabled(mode={})",
                 if *mode { "True" } else { "False" }
@@ -770,6 +797,7 @@ impl Value {
             Value::CatchWarnings(_) => "<warnings.catch_warnings object>".into(),
             Value::IncompatibleKeys(keys) => keys.repr(),
             Value::CudaEvent(e) => format!("<torch.cuda.Event {:#x}>", address(e)),
+            Value::DeviceProperties(p) => p.to_string(),
             Value::Sampler(s) => format!(
                 "<torch.utils.data.distributed.DistributedSampler object at {:#x}>",
                 address(s)
@@ -1183,6 +1211,9 @@ pub struct ReprContext {
     parts: usize,
     /// Set when the repr was cut short.
     pub cut: Option<Cut>,
+    /// The first tensor whose values could not be read (a synchronizing operation refused, a
+    /// device-side assert): the caller raises it, as printing raises in PyTorch.
+    pub failed: Option<tolab_engine::Error>,
 }
 
 pub(crate) fn address<T: ?Sized>(rc: &Rc<T>) -> usize {

@@ -197,7 +197,10 @@ impl Interpreter {
             ("warnings", "catch_warnings") => {
                 Value::CatchWarnings(args.keyword("record").is_some_and(Value::truthy))
             }
-            ("warnings", "simplefilter" | "filterwarnings") => Value::None,
+            ("warnings", "simplefilter" | "filterwarnings") => {
+                warning_filter(&session, name, &args)?;
+                Value::None
+            }
             ("time", "perf_counter" | "monotonic") => Value::Float(seconds()),
             ("time", "time") => Value::Float(clock::epoch_seconds()),
             ("time", "sleep") => {
@@ -395,4 +398,74 @@ impl Interpreter {
             self.pause_point().await;
         }
     }
+}
+
+/// `warnings.simplefilter(action, category=Warning, lineno=0, append=False)` and
+/// `filterwarnings(action, message="", category=Warning, module="", lineno=0, append=False)`.
+/// Every warning the lab raises is a `UserWarning` from the learner's `__main__`: a filter for
+/// another category or module matches none of them and is left out.
+fn warning_filter(
+    session: &tolab_engine::Session,
+    name: &str,
+    args: &Args,
+) -> Result<(), PyException> {
+    use tolab_engine::{WarningAction, WarningFilter};
+    let action = args
+        .get(0, "action")
+        .map(Value::str_text)
+        .unwrap_or_default();
+    let action = match action.as_str() {
+        "default" | "module" => WarningAction::Default,
+        "always" => WarningAction::Always,
+        "once" => WarningAction::Once,
+        "ignore" => WarningAction::Ignore,
+        // "error" turns warnings into exceptions, which the lab's engine warnings cannot be.
+        "error" => {
+            return Err(crate::torch::ops::not_yet(
+                "warnings filters with the action 'error'",
+            ));
+        }
+        other => {
+            return Err(PyException::new(
+                ExcType::AssertionError,
+                format!("invalid action: {}", Value::str(other).repr()),
+            ));
+        }
+    };
+    let filtering = name == "filterwarnings";
+    let at = |simple: usize, full: usize| if filtering { full } else { simple };
+    let text = |i: usize, key: &str| args.get(i, key).map(Value::str_text).unwrap_or_default();
+    let category_matches = match args.get(at(1, 2), "category") {
+        None => true,
+        Some(Value::ExcClass(kind)) => matches!(kind.name(), "UserWarning" | "Warning"),
+        Some(_) => false,
+    };
+    let module = if filtering {
+        text(3, "module")
+    } else {
+        String::new()
+    };
+    let module_matches = module.is_empty()
+        || crate::stdlib::re::matches_start(&format!("(?:{module})\\Z"), false)?("__main__");
+    let lineno = args.get(at(2, 4), "lineno").map_or(0, |v| match v {
+        Value::Int(n) => *n,
+        _ => 0,
+    });
+    let append = args.get(at(3, 5), "append").is_some_and(Value::truthy);
+    if !category_matches || !module_matches || lineno != 0 {
+        return Ok(());
+    }
+    let message = if filtering {
+        text(1, "message")
+    } else {
+        String::new()
+    };
+    let message = match message.is_empty() {
+        true => None,
+        false => Some(crate::stdlib::re::matches_start(&message, true)?),
+    };
+    session
+        .warnings()
+        .add_filter(WarningFilter { action, message }, append);
+    Ok(())
 }

@@ -120,6 +120,22 @@ fn compile(pattern: &str, flags: i64) -> Result<Compiled> {
     })
 }
 
+/// A pattern as `re.compile(pattern, flags).match(text)` tries it (`warnings`' filters do):
+/// anchored at the start of the text.
+pub fn matches_start(
+    pattern: &str,
+    ignore_case: bool,
+) -> Result<tolab_engine::warnings::MessageMatcher> {
+    let body = translate(pattern)?;
+    let regex = fancy_regex::RegexBuilder::new(&format!("\\A(?:{body})"))
+        .case_insensitive(ignore_case)
+        .build()
+        .map_err(|e| error(e.to_string()))?;
+    Ok(Rc::new(move |text: &str| {
+        regex.is_match(text).unwrap_or(false)
+    }))
+}
+
 /// Byte offsets of a string's characters, for turning Python's character positions into the
 /// crate's byte offsets and back.
 struct Offsets<'a> {

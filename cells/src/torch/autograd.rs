@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use tolab_engine::autograd::{Backprop, BackwardPass, Deliver, HookFn, Step};
+use tolab_engine::autograd::{AnomalyMode, Backprop, BackwardPass, Deliver, HookFn, Step};
 use tolab_engine::{Session, Tensor};
 
 use super::parse::{tensor_items, tp_name};
@@ -23,10 +23,24 @@ type Result<T> = std::result::Result<T, PyException>;
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.autograd.grad", Handler::Interpreter(grad)),
     ("torch.autograd.backward", Handler::Interpreter(backward)),
+    (
+        "torch.autograd.functional.jacobian",
+        Handler::Interpreter(jacobian),
+    ),
     ("Tensor.backward", Handler::Interpreter(backward)),
     ("Tensor.detach_", Handler::Engine(detach_)),
     ("Tensor.register_hook", Handler::Engine(register_hook)),
     ("torch.set_grad_enabled", Handler::Engine(set_grad_enabled)),
+    ("torch.is_anomaly_enabled", Handler::Engine(anomaly)),
+    (
+        "torch.is_anomaly_check_nan_enabled",
+        Handler::Engine(anomaly),
+    ),
+    ("torch.autograd.detect_anomaly", Handler::Engine(anomaly)),
+    (
+        "torch.autograd.set_detect_anomaly",
+        Handler::Engine(anomaly),
+    ),
 ];
 
 fn runtime(message: impl Into<String>) -> PyException {
@@ -308,4 +322,267 @@ fn register_hook(call: &Call, _: &Session) -> Result<Value> {
     call.finish()?;
     let handle = t.register_hook(Rc::new(hook) as HookFn)?;
     Ok(Value::HookHandle(Rc::new(handle)))
+}
+
+/// The class of `torch.autograd.Variable`: every tensor is an instance of it.
+pub const VARIABLE: &str = "torch.autograd.variable.Variable";
+
+/// `torch.autograd.Variable(data=None, requires_grad=False, volatile=None, _grad_fn=None,
+/// name=None)`, the pre-0.4 wrapper that old tutorials still import: a new leaf over the same
+/// storage (`data.detach()`), asking for gradients or not. Its arguments are parsed as
+/// `PyArg_ParseTupleAndKeywords` parses them (torch/csrc/autograd/python_legacy_variable.cpp).
+pub fn variable(session: &Session, args: &Args) -> Result<Value> {
+    const PARAMETERS: [&str; 5] = ["data", "requires_grad", "volatile", "_grad_fn", "name"];
+    if args.positional.len() > PARAMETERS.len() {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!(
+                "function takes at most 5 arguments ({} given)",
+                args.positional.len() + args.keywords.len()
+            ),
+        ));
+    }
+    if let Some((bad, _)) = args
+        .keywords
+        .iter()
+        .find(|(k, _)| !PARAMETERS.contains(&k.as_str()))
+    {
+        return Err(PyException::new(
+            ExcType::TypeError,
+            format!("'{bad}' is an invalid keyword argument for this function"),
+        ));
+    }
+    let requires_grad = args.get(1, "requires_grad").is_some_and(Value::truthy);
+    if args
+        .get(2, "volatile")
+        .is_some_and(|v| !matches!(v, Value::None))
+    {
+        session.warn(
+            "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+        );
+    }
+    let data = match args.get(0, "data") {
+        None | Some(Value::None) => Tensor::empty(
+            session,
+            &[0],
+            session.default_dtype(),
+            tolab_engine::Device::CPU,
+        )?,
+        Some(value) => match &*value.resolved() {
+            Value::Tensor(t) => t.detach(),
+            _ => {
+                return Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "Variable data has to be a tensor, but got {}",
+                        value.type_name()
+                    ),
+                ));
+            }
+        },
+    };
+    if requires_grad && !data.dtype().is_floating_point() {
+        return Err(tolab_engine::Error::RequiresGradNeedsFloat { at_creation: true }.into());
+    }
+    data.set_requires_grad(requires_grad)?;
+    Ok(Value::Tensor(data))
+}
+
+/// `torch.autograd.detect_anomaly(check_nan=True)`, which turns anomaly mode on for its block,
+/// or `set_detect_anomaly(mode, check_nan=True)`, which sets it when made and, used as a
+/// context manager, puts the previous mode back after its block
+/// (torch/autograd/anomaly_mode.py).
+pub struct AnomalySwitch {
+    mode: AnomalyMode,
+    /// `detect_anomaly` (set on entering) rather than `set_detect_anomaly` (set when made).
+    on_enter: bool,
+    /// The mode `set_detect_anomaly` replaced.
+    previous: AnomalyMode,
+}
+
+impl AnomalySwitch {
+    pub fn class_name(&self) -> &'static str {
+        match self.on_enter {
+            true => "detect_anomaly",
+            false => "set_detect_anomaly",
+        }
+    }
+
+    /// Entering the block: the mode to put back when it ends.
+    pub fn enter(&self, session: &Session) -> AnomalyMode {
+        match self.on_enter {
+            true => session.set_anomaly_mode(self.mode),
+            false => self.previous,
+        }
+    }
+}
+
+fn anomaly(call: &Call, session: &Session) -> Result<Value> {
+    let name = call.binding.name();
+    if name.starts_with("is_") {
+        call.finish()?;
+        let mode = session.anomaly_mode();
+        return Ok(Value::Bool(match name {
+            "is_anomaly_enabled" => mode.enabled,
+            _ => mode.check_nan,
+        }));
+    }
+    let check_nan = match call.value("check_nan")? {
+        None => true,
+        Some(v) => v.truthy(),
+    };
+    let enabled = name == "detect_anomaly" || call.truthy("mode")?;
+    call.finish()?;
+    let mode = AnomalyMode { enabled, check_nan };
+    Ok(match name {
+        "detect_anomaly" => {
+            session.warn(
+                "Anomaly Detection has been enabled. This mode will increase the runtime and \
+                 should only be enabled for debugging.",
+            );
+            Value::Anomaly(Rc::new(AnomalySwitch {
+                mode,
+                on_enter: true,
+                previous: session.anomaly_mode(),
+            }))
+        }
+        _ => Value::Anomaly(Rc::new(AnomalySwitch {
+            mode,
+            on_enter: false,
+            previous: session.set_anomaly_mode(mode),
+        })),
+    })
+}
+
+/// `torch.autograd.functional.jacobian(func, inputs, create_graph=False, strict=False,
+/// vectorize=False, strategy="reverse-mode")`, as torch/autograd/functional.py computes it
+/// without vectorizing: the inputs detached and asking for gradients, `func` called on them,
+/// then one `autograd.grad` of each output element (the graph retained), stacked into
+/// `output.shape + input.shape` per pair; an input an output does not reach gets zeros (or,
+/// with `strict`, the error). A tensor where `func` took or gave a tensor, tuples where tuples.
+fn jacobian(me: &mut Interpreter, call: Call) -> Eval<'_, Value> {
+    Box::pin(async move {
+        let func = call.value("func")?.unwrap_or(Value::None);
+        let given = call.value("inputs")?.unwrap_or(Value::None);
+        create_graph(&call)?;
+        let strict = call.truthy("strict")?;
+        if call.truthy("vectorize")? {
+            return Err(super::ops::not_yet("jacobian(vectorize=True)").into());
+        }
+        if let Some(strategy) = call.value("strategy")?
+            && strategy.str_text() != "reverse-mode"
+        {
+            return Err(super::ops::not_yet("jacobian(strategy='forward-mode')").into());
+        }
+        call.finish()?;
+        let (inputs_tuple, inputs) = as_tuple(&given, "inputs", "jacobian")?;
+        let session = me.session.clone();
+        let inputs = inputs
+            .iter()
+            .map(|t| {
+                let leaf = t.detach();
+                leaf.set_requires_grad(true)?;
+                Ok(leaf)
+            })
+            .collect::<std::result::Result<Vec<Tensor>, tolab_engine::Error>>()
+            .map_err(PyException::from)?;
+        let arguments = inputs.iter().cloned().map(Value::Tensor).collect();
+        let returned = me.call(&func, Args::positional(arguments)).await?;
+        let (outputs_tuple, outputs) = as_tuple(
+            &returned,
+            "outputs of the user-provided function",
+            "jacobian",
+        )?;
+        let mut rows: Vec<Vec<Value>> = Vec::with_capacity(outputs.len());
+        for (i, out) in outputs.iter().enumerate() {
+            let mut per_input: Vec<Vec<Tensor>> = vec![Vec::new(); inputs.len()];
+            let flat = out.reshape(&[-1]).map_err(PyException::from)?;
+            for j in 0..out.numel() {
+                let element = flat.select(0, j as i64).map_err(PyException::from)?;
+                let found = match element.requires_grad() {
+                    true => {
+                        run_pass(
+                            me,
+                            Backprop {
+                                outputs: vec![element],
+                                grad_outputs: vec![None],
+                                inputs: Some(inputs.clone()),
+                                deliver: Deliver::Return,
+                                retain_graph: true,
+                            },
+                        )
+                        .await?
+                    }
+                    false => vec![None; inputs.len()],
+                };
+                for (k, grad) in found.into_iter().enumerate() {
+                    let grad = match grad {
+                        Some(g) => g,
+                        None if strict => {
+                            return Err(runtime(format!(
+                                "Output {i} of the user-provided function is independent of input {k}. This is not allowed in strict mode."
+                            ))
+                            .into());
+                        }
+                        None => inputs[k]
+                            .full_like(tolab_engine::Scalar::Int(0))
+                            .map_err(PyException::from)?,
+                    };
+                    per_input[k].push(grad);
+                }
+            }
+            let mut row = Vec::with_capacity(inputs.len());
+            for (k, grads) in per_input.iter().enumerate() {
+                let shape: Vec<i64> = out
+                    .shape()
+                    .iter()
+                    .chain(inputs[k].shape())
+                    .map(|&d| d as i64)
+                    .collect();
+                let stacked = session
+                    .no_grad(|| Tensor::stack(&grads.iter().collect::<Vec<_>>(), 0)?.view(&shape))
+                    .map_err(PyException::from)?;
+                row.push(Value::Tensor(stacked.detach()));
+            }
+            rows.push(row);
+        }
+        // `_tuple_postprocess`: tuples only where func took or gave tuples.
+        let tuple = |items: Vec<Value>| Value::Tuple(items.into());
+        Ok::<Value, Flow>(match (outputs_tuple, inputs_tuple) {
+            (true, true) => tuple(rows.into_iter().map(tuple).collect()),
+            (true, false) => tuple(rows.into_iter().map(|mut r| r.remove(0)).collect()),
+            (false, true) => tuple(rows.remove(0)),
+            (false, false) => rows.remove(0).remove(0),
+        })
+    })
+}
+
+/// `_as_tuple`: a tensor, or a tuple of tensors (whether it was a tuple, and the tensors).
+fn as_tuple(value: &Value, what: &str, function: &str) -> Result<(bool, Vec<Tensor>)> {
+    let resolved = value.resolved();
+    let (is_tuple, items) = match &*resolved {
+        Value::Tuple(items) => (true, items.to_vec()),
+        other => (false, vec![other.clone()]),
+    };
+    let tensors = items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| match &*item.resolved() {
+            Value::Tensor(t) => Ok(t.clone()),
+            other => {
+                let kind = crate::python::builtins::type_of(other).repr();
+                let which = match is_tuple {
+                    true => format!("value at index {index}"),
+                    false => format!("given {what}"),
+                };
+                Err(PyException::new(
+                    ExcType::TypeError,
+                    format!(
+                        "The {what} given to {function} must be either a Tensor or a tuple of Tensors but the {which} has type {kind}."
+                    ),
+                ))
+            }
+        })
+        .collect::<Result<Vec<Tensor>>>()?;
+    Ok((is_tuple, tensors))
 }

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use tolab_engine::cuda::SyncDebugMode;
 use tolab_engine::{Device, DeviceType, Session};
 
 use super::parse::device_index;
@@ -50,6 +51,32 @@ pub const HANDLERS: &[(&str, Handler)] = &[
         "torch.accelerator.synchronize",
         Handler::Engine(synchronize),
     ),
+    ("torch.cuda.is_initialized", Handler::Engine(initialisation)),
+    ("torch.cuda.init", Handler::Engine(initialisation)),
+    ("torch.cuda.is_bf16_supported", Handler::Engine(properties)),
+    ("torch.cuda.is_tf32_supported", Handler::Engine(properties)),
+    (
+        "torch.cuda.get_device_properties",
+        Handler::Engine(properties),
+    ),
+    (
+        "torch.cuda.get_device_capability",
+        Handler::Engine(properties),
+    ),
+    ("torch.cuda.mem_get_info", Handler::Engine(memory)),
+    ("torch.cuda.memory_stats", Handler::Engine(memory)),
+    (
+        "torch.cuda.memory_stats_as_nested_dict",
+        Handler::Engine(memory),
+    ),
+    (
+        "torch.cuda.set_sync_debug_mode",
+        Handler::Engine(sync_debug_mode),
+    ),
+    (
+        "torch.cuda.get_sync_debug_mode",
+        Handler::Engine(sync_debug_mode),
+    ),
     ("torch.cuda.Event", Handler::Engine(event)),
     ("torch.cuda.Event.record", Handler::Engine(event_method)),
     (
@@ -90,9 +117,15 @@ fn query(call: &Call, session: &Session) -> Result<Value> {
     Ok(match call.binding.name() {
         "is_available" => Value::Bool(session.is_available()),
         "device_count" => count(session.device_count()),
-        "current_device" | "current_device_index" => count(session.current_device()?),
+        "current_device" | "current_device_index" => {
+            session.cuda_init()?;
+            count(session.current_device()?)
+        }
+        // torch.cuda.empty_cache() releases nothing before CUDA is initialised.
         _ => {
-            session.empty_cache(Device::cuda(session.current_device()? as i8));
+            if session.is_cuda_initialized() {
+                session.empty_cache(Device::cuda(session.current_device()? as i8));
+            }
             Value::None
         }
     })
@@ -121,17 +154,53 @@ fn set_device(call: &Call, session: &Session) -> Result<Value> {
             format!("Expected a cuda device, but got: {d}"),
         ));
     }
+    session.cuda_init()?;
     session.set_device(d.index.unwrap_or(0).max(0) as usize)?;
     Ok(Value::None)
 }
 
 /// The memory figures of a device, and its name.
+///
+/// As in torch/cuda/memory.py, the figures read the allocator only once CUDA is initialised:
+/// before that `memory_stats()` is empty and the others are 0, whatever the device.
 fn memory(call: &Call, session: &Session) -> Result<Value> {
-    let d = session.resolve(device(call, session)?)?;
     let name = call.binding.name();
     if name == "memory_summary" && call.truthy("abbreviated")? {
         return Err(super::ops::not_yet("memory_summary(abbreviated=True)"));
     }
+    let initialised = session.is_cuda_initialized();
+    let figures = matches!(
+        name,
+        "memory_allocated"
+            | "memory_reserved"
+            | "max_memory_allocated"
+            | "max_memory_reserved"
+            | "memory_stats"
+            | "memory_stats_as_nested_dict"
+            | "memory_summary"
+    );
+    if figures && !initialised {
+        call.finish()?;
+        return Ok(match name {
+            "memory_stats" | "memory_stats_as_nested_dict" => Value::dict(Vec::new()),
+            // memory_summary formats memory_stats(), which is empty: PyTorch's own KeyError.
+            "memory_summary" => {
+                return Err(PyException::new(
+                    ExcType::KeyError,
+                    "'allocated_bytes.all.current'",
+                ));
+            }
+            _ => Value::Int(0),
+        });
+    }
+    if name == "reset_peak_memory_stats" && !session.is_available() {
+        // With no GPU the current device index is -1, which the C++ binding refuses.
+        return Err(PyException::new(
+            ExcType::RuntimeError,
+            "invalid argument to reset_peak_memory_stats",
+        ));
+    }
+    let d = session.resolve(device(call, session)?)?;
     call.finish()?;
     let stats = || session.memory_stats(d);
     Ok(match name {
@@ -144,17 +213,153 @@ fn memory(call: &Call, session: &Session) -> Result<Value> {
             Value::None
         }
         "memory_summary" => Value::str(&session.memory_summary(d)),
-        // The lab's GPUs are simulated; the name says so rather than borrowing a real card's.
+        "memory_stats" => {
+            let mut entries = session.detailed_memory_stats(d).entries();
+            entries.sort();
+            Value::dict(
+                entries
+                    .into_iter()
+                    .map(|(key, n)| (Value::str(&key), Value::Int(n)))
+                    .collect(),
+            )
+        }
+        "memory_stats_as_nested_dict" => nested(session.detailed_memory_stats(d).entries()),
+        "mem_get_info" => {
+            let (free, total) = session.mem_get_info(d)?;
+            Value::Tuple(vec![count(free), count(total)].into())
+        }
+        _ => Value::str(&session.device_properties(device_number(d))?.name),
+    })
+}
+
+/// `memory_stats_as_nested_dict()`: the dotted keys as nested dicts, in the C++ binding's order.
+fn nested(entries: Vec<(String, i64)>) -> Value {
+    fn insert(dict: &mut Vec<(Value, Value)>, path: &[&str], n: i64) {
+        let key = Value::str(path[0]);
+        if path.len() == 1 {
+            dict.push((key, Value::Int(n)));
+            return;
+        }
+        let position = dict.iter().position(|(k, _)| k.repr() == key.repr());
+        let index = position.unwrap_or_else(|| {
+            dict.push((key, Value::dict(Vec::new())));
+            dict.len() - 1
+        });
+        if let Value::Dict(inner) = &dict[index].1 {
+            insert(&mut inner.borrow_mut(), &path[1..], n);
+        }
+    }
+    let mut top = Vec::new();
+    for (key, n) in entries {
+        let path: Vec<&str> = key.split('.').collect();
+        insert(&mut top, &path, n);
+    }
+    Value::dict(top)
+}
+
+/// A concrete CUDA device's index.
+fn device_number(d: Device) -> usize {
+    d.index.map_or(0, |i| i.max(0) as usize)
+}
+
+/// `torch.cuda.is_initialized()` and `torch.cuda.init()`.
+fn initialisation(call: &Call, session: &Session) -> Result<Value> {
+    call.finish()?;
+    Ok(match call.binding.name() {
+        "is_initialized" => Value::Bool(session.is_cuda_initialized()),
         _ => {
-            if !session.is_available() {
-                return Err(tolab_engine::Error::NoCudaGpus.into());
-            }
-            Value::str(&format!(
-                "to(device) lab simulated GPU {}",
-                d.index.unwrap_or(0)
-            ))
+            session.cuda_init()?;
+            Value::None
         }
     })
+}
+
+/// `get_device_properties`, `get_device_capability` and what torch/cuda/__init__.py derives
+/// from them (`is_bf16_supported`: compute capability 8 or more; `is_tf32_supported`, the same
+/// without emulation).
+fn properties(call: &Call, session: &Session) -> Result<Value> {
+    let name = call.binding.name();
+    if matches!(name, "is_bf16_supported" | "is_tf32_supported") {
+        // A simulated GPU of compute capability 8 has bfloat16 natively: emulation never counts.
+        if name == "is_bf16_supported" {
+            let _emulation = call.truthy("including_emulation")?;
+        }
+        call.finish()?;
+        if !session.is_available() {
+            return Ok(Value::Bool(false));
+        }
+        let index = session.current_device()?;
+        let major = session.device_properties(index)?.major;
+        return Ok(Value::Bool(major >= 8));
+    }
+    session.cuda_init()?;
+    let d = device(call, session)?;
+    call.finish()?;
+    if d.kind != DeviceType::Cuda {
+        return Err(PyException::new(
+            ExcType::ValueError,
+            format!("Expected a cuda device, but got: {d}"),
+        ));
+    }
+    let index = d.index.map(i64::from).unwrap_or(0);
+    if index < 0 || index >= session.device_count() as i64 {
+        return Err(PyException::new(
+            ExcType::AssertionError,
+            "Invalid device id",
+        ));
+    }
+    let properties = session.device_properties(index as usize)?;
+    Ok(match name {
+        "get_device_capability" => {
+            Value::Tuple(vec![Value::Int(properties.major), Value::Int(properties.minor)].into())
+        }
+        _ => Value::DeviceProperties(Rc::new(properties)),
+    })
+}
+
+/// `torch.cuda.set_sync_debug_mode(mode)` ("default", "warn", "error" or 0, 1, 2) and
+/// `get_sync_debug_mode()`.
+fn sync_debug_mode(call: &Call, session: &Session) -> Result<Value> {
+    if call.binding.name() == "get_sync_debug_mode" {
+        call.finish()?;
+        return Ok(Value::Int(session.sync_debug_mode()?.level()));
+    }
+    let mode = call.value("debug_mode")?;
+    call.finish()?;
+    session.cuda_init()?;
+    let level = match &mode {
+        Some(Value::Str(s)) => match &**s {
+            "default" => 0,
+            "warn" => 1,
+            "error" => 2,
+            _ => {
+                return Err(PyException::new(
+                    ExcType::RuntimeError,
+                    "invalid value of debug_mode, expected one of `default`, `warn`, `error`",
+                ));
+            }
+        },
+        Some(Value::Int(i)) => *i,
+        Some(Value::Bool(b)) => i64::from(*b),
+        _ => {
+            return Err(PyException::new(
+                ExcType::RuntimeError,
+                "invalid argument to set_sync_debug_mode",
+            ));
+        }
+    };
+    // torch/csrc/cuda/Module.cpp warns once per process, whatever the mode.
+    const PROTOTYPE: &str = "Synchronization debug mode is a prototype feature and does not \
+                             yet detect all synchronizing operations";
+    session.warn_once(PROTOTYPE, PROTOTYPE);
+    let mode = SyncDebugMode::from_level(level).ok_or_else(|| {
+        PyException::new(
+            ExcType::RuntimeError,
+            "invalid value of debug_mode, expected one of 0,1,2",
+        )
+    })?;
+    session.set_sync_debug_mode(mode)?;
+    Ok(Value::None)
 }
 
 fn synchronize(call: &Call, session: &Session) -> Result<Value> {

@@ -26,6 +26,8 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("torch.inverse", Handler::Engine(inv)),
     ("Tensor.inverse", Handler::Engine(inv)),
     ("torch.linalg.solve", Handler::Engine(solve)),
+    ("torch.cholesky_solve", Handler::Engine(cholesky_solve)),
+    ("Tensor.cholesky_solve", Handler::Engine(cholesky_solve)),
     ("torch.linalg.cholesky", Handler::Engine(cholesky)),
     ("torch.cholesky", Handler::Engine(removed)),
     ("Tensor.cholesky", Handler::Engine(removed)),
@@ -104,6 +106,16 @@ fn solve(call: &Call, _: &Session) -> Result<Value> {
             .matrix_transpose()?,
     };
     into_out(call, out, x)
+}
+
+/// `torch.cholesky_solve(B, L, upper=False, *, out=None)`.
+fn cholesky_solve(call: &Call, _: &Session) -> Result<Value> {
+    let b = call.input()?;
+    let l = call.tensor("input2")?;
+    let upper = call.bool("upper")?;
+    let out = out_tensor(call)?;
+    call.finish()?;
+    into_out(call, out, b.cholesky_solve(&l, upper)?)
 }
 
 fn cholesky(call: &Call, _: &Session) -> Result<Value> {

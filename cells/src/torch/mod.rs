@@ -121,6 +121,7 @@ pub const NAMESPACES: &[&str] = &[
     "torch.random",
     "torch.linalg",
     "torch.autograd",
+    "torch.autograd.functional",
     "torch.amp",
     "torch.nn",
     "torch.nn.functional",
@@ -201,7 +202,7 @@ fn other_names(namespace: &str) -> Vec<&'static str> {
             names.extend(["Tensor", "Size", "__version__", "default_generator"]);
         }
         "torch.random" => names.push("default_generator"),
-        "torch.autograd" => names.push("Function"),
+        "torch.autograd" => names.extend(["Function", "Variable"]),
         "torch.utils.data" => names.push("Dataset"),
         "torch.utils.data.distributed" => names.push("DistributedSampler"),
         "torch.distributed" => names.push("ReduceOp"),
@@ -236,6 +237,7 @@ pub fn module_attribute(namespace: &'static str, name: &str) -> Option<Value> {
         // The PyTorch whose behaviour the lab reproduces (its golden files come from it).
         ("torch", "__version__") => return Some(Value::str("2.15.0")),
         ("torch.autograd", "Function") => return Some(Value::Type(function::FUNCTION)),
+        ("torch.autograd", "Variable") => return Some(Value::Type(autograd::VARIABLE)),
         ("torch" | "torch.random", "default_generator") => {
             return Some(Value::Generator(
                 tolab_engine::random::GeneratorHandle::Default,

@@ -596,15 +596,32 @@ fn matmul(call: &Call, _: &Session) -> Result<Value> {
         "outer" | "ger" => "vec2",
         _ => "other",
     })?;
+    let out = out_tensor(call)?;
     call.finish()?;
-    tensor_value(match name {
+    let result = match name {
         "mm" => t.mm(&other)?,
         "bmm" => t.bmm(&other)?,
         "mv" => t.mv(&other)?,
         "dot" => t.dot(&other)?,
         "outer" | "ger" => t.outer(&other)?,
         _ => t.matmul(&other)?,
-    })
+    };
+    // The product kernels check out='s dtype themselves, before TensorIterator's cast rule.
+    if let Some(out) = &out
+        && out.dtype() != result.dtype()
+    {
+        let (expected, got) = (result.dtype(), out.dtype());
+        return Err(match (name, result.dim()) {
+            ("outer" | "ger", _) => return into_out(call, Some(out.clone()), result),
+            ("dot", _) | ("matmul", 0) => tolab_engine::Error::DotOutDtype {
+                result: got,
+                input: expected,
+            },
+            _ => tolab_engine::Error::ProductOutDtype { expected, got },
+        }
+        .into());
+    }
+    into_out(call, out, result)
 }
 
 fn transpose(call: &Call, _: &Session) -> Result<Value> {

@@ -33,6 +33,7 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("Tensor.log_normal_", Handler::Engine(fill_)),
     ("Tensor.geometric_", Handler::Engine(fill_)),
     ("Tensor.random_", Handler::Engine(fill_)),
+    ("torch.random.fork_rng", Handler::Engine(fork_rng)),
     ("torch.seed", Handler::Engine(default_generator)),
     ("torch.initial_seed", Handler::Engine(default_generator)),
     ("torch.get_rng_state", Handler::Engine(default_generator)),
@@ -345,3 +346,86 @@ fn generator_op(call: &Call, session: &Session, g: &GeneratorHandle) -> Result<V
         }
     }
 }
+
+/// `torch.random.fork_rng(devices=None, enabled=True, device_type=None)`: a context manager
+/// that puts the CPU's generator, and those of the CUDA devices named (all by default), back
+/// as they were when the block began (torch/random.py).
+pub struct ForkRng {
+    enabled: bool,
+    devices: Option<Vec<usize>>,
+}
+
+fn fork_rng(call: &Call, session: &Session) -> Result<Value> {
+    let devices = match call.value("devices")? {
+        None | Some(Value::None) => None,
+        Some(list) => Some(
+            crate::python::operators::iterate(&list)?
+                .iter()
+                .map(|d| match d {
+                    Value::Int(i) if *i >= 0 => Ok(*i as usize),
+                    Value::Device(d) => Ok(d.index.unwrap_or(0).max(0) as usize),
+                    other => Err(PyException::new(
+                        ExcType::TypeError,
+                        format!("fork_rng(): a device index, not {}", other.type_name()),
+                    )),
+                })
+                .collect::<Result<Vec<usize>>>()?,
+        ),
+    };
+    let enabled = match call.value("enabled")? {
+        None => true,
+        Some(v) => v.truthy(),
+    };
+    if let Some(kind) = call
+        .value("device_type")?
+        .filter(|v| !matches!(v, Value::None))
+        && kind.str_text() != "cuda"
+    {
+        return Err(super::ops::not_yet(
+            "fork_rng(device_type=) other than 'cuda'",
+        ));
+    }
+    let _ = (call.value("_caller")?, call.value("_devices_kw")?);
+    call.finish()?;
+    let _ = session;
+    Ok(Value::ForkRng(std::rc::Rc::new(ForkRng {
+        enabled,
+        devices,
+    })))
+}
+
+impl ForkRng {
+    /// Entering the block: the generators to put back when it ends (none when disabled).
+    pub fn enter(
+        &self,
+        session: &Session,
+    ) -> Vec<(Device, Option<tolab_engine::random::Generator>)> {
+        if !self.enabled {
+            return Vec::new();
+        }
+        let devices = self.devices.clone().unwrap_or_else(|| {
+            let count = session.device_count();
+            if count > 1 {
+                let message =
+                    FORK_RNG_ALL_DEVICES.replacen("you have 2", &format!("you have {count}"), 1);
+                session.warn_once("fork_rng", &message);
+            }
+            (0..count).collect()
+        });
+        let mut all = vec![Device::CPU];
+        all.extend(devices.iter().map(|&i| Device::cuda(i as i8)));
+        session.generator_states(&all)
+    }
+}
+
+/// torch/random.py's warning when `devices` is left out on a machine with several GPUs, for
+/// `fork_rng` on CUDA (the lab's machine has two by default).
+const FORK_RNG_ALL_DEVICES: &str = "CUDA reports that you have 2 available devices, and you have \
+used fork_rng without explicitly specifying which devices are being used. For safety, we \
+initialize *every* CUDA device by default, which can be quite slow if you have a lot of CUDAs. \
+If you know that you are only making use of a few CUDA devices, set the environment variable \
+CUDA_VISIBLE_DEVICES or the 'devices' keyword argument of fork_rng with the set of devices you \
+are actually using. For example, if you are using CPU only, set device.upper()_VISIBLE_DEVICES= \
+or devices=[]; if you are using device 0 only, set CUDA_VISIBLE_DEVICES=0 or devices=[0].  To \
+initialize all devices and suppress this warning, set the 'devices' keyword argument to \
+`range(torch.cuda.device_count())`.";

@@ -266,6 +266,33 @@ impl BackwardPass {
         Ok(())
     }
 
+    /// In anomaly mode, a node's gradients with a NaN in them stop the pass (reading them is a
+    /// sync point, as PyTorch's `isnan().any().item()` is).
+    fn check_nan(
+        &self,
+        node: &GradFn,
+        grads: Vec<Option<Tensor>>,
+    ) -> Result<Vec<Option<Tensor>>, Error> {
+        let mode = self.session.anomaly_mode();
+        if !(mode.enabled && mode.check_nan) {
+            return Ok(grads);
+        }
+        for (output, grad) in grads.iter().enumerate() {
+            let Some(grad) = grad else { continue };
+            if !grad.dtype().is_floating_point() {
+                continue;
+            }
+            let nan = grad.scalars()?.iter().any(|s| s.as_f64().is_nan());
+            if nan {
+                return Err(Error::AnomalyNan {
+                    node: node.name(),
+                    output,
+                });
+            }
+        }
+        Ok(grads)
+    }
+
     /// Runs nodes, until the end or a pause for the caller.
     fn run(&mut self) -> Result<Option<Pause>, Error> {
         for (leaf, grad) in std::mem::take(&mut self.leaves) {
@@ -321,7 +348,7 @@ impl BackwardPass {
             } else {
                 let backward = node.0.backward.borrow();
                 let apply = backward.as_ref().ok_or(Error::BackwardTwice)?;
-                match apply(&grad) {
+                match apply(&grad).and_then(|grads| self.check_nan(&node, grads)) {
                     Ok(grads) => Some(grads),
                     Err(e) => {
                         drop(backward);

@@ -24,6 +24,23 @@ pub use function::record_function;
 use hooks::Hooks;
 pub use hooks::{HookFn, HookHandle};
 
+/// `torch.autograd.set_detect_anomaly(mode, check_nan)`: with `check_nan`, a backward pass
+/// fails at the first node whose gradients hold a NaN, naming it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnomalyMode {
+    pub enabled: bool,
+    pub check_nan: bool,
+}
+
+impl Default for AnomalyMode {
+    fn default() -> Self {
+        AnomalyMode {
+            enabled: false,
+            check_nan: true,
+        }
+    }
+}
+
 /// Gradients for a node's inputs from the gradient of its output.
 pub(crate) type BackwardFn = Box<dyn Fn(&Tensor) -> Result<Vec<Option<Tensor>>, Error>>;
 
@@ -35,8 +52,9 @@ struct Node {
     id: u64,
     name: &'static str,
     next: Vec<Option<GradFn>>,
-    /// The leaf an `AccumulateGrad` node accumulates into.
-    variable: Option<Weak<TensorImpl>>,
+    /// The leaf an `AccumulateGrad` node accumulates into, held as PyTorch's node holds it: a
+    /// graph keeps its leaves (the leaf itself holds its node weakly, so there is no cycle).
+    variable: Option<Tensor>,
     /// `None` once a node that saved tensors has run without `retain_graph`.
     backward: RefCell<Option<BackwardFn>>,
     saves_tensors: bool,
@@ -105,13 +123,9 @@ impl GradFn {
         self.0.saves_tensors
     }
 
-    /// `AccumulateGrad.variable`: the leaf, while it is alive.
+    /// `AccumulateGrad.variable`: the leaf.
     pub fn variable(&self) -> Option<Tensor> {
-        self.0
-            .variable
-            .as_ref()
-            .and_then(Weak::upgrade)
-            .map(Tensor::from_impl)
+        self.0.variable.clone()
     }
 }
 
@@ -154,7 +168,7 @@ fn edge_to(input: &Tensor) -> Option<GradFn> {
         id: input.session().next_id(),
         name: "AccumulateGrad",
         next: Vec::new(),
-        variable: Some(input.downgrade()),
+        variable: Some(input.clone()),
         backward: RefCell::new(None),
         saves_tensors: false,
         retained: RefCell::default(),

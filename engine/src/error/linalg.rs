@@ -39,6 +39,23 @@ pub enum LinalgError {
         "linalg.cholesky: The factorization could not be completed because the input is not positive-definite (the leading minor of order {order} is not positive-definite)."
     )]
     NotPositiveDefinite { order: usize },
+    // cholesky_solve (BatchLinearAlgebra.cpp, `_linalg_broadcast_batch_dims` and its checks).
+    #[error("b should have at least 2 dimensions, but has {ndim} dimensions instead")]
+    SolveRhsRank { ndim: usize },
+    #[error("A must be batches of square matrices, but they are {rows} by {cols} matrices")]
+    SquareBatches { rows: usize, cols: usize },
+    #[error("Expected b and A to be on the same device, but found b on {b} and A on {a} instead.")]
+    SolveDevices { b: Device, a: Device },
+    #[error(
+        "Expected b and A to have the same dtype, but found b of type {} and A of type {} instead.",
+        b.scalar_type_name(),
+        a.scalar_type_name()
+    )]
+    SolveDtypes { b: DType, a: DType },
+    #[error(
+        "Incompatible matrix sizes for cholesky_solve: each A matrix is {n} by {n} but each b matrix is {rows} by {cols}"
+    )]
+    CholeskySolveSizes { n: usize, rows: usize, cols: usize },
     // The products (Linear.cpp, LinearAlgebra.cpp, Cross.cpp).
     #[error("both dimension lists should have same length")]
     TensordotLengths,

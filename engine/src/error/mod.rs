@@ -163,6 +163,26 @@ pub enum Error {
     CudaInvalidDevice,
     #[error("No CUDA GPUs are available")]
     NoCudaGpus,
+    /// `mm`/`bmm`/`mv`/`matmul` with an `out=` of another dtype (aten/src/ATen/native/
+    /// LinearAlgebra.cpp, `addmm_impl_cpu_` and its kin).
+    #[error("Expected out tensor to have dtype {}, but got {} instead", expected.cpp_name(), got.cpp_name())]
+    ProductOutDtype {
+        expected: crate::dtype::DType,
+        got: crate::dtype::DType,
+    },
+    /// `dot` (and `matmul` of two vectors) with an `out=` of another dtype (native/Blas.cpp).
+    #[error("result dtype {} does not match input dtype {}", result.scalar_type_name(), input.scalar_type_name())]
+    DotOutDtype {
+        result: crate::dtype::DType,
+        input: crate::dtype::DType,
+    },
+    /// Anomaly mode's NaN check (torch/csrc/autograd/engine.cpp, `validate_outputs`' caller).
+    #[error("Function '{node}' returned nan values in its {output}th output.")]
+    AnomalyNan { node: &'static str, output: usize },
+    /// `torch.cuda.set_sync_debug_mode("error")`, at a synchronizing operation
+    /// (`c10::cuda::warn_or_error_on_sync`).
+    #[error("called a synchronizing CUDA operation")]
+    SynchronizingOperation,
     #[error("Invalid device index for MPS: only mps:0 exists")]
     MpsInvalidDevice,
     /// PyTorch has these device types, but the lab runs only cpu, cuda, mps and meta.
@@ -1027,6 +1047,10 @@ impl Error {
             | Error::BroadcastMismatch { .. }
             | Error::CudaInvalidDevice
             | Error::NoCudaGpus
+            | Error::SynchronizingOperation
+            | Error::AnomalyNan { .. }
+            | Error::ProductOutDtype { .. }
+            | Error::DotOutDtype { .. }
             | Error::MpsInvalidDevice
             | Error::NoBackendForDevice { .. }
             | Error::CpuOutOfMemory { .. } => PythonType::RuntimeError,

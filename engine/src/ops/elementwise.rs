@@ -396,6 +396,16 @@ pub(super) fn pow_scalar_values(x: &Tensor, exponent: Scalar) -> Result<Tensor, 
     let dtype = x.dtype();
     let single_or_double = matches!(dtype, DType::Float32 | DType::Float64);
     let times = |a: &Tensor, b: &Tensor| binary_values(Binary::Mul, a.into(), b.into());
+    // ATen's pow_out fills ones for 0 and copies the base for 1, before any kernel.
+    if dtype.is_floating_point() {
+        match e {
+            0.0 => return x.full_like(Scalar::Int(1)),
+            1.0 => {
+                return binary_values(Binary::Mul, x.into(), Operand::Scalar(Scalar::Int(1)));
+            }
+            _ => {}
+        }
+    }
     if single_or_double || dtype == DType::BFloat16 {
         let special = match e {
             0.5 => Some(Unary::Sqrt),
@@ -423,11 +433,12 @@ pub(super) fn pow_scalar_backward(saved: SavedTensor, exponent: Scalar) -> Backw
     Backward::saving("PowBackward0", move |grad| {
         let x = saved.unpack()?;
         let p = exponent.as_f64();
-        let lower = binary_values(
-            Binary::Pow,
-            x.into(),
-            Operand::Scalar(Scalar::Float(p - 1.0)),
-        )?;
+        // pow_backward: zeros for a zero exponent, else p · x.pow(p - 1), that pow with its
+        // special cases (x·x for 3, the copy for 2).
+        if p == 0.0 {
+            return Ok(vec![Some(x.full_like(Scalar::Int(0))?)]);
+        }
+        let lower = pow_scalar_values(x, Scalar::Float(p - 1.0))?;
         let scaled = binary_values(
             Binary::Mul,
             (&lower).into(),

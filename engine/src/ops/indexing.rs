@@ -229,11 +229,21 @@ pub(super) fn gradient_from_sums(
 }
 
 impl Tensor {
-    /// `torch.cat(tensors, dim)`: dtypes promoted, shapes equal except along `dim`.
+    /// `torch.cat(tensors, dim)`: dtypes promoted, shapes equal except along `dim`. As in ATen,
+    /// a 1-D tensor with no elements is left out whatever its shape (the legacy rule that lets
+    /// `out = torch.cat([out, rows])` start from `torch.tensor([])`); it still counts for the
+    /// dtype and the device, and gets an empty gradient.
     pub fn cat(tensors: &[&Tensor], dim: i64) -> Result<Tensor, Error> {
         let first = tensors.first().ok_or(Error::CatEmpty)?;
-        let ndim = first.dim();
-        for t in tensors {
+        let skipped = |t: &Tensor| t.dim() == 1 && t.numel() == 0;
+        let mut joined: Vec<&Tensor> = tensors.iter().copied().filter(|t| !skipped(t)).collect();
+        if joined.is_empty() {
+            // All of them are empty and 1-D: joined as they are.
+            joined = tensors.to_vec();
+        }
+        let reference = joined[0];
+        let ndim = reference.dim();
+        for t in &joined {
             if t.dim() != ndim {
                 return Err(Error::CatDims {
                     first: ndim,
@@ -245,12 +255,12 @@ impl Tensor {
         let named: Vec<(&'static str, Option<&Tensor>)> =
             tensors.iter().map(|&t| ("tensors", Some(t))).collect();
         let device = super::check_arguments("wrapper_CUDA_cat", &named)?;
-        for (number, t) in tensors.iter().enumerate() {
+        for (number, t) in tensors.iter().enumerate().filter(|(_, t)| !skipped(t)) {
             for axis in (0..ndim).filter(|&a| a != d) {
-                if t.shape()[axis] != first.shape()[axis] {
+                if t.shape()[axis] != reference.shape()[axis] {
                     return Err(Error::CatSizes {
                         dim: d,
-                        expected: first.shape()[axis],
+                        expected: reference.shape()[axis],
                         got: t.shape()[axis],
                         number,
                     });
@@ -262,23 +272,30 @@ impl Tensor {
             .map(|t| t.dtype())
             .reduce(promote_types)
             .unwrap_or(DType::Float32);
-        let mut shape = first.shape().to_vec();
-        shape[d] = tensors.iter().map(|t| t.shape()[d]).sum();
-        let out = match super::gpu::cat(tensors, d, &shape, dtype, device) {
+        let mut shape = reference.shape().to_vec();
+        shape[d] = joined.iter().map(|t| t.shape()[d]).sum();
+        let out = match super::gpu::cat(&joined, d, &shape, dtype, device) {
             Some(out) => {
                 super::record_gpu_kernel(first.session(), device, "cat");
                 out?
             }
-            None => cat_on_host(tensors, d, &shape, dtype, device)?,
+            None => cat_on_host(&joined, d, &shape, dtype, device)?,
         };
-        let sizes: Vec<(usize, DType)> =
-            tensors.iter().map(|t| (t.shape()[d], t.dtype())).collect();
+        // Each input's share of the gradient: its rows, or nothing for one left out.
+        let sizes: Vec<(Option<usize>, DType)> = tensors
+            .iter()
+            .map(|t| ((!skipped(t)).then(|| t.shape()[d]), t.dtype()))
+            .collect();
         let meta = autograd::record(tensors, || {
             Backward::new("CatBackward0", move |grad| {
                 let mut start = 0;
                 sizes
                     .iter()
                     .map(|&(size, dtype)| {
+                        let Some(size) = size else {
+                            return Tensor::zeros(grad.session(), &[0], dtype, grad.device())
+                                .map(Some);
+                        };
                         let piece = grad
                             .slice(d as i64, Some(start as i64), Some((start + size) as i64), 1)?
                             .contiguous()?;

@@ -82,6 +82,33 @@ fn tensor_of(
     )
 }
 
+/// Solves `L Lᵀ X = B` for one row-major `n × k` right-hand side, with the lower factor `L`
+/// (read from the upper triangle's transpose when `upper`): forward, then back substitution.
+fn substitute(factor: &[f64], rhs: &[f64], n: usize, k: usize, upper: bool) -> Vec<f64> {
+    let low = |r: usize, c: usize| match upper {
+        true => factor[c * n + r],
+        false => factor[r * n + c],
+    };
+    let mut x = rhs.to_vec();
+    for col in 0..k {
+        for r in 0..n {
+            let mut s = x[r * k + col];
+            for c in 0..r {
+                s -= low(r, c) * x[c * k + col];
+            }
+            x[r * k + col] = s / low(r, r);
+        }
+        for r in (0..n).rev() {
+            let mut s = x[r * k + col];
+            for c in r + 1..n {
+                s -= low(c, r) * x[c * k + col];
+            }
+            x[r * k + col] = s / low(r, r);
+        }
+    }
+    x
+}
+
 /// LU with partial pivoting of a square row-major matrix: the factors in place, the row order,
 /// the permutation's sign, and the first zero pivot (1-based) if the matrix is singular.
 fn lu(a: &[f64], n: usize) -> (Vec<f64>, Vec<usize>, f64, Option<usize>) {
@@ -475,6 +502,98 @@ impl Tensor {
                 let ga = l_inv.matrix_transpose()?.matmul(&phi)?.matmul(&l_inv)?;
                 let sym = ga.add(&ga.matrix_transpose()?)?.mul(Scalar::Float(0.5))?;
                 Ok(vec![Some(sym)])
+            })
+        });
+        Ok(out.with_autograd(meta))
+    }
+
+    /// `torch.cholesky_solve(self, L, upper)`: `X` with `L Lᵀ X = self` (or `Uᵀ U X = self`),
+    /// by forward then back substitution (`CholeskySolveBackward0`), batches broadcast.
+    pub fn cholesky_solve(&self, factor: &Tensor, upper: bool) -> Result<Tensor, Error> {
+        if self.dim() < 2 {
+            return Err(LinalgError::SolveRhsRank { ndim: self.dim() }.into());
+        }
+        if factor.dim() < 2 {
+            return Err(LinalgError::Rank {
+                op: "cholesky_solve",
+                ndim: factor.dim(),
+            }
+            .into());
+        }
+        // linearSolveCheckInputs (BatchLinearAlgebra.cpp), in its order.
+        if self.device() != factor.device() {
+            return Err(LinalgError::SolveDevices {
+                b: self.device(),
+                a: factor.device(),
+            }
+            .into());
+        }
+        if self.dtype() != factor.dtype() {
+            return Err(LinalgError::SolveDtypes {
+                b: self.dtype(),
+                a: factor.dtype(),
+            }
+            .into());
+        }
+        let (rows, cols) = (
+            factor.shape()[factor.dim() - 2],
+            factor.shape()[factor.dim() - 1],
+        );
+        if rows != cols {
+            return Err(LinalgError::SquareBatches { rows, cols }.into());
+        }
+        let n = rows;
+        let (b_rows, k) = (self.shape()[self.dim() - 2], self.shape()[self.dim() - 1]);
+        if b_rows != n {
+            return Err(LinalgError::CholeskySolveSizes {
+                n,
+                rows: b_rows,
+                cols: k,
+            }
+            .into());
+        }
+        if !self.dtype().is_floating_point() {
+            return Err(Error::KernelNotForDtype {
+                kernel: format!("cholesky_solve_{}", self.device().kind.name()),
+                dtype: self.dtype(),
+            });
+        }
+        // The batch dimensions broadcast against each other (`_linalg_broadcast_batch_dims`).
+        let batch = crate::layout::broadcast_shapes(
+            &self.shape()[..self.dim() - 2],
+            &factor.shape()[..factor.dim() - 2],
+        )?;
+        let expand = |t: &Tensor, tail: [usize; 2]| -> Result<Tensor, Error> {
+            let sizes: Vec<i64> = batch.iter().chain(&tail).map(|&d| d as i64).collect();
+            t.expand(&sizes)
+        };
+        let l = Matrices::of(&expand(factor, [n, n])?, "cholesky_solve")?;
+        let b = Matrices::of(&expand(self, [n, k])?, "cholesky_solve")?;
+        let mut values = Vec::with_capacity(b.data.len() * n * k);
+        for (i, rhs) in b.data.iter().enumerate() {
+            let factor = &l.data[i];
+            let x = substitute(factor, rhs, n, k, upper);
+            values.extend(x);
+        }
+        let out = tensor_of(self, &b.batch, &[n, k], values, "cholesky_solve")?;
+        let (saved_l, x) = (SavedTensor::new(factor), out.detach());
+        let (b_shape, l_shape) = (self.shape().to_vec(), factor.shape().to_vec());
+        let meta = autograd::record(&[self, factor], || {
+            Backward::saving("CholeskySolveBackward0", move |grad| {
+                // torch/csrc/autograd/FunctionsManual.cpp, cholesky_solve_backward.
+                let l = saved_l.unpack()?;
+                let grad_b = grad.cholesky_solve(l, upper)?;
+                let common = grad_b.matmul(&x.matrix_transpose()?)?;
+                let common = common.add(&common.matrix_transpose()?)?;
+                let grad_l = match upper {
+                    true => l.matmul(&common)?.neg()?,
+                    false => common.matmul(l)?.neg()?,
+                };
+                // A batch that was broadcast gets the sum over the copies.
+                Ok(vec![
+                    Some(grad_b.sum_to_shape(&b_shape)?),
+                    Some(grad_l.sum_to_shape(&l_shape)?),
+                ])
             })
         });
         Ok(out.with_autograd(meta))

@@ -67,14 +67,14 @@ BINDINGS = {
         masked_select masked_scatter take take_along_dim nonzero argwhere select
         amax amin logsumexp nansum nanmean count_nonzero std_mean var_mean argmin any all
         cumsum cumprod cummax cummin norm dist det logdet slogdet inverse cholesky qr svd
-        pinverse sort argsort msort topk kthvalue median nanmedian mode pow
+        pinverse cholesky_solve sort argsort msort topk kthvalue median nanmedian mode pow
         eq ne lt le gt ge less less_equal greater greater_equal not_equal clip clamp_min
         clamp_max lerp addcmul addcdiv xlogy nan_to_num logit logical_not logical_and logical_or
         logical_xor isclose signbit numel is_floating_point is_complex is_nonzero isposinf
         isneginf isreal rad2deg deg2rad float_power bitwise_and bitwise_or bitwise_xor
         bitwise_not bitwise_left_shift bitwise_right_shift
         einsum tensordot inner kron vdot chain_matmul matrix_power cross addmv addmv_ addr baddbmm
-        set_grad_enabled
+        set_grad_enabled is_anomaly_enabled is_anomaly_check_nan_enabled
         addbmm
         normal bernoulli multinomial poisson seed initial_seed get_rng_state set_rng_state
         randint_like
@@ -82,7 +82,8 @@ BINDINGS = {
         set_default_dtype get_default_device set_default_device set_printoptions
         promote_types result_type can_cast finfo iinfo Tensor
     """,
-    "torch.autograd": "grad backward",
+    "torch.autograd": "grad backward detect_anomaly set_detect_anomaly",
+    "torch.autograd.functional": "jacobian",
     "torch.linalg": """
         det slogdet inv solve cholesky qr svd svdvals eigh eigvalsh pinv matrix_rank lstsq
         vector_norm matrix_norm norm diagonal matmul vecdot multi_dot matrix_power cross
@@ -107,7 +108,7 @@ BINDINGS = {
         masked_select masked_fill_ masked_scatter masked_scatter_ take take_along_dim nonzero
         argwhere select
         amax amin logsumexp nansum nanmean count_nonzero argmin cumsum cumsum_ cumprod cumprod_
-        cummax cummin norm dist det logdet slogdet inverse cholesky qr svd pinverse
+        cummax cummin norm dist det logdet slogdet inverse cholesky cholesky_solve qr svd pinverse
         sort argsort msort topk kthvalue median nanmedian mode pow_
         eq ne lt le gt ge less less_equal greater greater_equal not_equal eq_ ne_ lt_ le_ gt_
         ge_ less_ less_equal_ greater_ greater_equal_ not_equal_ clamp_ clip clip_ clamp_min
@@ -155,6 +156,9 @@ BINDINGS = {
         is_available device_count current_device set_device memory_allocated memory_reserved
         max_memory_allocated max_memory_reserved reset_peak_memory_stats memory_summary
         synchronize empty_cache get_device_name manual_seed manual_seed_all Event
+        is_initialized init is_bf16_supported is_tf32_supported get_device_properties
+        get_device_capability mem_get_info memory_stats memory_stats_as_nested_dict
+        set_sync_debug_mode get_sync_debug_mode
     """,
     "torch.cuda.Event": "record synchronize query wait elapsed_time",
     "torch.accelerator": """
@@ -162,7 +166,7 @@ BINDINGS = {
         synchronize
     """,
     "torch.Generator": "manual_seed initial_seed get_state set_state seed",
-    "torch.random": "manual_seed seed initial_seed get_rng_state set_rng_state",
+    "torch.random": "manual_seed seed initial_seed get_rng_state set_rng_state fork_rng",
     "torch.amp": "autocast GradScaler",
     "torch.cuda.amp": "autocast GradScaler",
     "torch.amp.GradScaler": "scale step update unscale_ get_scale is_enabled",
@@ -194,6 +198,7 @@ KNOWN_NAMESPACES = {
     "torch.fft": torch.fft,
     "torch.special": torch.special,
     "torch.autograd": torch.autograd,
+    "torch.autograd.functional": torch.autograd.functional,
     "torch.amp": torch.amp,
     "torch.distributed": torch.distributed,
     "torch.nn.Module": torch.nn.Module,
