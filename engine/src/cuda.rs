@@ -161,11 +161,6 @@ impl Session {
         self.use_cuda_context()
     }
 
-    /// `torch.cuda.is_initialized()`.
-    pub fn is_cuda_initialized(&self) -> bool {
-        self.has_cuda_context()
-    }
-
     /// `torch.cuda.get_device_properties(index)` (an index `device_count()` has; initialises
     /// CUDA).
     pub fn device_properties(&self, index: usize) -> Result<DeviceProperties, Error> {

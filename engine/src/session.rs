@@ -452,8 +452,8 @@ impl Session {
         Ok(())
     }
 
-    /// Whether this process has initialised CUDA.
-    pub(crate) fn has_cuda_context(&self) -> bool {
+    /// `torch.cuda.is_initialized()`: whether this process has a CUDA context.
+    pub fn is_cuda_initialized(&self) -> bool {
         self.0.cuda_context.get()
     }
 

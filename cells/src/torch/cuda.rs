@@ -155,7 +155,7 @@ fn set_device(call: &Call, session: &Session) -> Result<Value> {
         ));
     }
     session.cuda_init()?;
-    session.set_device(d.index.unwrap_or(0).max(0) as usize)?;
+    session.set_device(device_number(d))?;
     Ok(Value::None)
 }
 
@@ -240,7 +240,9 @@ fn nested(entries: Vec<(String, i64)>) -> Value {
             dict.push((key, Value::Int(n)));
             return;
         }
-        let position = dict.iter().position(|(k, _)| k.repr() == key.repr());
+        let position = dict
+            .iter()
+            .position(|(k, _)| matches!(k, Value::Str(s) if **s == *path[0]));
         let index = position.unwrap_or_else(|| {
             dict.push((key, Value::dict(Vec::new())));
             dict.len() - 1
@@ -257,8 +259,8 @@ fn nested(entries: Vec<(String, i64)>) -> Value {
     Value::dict(top)
 }
 
-/// A concrete CUDA device's index.
-fn device_number(d: Device) -> usize {
+/// A CUDA device's index (0 for `cuda` without one).
+pub(super) fn device_number(d: Device) -> usize {
     d.index.map_or(0, |i| i.max(0) as usize)
 }
 
@@ -365,7 +367,7 @@ fn sync_debug_mode(call: &Call, session: &Session) -> Result<Value> {
 fn synchronize(call: &Call, session: &Session) -> Result<Value> {
     let index = match call.value("device")? {
         None | Some(Value::None) => None,
-        Some(_) => Some(device(call, session)?.index.unwrap_or(0).max(0) as usize),
+        Some(_) => Some(device_number(device(call, session)?)),
     };
     call.finish()?;
     session.synchronize(index)?;

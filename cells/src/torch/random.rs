@@ -355,7 +355,7 @@ pub struct ForkRng {
     devices: Option<Vec<usize>>,
 }
 
-fn fork_rng(call: &Call, session: &Session) -> Result<Value> {
+fn fork_rng(call: &Call, _: &Session) -> Result<Value> {
     let devices = match call.value("devices")? {
         None | Some(Value::None) => None,
         Some(list) => Some(
@@ -363,7 +363,7 @@ fn fork_rng(call: &Call, session: &Session) -> Result<Value> {
                 .iter()
                 .map(|d| match d {
                     Value::Int(i) if *i >= 0 => Ok(*i as usize),
-                    Value::Device(d) => Ok(d.index.unwrap_or(0).max(0) as usize),
+                    Value::Device(d) => Ok(super::cuda::device_number(*d)),
                     other => Err(PyException::new(
                         ExcType::TypeError,
                         format!("fork_rng(): a device index, not {}", other.type_name()),
@@ -387,7 +387,6 @@ fn fork_rng(call: &Call, session: &Session) -> Result<Value> {
     }
     let _ = (call.value("_caller")?, call.value("_devices_kw")?);
     call.finish()?;
-    let _ = session;
     Ok(Value::ForkRng(std::rc::Rc::new(ForkRng {
         enabled,
         devices,
@@ -406,9 +405,7 @@ impl ForkRng {
         let devices = self.devices.clone().unwrap_or_else(|| {
             let count = session.device_count();
             if count > 1 {
-                let message =
-                    FORK_RNG_ALL_DEVICES.replacen("you have 2", &format!("you have {count}"), 1);
-                session.warn_once("fork_rng", &message);
+                session.warn_once("fork_rng", &all_devices_warning(count));
             }
             (0..count).collect()
         });
@@ -419,13 +416,17 @@ impl ForkRng {
 }
 
 /// torch/random.py's warning when `devices` is left out on a machine with several GPUs, for
-/// `fork_rng` on CUDA (the lab's machine has two by default).
-const FORK_RNG_ALL_DEVICES: &str = "CUDA reports that you have 2 available devices, and you have \
-used fork_rng without explicitly specifying which devices are being used. For safety, we \
-initialize *every* CUDA device by default, which can be quite slow if you have a lot of CUDAs. \
-If you know that you are only making use of a few CUDA devices, set the environment variable \
-CUDA_VISIBLE_DEVICES or the 'devices' keyword argument of fork_rng with the set of devices you \
-are actually using. For example, if you are using CPU only, set device.upper()_VISIBLE_DEVICES= \
-or devices=[]; if you are using device 0 only, set CUDA_VISIBLE_DEVICES=0 or devices=[0].  To \
-initialize all devices and suppress this warning, set the 'devices' keyword argument to \
-`range(torch.cuda.device_count())`.";
+/// `fork_rng` on CUDA.
+fn all_devices_warning(count: usize) -> String {
+    format!(
+        "CUDA reports that you have {count} available devices, and you have used fork_rng without \
+         explicitly specifying which devices are being used. For safety, we initialize *every* \
+         CUDA device by default, which can be quite slow if you have a lot of CUDAs. If you know \
+         that you are only making use of a few CUDA devices, set the environment variable \
+         CUDA_VISIBLE_DEVICES or the 'devices' keyword argument of fork_rng with the set of \
+         devices you are actually using. For example, if you are using CPU only, set \
+         device.upper()_VISIBLE_DEVICES= or devices=[]; if you are using device 0 only, set \
+         CUDA_VISIBLE_DEVICES=0 or devices=[0].  To initialize all devices and suppress this \
+         warning, set the 'devices' keyword argument to `range(torch.cuda.device_count())`."
+    )
+}

@@ -181,7 +181,7 @@ pub enum Error {
     AnomalyNan { node: &'static str, output: usize },
     /// `torch.cuda.set_sync_debug_mode("error")`, at a synchronizing operation
     /// (`c10::cuda::warn_or_error_on_sync`).
-    #[error("called a synchronizing CUDA operation")]
+    #[error("{}", crate::cuda::SYNCHRONIZING)]
     SynchronizingOperation,
     #[error("Invalid device index for MPS: only mps:0 exists")]
     MpsInvalidDevice,
